@@ -1,0 +1,112 @@
+"""The contract between the packet processor (runtime) and the executor.
+
+The runtime's packet processor turns an AQL kernel-dispatch packet into a
+``DispatchRequest`` and hands it to ``amdgpu_tools.exec.run_dispatch``. The
+request carries exactly what a GCN dispatcher knows when it launches waves:
+the kernel's setup bits (from its kernel descriptor or amd_kernel_code_t),
+the packet's sizes and the addresses the ABI puts into user SGPRs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: High halves of the flat apertures the runtime programs (amd_queue_t on
+#: GFX7/8, the aperture registers src_shared_base/src_private_base on GFX9).
+#: Each aperture is 4 GiB: a flat address whose high 32 bits equal the base's
+#: high 32 bits addresses LDS (shared) or the lane's private segment.
+SHARED_APERTURE_BASE = 0x0001_0000_0000_0000
+PRIVATE_APERTURE_BASE = 0x0002_0000_0000_0000
+APERTURE_SIZE = 1 << 32
+
+
+@dataclass(frozen=True)
+class KernelSetup:
+    """Dispatcher-visible properties of a kernel, as its descriptor encodes them.
+
+    Field names follow amd_kernel_code_t / the v3 kernel descriptor. Counts
+    are real register counts (not the granulated encodings).
+    """
+
+    entry_address: int
+    sgpr_count: int
+    vgpr_count: int
+    user_sgpr_count: int
+    enable_sgpr_private_segment_buffer: bool = False
+    enable_sgpr_dispatch_ptr: bool = False
+    enable_sgpr_queue_ptr: bool = False
+    enable_sgpr_kernarg_segment_ptr: bool = False
+    enable_sgpr_dispatch_id: bool = False
+    enable_sgpr_flat_scratch_init: bool = False
+    enable_sgpr_private_segment_size: bool = False
+    enable_sgpr_grid_workgroup_count_x: bool = False
+    enable_sgpr_grid_workgroup_count_y: bool = False
+    enable_sgpr_grid_workgroup_count_z: bool = False
+    #: compute_pgm_rsrc2.ENABLE_PRIVATE_SEGMENT (the wave offset system SGPR)
+    enable_sgpr_private_segment_wave_offset: bool = False
+    enable_sgpr_workgroup_id_x: bool = False
+    enable_sgpr_workgroup_id_y: bool = False
+    enable_sgpr_workgroup_id_z: bool = False
+    enable_sgpr_workgroup_info: bool = False
+    #: 0: only X work-item ids in v0; 1: X, Y in v0, v1; 2: X, Y, Z in v0-v2
+    enable_vgpr_workitem_id: int = 0
+    #: compute_pgm_rsrc1.FLOAT_MODE: rounding (bits 3:0) and denorm (7:4) modes
+    float_mode: int = 0xC0
+    ieee_mode: bool = True
+    dx10_clamp: bool = True
+    group_segment_fixed_size: int = 0
+    private_segment_fixed_size: int = 0
+    wavefront_size: int = 64
+
+
+@dataclass(frozen=True)
+class ExecutionLimits:
+    """The watchdog: a dispatch that exceeds either limit ends in an error."""
+
+    max_wave_instructions: int = 2_000_000_000
+    max_seconds: float = 600.0
+
+
+@dataclass(frozen=True)
+class TraceOptions:
+    """Which waves to trace (``None``: all) and where trace lines go."""
+
+    waves: tuple | None = None
+    sink: object = None          # a callable taking one line of text; default print
+    profile: bool = False        # collect a per-PC instruction count
+
+
+@dataclass
+class DispatchRequest:
+    """One kernel dispatch, as the packet processor hands it to the executor."""
+
+    memory: object               # amdgpu_tools.runtime.memory.DeviceMemory
+    target: object               # amdgpu_tools.isa.targets.Target
+    kernel_name: str
+    setup: KernelSetup
+    grid_size: tuple[int, int, int]
+    workgroup_size: tuple[int, int, int]
+    packet_address: int
+    queue_address: int
+    kernarg_address: int
+    dispatch_id: int = 0
+    #: total group (LDS) bytes per work-group: fixed + dynamic, from the packet
+    group_segment_size: int = 0
+    #: private bytes per work-item, from the packet
+    private_segment_size: int = 0
+    shared_aperture_base: int = SHARED_APERTURE_BASE
+    private_aperture_base: int = PRIVATE_APERTURE_BASE
+    limits: ExecutionLimits = field(default_factory=ExecutionLimits)
+    trace: TraceOptions | None = None
+
+
+@dataclass
+class DispatchResult:
+    """What a finished dispatch reports."""
+
+    wave_instructions: int = 0
+    lane_instructions: int = 0
+    waves: int = 0
+    seconds: float = 0.0
+    #: PC -> times executed (by a wave), when profiling was asked for
+    profile: dict = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""isa package."""

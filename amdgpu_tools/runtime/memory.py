@@ -1,0 +1,209 @@
+"""Device memory: a sparse 64-bit address space made of allocations.
+
+Every byte the device can reach (code objects, kernarg segments, queues,
+signals, user buffers, scratch backing) lives in one ``DeviceMemory``. Each
+allocation is a NumPy ``uint8`` array placed at an address; allocations are
+separated by unmapped guard gaps so that small overruns fault instead of
+silently reading a neighbour.
+
+The executor accesses memory for a whole batch of lanes at once through
+``gather`` and ``scatter``: address arrays in, byte matrices out. The common
+case, every address inside one allocation, costs one range check and one
+fancy-indexing operation.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import MemoryFault
+
+#: First address handed out: keeps null and small integers unmapped.
+BASE_ADDRESS = 0x1_0000_0000
+#: Unmapped bytes left after every allocation.
+GUARD_BYTES = 0x1000
+
+_BYTE_OFFSETS = {n: np.arange(n, dtype=np.int64) for n in (1, 2, 4, 8, 12, 16)}
+
+
+@dataclass(eq=False)
+class Allocation:
+    """One contiguous mapped range of device memory."""
+
+    address: int
+    data: np.ndarray
+    kind: str = "global"
+    name: str = ""
+    writable: bool = True
+    attrs: dict = field(default_factory=dict)
+
+    @property
+    def size(self) -> int:
+        return self.data.size
+
+    @property
+    def end(self) -> int:
+        return self.address + self.data.size
+
+    def contains(self, address: int, size: int = 1) -> bool:
+        return self.address <= address and address + size <= self.end
+
+
+def _align_up(value: int, alignment: int) -> int:
+    return (value + alignment - 1) // alignment * alignment
+
+
+class DeviceMemory:
+    """The device's address space: allocate, free, read, write, gather, scatter."""
+
+    def __init__(self):
+        self._bases: list[int] = []
+        self._allocations: list[Allocation] = []
+        self._next_address = BASE_ADDRESS
+
+    # ----------------------------------------------------------------- mapping
+    def allocate(self, size: int, *, align: int = 256, kind: str = "global",
+                 name: str = "", writable: bool = True) -> int:
+        """Map ``size`` zero bytes and return their address."""
+        if size < 0:
+            raise ValueError("allocation size must be non-negative")
+        if align <= 0 or align & (align - 1):
+            raise ValueError("alignment must be a power of two")
+        address = _align_up(self._next_address, max(align, 256))
+        data = np.zeros(max(size, 1), dtype=np.uint8)[:size] if size else np.zeros(0, np.uint8)
+        allocation = Allocation(address, data, kind, name, writable)
+        index = bisect.bisect(self._bases, address)
+        self._bases.insert(index, address)
+        self._allocations.insert(index, allocation)
+        self._next_address = address + max(size, 1) + GUARD_BYTES
+        return address
+
+    def free(self, address: int) -> None:
+        """Unmap the allocation that starts at ``address``."""
+        index = bisect.bisect_left(self._bases, address)
+        if index >= len(self._bases) or self._bases[index] != address:
+            raise MemoryFault(address, reason="free of an address that is not an allocation")
+        del self._bases[index]
+        del self._allocations[index]
+
+    def allocation_at(self, address: int, size: int = 1) -> Allocation:
+        """The allocation holding ``[address, address + size)``, or a fault."""
+        index = bisect.bisect_right(self._bases, address) - 1
+        if index >= 0:
+            allocation = self._allocations[index]
+            if allocation.contains(address, size):
+                return allocation
+        raise MemoryFault(address, size)
+
+    def allocations(self) -> list[Allocation]:
+        return list(self._allocations)
+
+    # ------------------------------------------------------------- host access
+    def view(self, address: int, size: int) -> np.ndarray:
+        """A writable ``uint8`` view of ``size`` mapped bytes at ``address``."""
+        allocation = self.allocation_at(address, size)
+        start = address - allocation.address
+        return allocation.data[start:start + size]
+
+    def read(self, address: int, size: int) -> bytes:
+        return self.view(address, size).tobytes()
+
+    def write(self, address: int, data) -> None:
+        raw = np.frombuffer(bytes(data), dtype=np.uint8) if not isinstance(data, np.ndarray) \
+            else data.reshape(-1).view(np.uint8)
+        self.view(address, raw.size)[:] = raw
+
+    def read_u32(self, address: int) -> int:
+        return int.from_bytes(self.read(address, 4), "little")
+
+    def read_u64(self, address: int) -> int:
+        return int.from_bytes(self.read(address, 8), "little")
+
+    def write_u32(self, address: int, value: int) -> None:
+        self.write(address, (value & 0xFFFFFFFF).to_bytes(4, "little"))
+
+    def write_u64(self, address: int, value: int) -> None:
+        self.write(address, (value & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little"))
+
+    # ------------------------------------------------------ vectorised access
+    def _locate(self, addresses: np.ndarray, nbytes: int, write: bool):
+        """Map each address to (allocation index, byte offset); fault on a miss."""
+        addresses = np.asarray(addresses, dtype=np.uint64)
+        if addresses.size == 0:
+            return [], addresses.astype(np.int64)
+        low = int(addresses.min())
+        high = int(addresses.max())
+        first = bisect.bisect_right(self._bases, low) - 1
+        if first >= 0 and self._allocations[first].contains(low) and \
+                high + nbytes <= self._allocations[first].end:
+            allocation = self._allocations[first]
+            self._check_writable(allocation, low, nbytes, write)
+            return [allocation], (addresses - np.uint64(allocation.address)).astype(np.int64)
+        return self._locate_slow(addresses, nbytes, write)
+
+    def _locate_slow(self, addresses, nbytes, write):
+        bases = np.asarray(self._bases, dtype=np.uint64)
+        index = np.searchsorted(bases, addresses, side="right").astype(np.int64) - 1
+        ends = np.asarray([a.end for a in self._allocations], dtype=np.uint64)
+        bad = index < 0
+        safe = np.where(bad, 0, index)
+        if ends.size:
+            bad |= addresses + np.uint64(nbytes) > ends[safe]
+        else:
+            bad[:] = True
+        if bad.any():
+            raise MemoryFault(int(addresses[np.argmax(bad)]), nbytes, write=write)
+        allocations = []
+        for i in np.unique(safe):
+            allocation = self._allocations[int(i)]
+            self._check_writable(allocation, int(addresses[np.argmax(safe == i)]), nbytes, write)
+            allocations.append(allocation)
+        return (allocations, safe, addresses - bases[safe])
+
+    @staticmethod
+    def _check_writable(allocation, address, nbytes, write):
+        if write and not allocation.writable:
+            raise MemoryFault(address, nbytes, reason="write to read-only memory", write=True)
+
+    def gather(self, addresses: np.ndarray, nbytes: int) -> np.ndarray:
+        """Read ``nbytes`` at each address: a ``uint8`` array of shape (n, nbytes)."""
+        located = self._locate(addresses, nbytes, write=False)
+        byte_offsets = _BYTE_OFFSETS.get(nbytes)
+        if byte_offsets is None:
+            byte_offsets = np.arange(nbytes, dtype=np.int64)
+        if len(located) == 2:
+            allocations, offsets = located
+            if not allocations:
+                return np.zeros((0, nbytes), np.uint8)
+            return allocations[0].data[offsets[:, None] + byte_offsets]
+        allocations, which, offsets = located
+        out = np.empty((len(offsets), nbytes), np.uint8)
+        offsets = offsets.astype(np.int64)
+        for allocation in allocations:
+            rows = which == self._allocations.index(allocation)
+            out[rows] = allocation.data[offsets[rows, None] + byte_offsets]
+        return out
+
+    def scatter(self, addresses: np.ndarray, data: np.ndarray) -> None:
+        """Write row ``i`` of ``data`` (uint8, shape (n, nbytes)) at ``addresses[i]``.
+
+        Rows are written in order, so when two lanes store to the same address
+        the higher-numbered row wins, as it does for lanes of a wave.
+        """
+        data = np.asarray(data, dtype=np.uint8)
+        nbytes = data.shape[1]
+        located = self._locate(addresses, nbytes, write=True)
+        byte_offsets = np.arange(nbytes, dtype=np.int64)
+        if len(located) == 2:
+            allocations, offsets = located
+            if allocations:
+                allocations[0].data[offsets[:, None] + byte_offsets] = data
+            return
+        allocations, which, offsets = located
+        offsets = offsets.astype(np.int64)
+        for allocation in allocations:
+            rows = which == self._allocations.index(allocation)
+            allocation.data[offsets[rows, None] + byte_offsets] = data[rows]
