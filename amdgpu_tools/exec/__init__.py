@@ -1,1 +1,73 @@
-"""exec package."""
+"""The embedded GCN executor: runs a kernel dispatch on a batch of emulated waves.
+
+Entry point
+-----------
+``run_dispatch(request: DispatchRequest) -> DispatchResult`` (contract in
+``exec/launch.py``). It splits the grid into work-groups and 64-lane waves
+(lanes past the grid edge start with their EXEC bit off), calls the
+executor-memory helper's ``exec.setup.initialize_waves(state, request)`` for
+the initial SGPR/VGPR values, then runs the waves until every one has ended.
+
+Wave-batch state (``exec/state.py``: ``WaveState``)
+---------------------------------------------------
+Register files are register-major NumPy arrays, so one register of a run of
+waves is a contiguous view:
+
+- ``state.sgpr``  (128, W) uint32, row = the scalar operand code
+  (0-101 s0..s101, 102/103 flat_scratch, 104/105 xnack_mask, 106/107 vcc,
+  108-111 tba/tma, 112-123 ttmp, 124 m0, 126/127 exec).
+- ``state.vgpr``  (V, W, 64) uint32: ``vgpr[reg, wave, lane]``.
+- ``state.scc``   (W,) bool;  ``state.mode``/``status``/``trapsts`` (W,) uint32.
+- ``state.lds``   (G, group_segment_size) uint8, one row per work-group of the
+  batch; ``state.wave_group[w]`` is wave w's row.
+- geometry: ``workgroup_id`` (W,3), ``workgroup_size`` (W,3),
+  ``wave_in_group`` (W,), ``workitem_id`` (3,W,64), ``lane_valid`` (W,64),
+  ``wave_number`` (W,) (dispatch-wide id used in messages), ``request``,
+  ``memory`` (the DeviceMemory), ``target``, ``extra`` (a dict for helpers).
+- Lane masks: ``mask_to_lanes(lo, hi)``, ``lanes_to_mask(lanes)``,
+  ``state.exec_lanes(sel)``, ``state.read_mask/write_mask(sel, code, lanes)``
+  are the one place 64-bit masks become (n, 64) bool arrays and back.
+- Accessors: ``read_sgpr(sel, code, count=1)``, ``write_sgpr``,
+  ``read_sgpr64``/``write_sgpr64``, ``read_vgpr(sel, reg)`` -> (n, 64),
+  ``write_vgpr(sel, reg, values, lanes)`` (lanes: (n,64) bool or None = all).
+
+``sel`` selects the waves of a group: a ``slice`` when they are contiguous
+(views, no copies), otherwise a sorted int64 index array.
+
+Registering semantics (``exec/registry.py``)
+--------------------------------------------
+``SEMANTICS`` maps a mnemonic (the ``Instruction.op`` from ``amdgpu_tools.isa``)
+to a ``Semantic``. Decorators: ``salu``, ``valu``, ``vcmp`` (pure functions on
+typed NumPy arrays; the per-format wrappers in ``exec/formats.py`` do operand
+fetch, inline constants/literals, neg/abs/clamp/omod, DPP/SDWA, EXEC masking
+and write-back), ``instruction(op)`` for a raw ``fn(ctx) -> outcome`` and
+``builder(op)`` for ``fn(inst, program) -> run(ctx)`` bound once at pre-decode
+time (memory instructions use these). ``UNSUPPORTED`` lists what is rejected.
+Modules holding semantics are imported by ``exec/semantics.py``; the memory
+helper's modules (``exec/memory_ops*.py`` or ``exec/memory/``) are imported
+there too when present.
+
+Context and outcomes (``exec/context.py``)
+------------------------------------------
+A raw semantic gets ``ctx``: ``ctx.state``, ``ctx.sel``, ``ctx.n``,
+``ctx.record`` (``pc``, ``size``, ``inst``, ``text``), ``ctx.inst``,
+``ctx.fields``, ``ctx.exec_lanes()`` ((n,64) bool), ``ctx.write_lanes()``
+(None when all lanes are on), ``ctx.waves()`` and ``ctx.fault(cause,
+address=..., wave_index=...)`` which builds the ``KernelError`` (kernel,
+work-group, wave, PC, instruction text, address) to ``raise``. A
+``MemoryFault`` escaping a semantic is turned into such a KernelError by the
+run loop. It returns ``None`` (next instruction), ``Branch(taken, target)``,
+``Jump(pcs)``, ``END`` or ``BARRIER``.
+"""
+
+from .context import BARRIER, END, Branch, Context, Jump  # noqa: F401
+from .registry import (SEMANTICS, UNSUPPORTED, builder, instruction, salu,  # noqa: F401
+                       unsupported, valu, vcmp)
+from .state import (WaveState, lanes_to_mask, lanes_to_mask64, mask64_to_lanes,  # noqa: F401
+                    mask_to_lanes)
+
+
+def run_dispatch(request):
+    """Run one kernel dispatch to completion (see ``exec/dispatch.py``)."""
+    from .dispatch import run_dispatch as _run
+    return _run(request)

@@ -1,0 +1,105 @@
+"""What a semantic function sees when a group of waves executes one instruction.
+
+A ``Context`` is rebuilt for every step: ``state`` (the batch's WaveState),
+``sel`` (the waves: a ``slice`` when they are contiguous, else a sorted int64
+index array; use it to index axis "W" of every state array), ``n`` (how many
+waves), ``record`` (the pre-decoded instruction: ``pc``, ``size``, ``inst``,
+``text``) and lazily the EXEC lanes.
+
+Semantic functions return an *outcome* telling the scheduler where the waves
+go next: ``None`` (fall through to pc + size), ``Branch(taken, target)``
+(taken: (n,) bool or a Python bool), ``Jump(pcs)`` ((n,) int64 new PCs),
+``END`` (s_endpgm) or ``BARRIER`` (s_barrier: park until the work-group
+arrives).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import KernelError
+
+
+@dataclass(frozen=True)
+class Branch:
+    taken: object            # (n,) bool array or bool
+    target: int
+
+
+@dataclass(frozen=True)
+class Jump:
+    pcs: np.ndarray          # (n,) int64
+
+
+class _Marker:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+
+END = _Marker("END")
+BARRIER = _Marker("BARRIER")
+
+
+class Context:
+    """One instruction executed by a group of waves at the same PC."""
+
+    __slots__ = ("state", "sel", "n", "record", "_exec", "all_active")
+
+    def __init__(self, state, sel, n, record):
+        self.state = state
+        self.sel = sel
+        self.n = n
+        self.record = record
+        self._exec = None
+        self.all_active = None
+
+    @property
+    def inst(self):
+        """The decoded ``amdgpu_tools.isa`` Instruction."""
+        return self.record.inst
+
+    @property
+    def fields(self):
+        return self.record.inst.fields
+
+    def exec_lanes(self) -> np.ndarray:
+        """EXEC of the group as (n, 64) bool (computed once per step)."""
+        if self._exec is None:
+            self._exec = self.state.exec_lanes(self.sel)
+        return self._exec
+
+    def exec_changed(self):
+        """Forget the cached EXEC lanes after an instruction rewrote EXEC."""
+        self._exec = None
+        self.all_active = None
+
+    def write_lanes(self):
+        """EXEC lanes for a masked write, or None when every lane is on."""
+        if self.all_active is None:
+            lanes = self.exec_lanes()
+            self.all_active = bool(lanes.all())
+        return None if self.all_active else self._exec
+
+    def waves(self) -> np.ndarray:
+        """Batch-local indices of the waves in the group as an int64 array."""
+        if isinstance(self.sel, slice):
+            return np.arange(self.sel.start, self.sel.stop, dtype=np.int64)
+        return self.sel
+
+    def fault(self, cause, *, address=None, wave_index=0, error=KernelError):
+        """A KernelError naming the kernel, work-group, wave, PC and instruction.
+
+        ``wave_index`` is the position within the group of the offending wave.
+        """
+        state = self.state
+        wave = int(self.waves()[wave_index])
+        request = state.request
+        return error(cause, kernel=getattr(request, "kernel_name", None),
+                     workgroup=tuple(int(v) for v in state.workgroup_id[wave]),
+                     wave=int(state.wave_number[wave]), pc=self.record.pc,
+                     instruction=self.record.text, address=address)
