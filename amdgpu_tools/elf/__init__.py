@@ -1,1 +1,55 @@
-"""elf package."""
+"""The ELF layer shared by the assembler, the linker, the loader and objdump.
+
+Public API (import from the submodules named here):
+
+``amdgpu_tools.elf.constants`` (as ``C``)
+    ELF / AMDGPU numbers: ``EM_AMDGPU``, ``ELFOSABI_AMDGPU_HSA``,
+    ``ABI_VERSION_FOR_CODE_OBJECT`` {2: 0, 3: 1, 4: 2, 5: 3},
+    ``EF_AMDGPU_MACH_AMDGCN`` (name -> mach), ``EF_AMDGPU_FEATURE_*``,
+    ``SHT_* SHF_* SHF_AMDGPU_HSA_* STB_* STT_* STT_AMDGPU_HSA_KERNEL STV_* PT_* PF_* DT_*``,
+    ``NT_AMD_HSA_* NT_AMDGPU_METADATA``, ``R_AMDGPU_*``; relocation recipes
+    ``RELOCATIONS`` / ``relocation_recipe(type).compute(S=, A=, P=, G=, GOT=, B=)``
+    (``.size`` bytes, value already truncated); ``mach_of_processor(name)``,
+    ``processor_of_flags(e_flags)``, ``isa_version_of_processor(name)``.
+``amdgpu_tools.elf.structs``
+    ``Struct`` records ``Elf64_Ehdr Elf64_Shdr Elf64_Phdr Elf64_Sym Elf64_Rela Elf64_Dyn
+    Elf_Nhdr Elf_Ident`` with ``.size``, ``.pack(**fields)``, ``.unpack(data, off)``;
+    ``st_info r_info r_sym r_type align_up``.
+``amdgpu_tools.elf.reader``
+    ``read_elf(data, name=...) -> ElfFile`` / ``read_elf_file(path)``; ``ElfFile``
+    has ``type machine flags osabi abi_version entry processor code_object_version``,
+    ``sections`` [``Section`` name type flags addr offset size link info addralign
+    entsize data], ``segments``, ``symbols`` / ``dynamic_symbols`` [``Symbol`` index
+    name value size bind type visibility shndx section], ``relocations``
+    {target section name: [``Relocation`` offset type symbol_index addend symbol]},
+    ``dynamic`` [(tag, value)], ``notes`` [``Note``]; ``section(name)``,
+    ``symbol(name, dynamic=False)``, ``bytes_at(addr, size)``. Raises ``ElfFormatError``.
+``amdgpu_tools.elf.writer``
+    ``RelocatableObject(e_flags, osabi, abi_version)`` with ``add_section(name, type,
+    flags, data, align, entsize) -> ObjSection`` (``.data`` is a bytearray),
+    ``add_symbol(name, section, value, size, bind, type, visibility, shndx) -> ObjSymbol``,
+    ``add_section_symbol(section)``, ``find_symbol(name)``,
+    ``add_relocation(section, offset, type, symbol_or_name, addend)``,
+    ``add_notes(notes, name=".note")``, ``to_bytes()`` (llvm-mc's layout, byte for byte).
+``amdgpu_tools.elf.notes``
+    ``Note(owner, type, desc)``, ``encode_notes decode_notes``,
+    ``code_object_version_note isa_version_note isa_name_note hsa_metadata_note
+    amdgpu_metadata_note`` and their ``decode_*``; ``describe_note``.
+``amdgpu_tools.elf.metadata``
+    v2 YAML and v3+ MessagePack metadata: ``yaml_source_to_msgpack(text)`` (what llvm-mc
+    does for ``.amdgpu_metadata``), ``encode_msgpack(doc)``, ``decode_msgpack(bytes)``,
+    ``v2_yaml_source_to_note_text(text)`` (``.amd_amdgpu_hsa_metadata``),
+    ``parse_v2_yaml(text)``, ``merge_documents(docs)``, ``kernels_from_notes(notes)``
+    -> [``KernelInfo``] (normalised view for the runtime), ``to_yaml(doc)``.
+``amdgpu_tools.elf.kernel_code``
+    ``AmdKernelCodeT.defaults(target)``, ``.set(key, value)``, ``.to_bytes()``,
+    ``AmdKernelCodeT.from_bytes(b)``, ``.fields()`` (v2 ``amd_kernel_code_t``, 256 bytes).
+``amdgpu_tools.elf.kernel_descriptor``
+    ``KernelDescriptor.defaults(target, code_object_version)``, ``.set(directive, value)``
+    (``.amdhsa_*`` names, with or without the dot), ``.finish()`` (computes granulated
+    register counts), ``.to_bytes()`` (64 bytes), ``KernelDescriptor.from_bytes(b)``,
+    ``.fields()``.
+``amdgpu_tools.elf.setup``
+    ``kernel_setup(descriptor, entry_address) -> amdgpu_tools.exec.launch.KernelSetup``
+    for either descriptor kind.
+"""

@@ -1,0 +1,352 @@
+"""Reading ELF64 AMDGPU code objects (ET_REL and ET_DYN) into plain objects.
+
+Every inconsistency a malformed or foreign file can have (truncation, offsets
+or sizes past the end, bad section/symbol/string indices, a wrong class,
+byte order or machine) is reported as one ``ElfFormatError`` naming the file
+and the problem, never as an IndexError or struct.error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import ElfFormatError
+from . import constants as C
+from .notes import Note, decode_notes
+from .structs import (Elf64_Dyn, Elf64_Ehdr, Elf64_Phdr, Elf64_Rela, Elf64_Shdr,
+                      Elf64_Sym, Elf_Ident, r_sym, r_type, st_bind, st_type)
+
+
+@dataclass
+class Section:
+    index: int
+    name: str
+    type: int
+    flags: int
+    addr: int
+    offset: int
+    size: int
+    link: int
+    info: int
+    addralign: int
+    entsize: int
+    data: bytes = b""
+
+    @property
+    def is_alloc(self) -> bool:
+        return bool(self.flags & C.SHF_ALLOC)
+
+
+@dataclass
+class Segment:
+    type: int
+    flags: int
+    offset: int
+    vaddr: int
+    paddr: int
+    filesz: int
+    memsz: int
+    align: int
+    data: bytes = b""
+
+
+@dataclass
+class Symbol:
+    index: int
+    name: str
+    value: int
+    size: int
+    bind: int
+    type: int
+    visibility: int
+    shndx: int
+    #: name of the defining section ('' for undefined / absolute / common)
+    section: str = ""
+
+    @property
+    def is_defined(self) -> bool:
+        return self.shndx != C.SHN_UNDEF
+
+    @property
+    def is_local(self) -> bool:
+        return self.bind == C.STB_LOCAL
+
+
+@dataclass
+class Relocation:
+    offset: int
+    type: int
+    symbol_index: int
+    addend: int
+    symbol: Symbol | None = None
+
+    @property
+    def type_name(self) -> str:
+        return C.relocation_name(self.type)
+
+
+@dataclass
+class ElfFile:
+    """A parsed code object. Tables are lists; look-ups go through methods."""
+
+    name: str
+    data: bytes
+    type: int
+    machine: int
+    flags: int
+    osabi: int
+    abi_version: int
+    entry: int
+    sections: list[Section] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    symbols: list[Symbol] = field(default_factory=list)          # .symtab
+    dynamic_symbols: list[Symbol] = field(default_factory=list)  # .dynsym
+    #: target section name -> its relocations (from SHT_RELA sections)
+    relocations: dict[str, list[Relocation]] = field(default_factory=dict)
+    dynamic: list[tuple[int, int]] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+    def section(self, name: str) -> Section | None:
+        return next((s for s in self.sections if s.name == name), None)
+
+    def symbol(self, name: str, dynamic: bool = False) -> Symbol | None:
+        table = self.dynamic_symbols if dynamic else self.symbols
+        return next((s for s in table if s.name == name), None)
+
+    @property
+    def processor(self) -> str | None:
+        return C.processor_of_flags(self.flags)
+
+    @property
+    def code_object_version(self) -> int | None:
+        """HSA code object version from EI_ABIVERSION (None if not HSA)."""
+        if self.osabi != C.ELFOSABI_AMDGPU_HSA:
+            return None
+        return C.CODE_OBJECT_FOR_ABI_VERSION.get(self.abi_version)
+
+    def bytes_at(self, address: int, size: int) -> bytes:
+        """``size`` bytes at a virtual address (ET_DYN) or section-0 offset."""
+        for section in self.sections:
+            if (section.is_alloc and section.type != C.SHT_NOBITS
+                    and section.addr <= address and address + size <= section.addr + section.size):
+                start = address - section.addr
+                return section.data[start:start + size]
+        raise ElfFormatError(f"{self.name}: no section holds {size} bytes at address 0x{address:x}")
+
+
+def read_elf(data: bytes, name: str = "<memory>") -> ElfFile:
+    """Parse an AMDGPU ELF64 code object; ``name`` prefixes every error."""
+    try:
+        return _Parser(bytes(data), name).parse()
+    except ElfFormatError as bad:
+        message = str(bad)
+        if message.startswith(f"{name}: "):
+            raise
+        raise ElfFormatError(f"{name}: {message}") from None
+
+
+def read_elf_file(path) -> ElfFile:
+    """Read and parse a file; an unreadable file is an ElfFormatError too."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as failure:
+        raise ElfFormatError(f"{path}: cannot read: {failure.strerror}") from None
+    return read_elf(data, str(path))
+
+
+class _Parser:
+    def __init__(self, data: bytes, name: str):
+        self.data = data
+        self.name = name
+
+    def parse(self) -> ElfFile:
+        ident = self._identify()
+        header = Elf64_Ehdr.unpack(self.data, 0)
+        if header["e_machine"] != C.EM_AMDGPU:
+            raise ElfFormatError(f"not an AMDGPU object: e_machine is {header['e_machine']}, "
+                                 f"expected EM_AMDGPU ({C.EM_AMDGPU})")
+        if header["e_type"] not in (C.ET_REL, C.ET_EXEC, C.ET_DYN):
+            raise ElfFormatError(f"unsupported ELF type {header['e_type']}")
+        elf = ElfFile(self.name, self.data, header["e_type"], header["e_machine"],
+                      header["e_flags"], ident["ei_osabi"], ident["ei_abiversion"],
+                      header["e_entry"])
+        elf.sections = self._sections(header)
+        elf.segments = self._segments(header)
+        for section in elf.sections:
+            if section.type == C.SHT_SYMTAB:
+                elf.symbols = self._symbols(section, elf.sections)
+            elif section.type == C.SHT_DYNSYM:
+                elf.dynamic_symbols = self._symbols(section, elf.sections)
+        for section in elf.sections:
+            if section.type == C.SHT_RELA:
+                target, relocs = self._relocations(section, elf)
+                elf.relocations.setdefault(target, []).extend(relocs)
+            elif section.type == C.SHT_REL:
+                raise ElfFormatError(f"section '{section.name}': SHT_REL relocations "
+                                     "are not used by AMDGPU (expected SHT_RELA)")
+            elif section.type == C.SHT_DYNAMIC:
+                elf.dynamic = self._dynamic(section)
+            elif section.type == C.SHT_NOTE:
+                elf.notes.extend(decode_notes(section.data, f"section '{section.name}'"))
+        if not any(s.type == C.SHT_NOTE for s in elf.sections):
+            for segment in elf.segments:
+                if segment.type == C.PT_NOTE:
+                    elf.notes.extend(decode_notes(segment.data, "PT_NOTE segment"))
+        return elf
+
+    def _identify(self) -> dict:
+        if len(self.data) < 16 or self.data[:4] != C.ELF_MAGIC:
+            raise ElfFormatError("not an ELF file (bad magic)" if len(self.data) >= 4
+                                 else f"truncated file: {len(self.data)} bytes is too "
+                                      "short for an ELF header")
+        ident = Elf_Ident.unpack(self.data, 0)
+        if ident["ei_class"] != C.ELFCLASS64:
+            raise ElfFormatError(f"unsupported ELF class {ident['ei_class']} "
+                                 "(AMDGPU code objects are ELF64)")
+        if ident["ei_data"] != C.ELFDATA2LSB:
+            raise ElfFormatError(f"unsupported ELF data encoding {ident['ei_data']} "
+                                 "(AMDGPU code objects are little-endian)")
+        if len(self.data) < Elf64_Ehdr.size:
+            raise ElfFormatError(f"truncated file: {len(self.data)} bytes is too short "
+                                 f"for an ELF64 header ({Elf64_Ehdr.size} bytes)")
+        return ident
+
+    def _slice(self, offset: int, size: int, what: str) -> bytes:
+        if offset + size > len(self.data):
+            raise ElfFormatError(f"{what}: offset 0x{offset:x} + size 0x{size:x} is past "
+                                 f"the end of the file (0x{len(self.data):x} bytes)")
+        return self.data[offset:offset + size]
+
+    def _sections(self, header) -> list[Section]:
+        count, offset = header["e_shnum"], header["e_shoff"]
+        if offset == 0 or count == 0:
+            return []
+        if header["e_shentsize"] != Elf64_Shdr.size:
+            raise ElfFormatError(f"bad e_shentsize {header['e_shentsize']} "
+                                 f"(expected {Elf64_Shdr.size})")
+        rows = Elf64_Shdr.unpack_array(self.data, offset, count, "section header table")
+        sections = []
+        for index, row in enumerate(rows):
+            data = b""
+            if row["sh_type"] not in (C.SHT_NOBITS, C.SHT_NULL):
+                data = self._slice(row["sh_offset"], row["sh_size"], f"section {index}")
+            sections.append(Section(index, "", row["sh_type"], row["sh_flags"], row["sh_addr"],
+                                    row["sh_offset"], row["sh_size"], row["sh_link"],
+                                    row["sh_info"], row["sh_addralign"], row["sh_entsize"], data))
+        names_index = header["e_shstrndx"]
+        if names_index != C.SHN_UNDEF:
+            if names_index >= len(sections):
+                raise ElfFormatError(f"e_shstrndx {names_index} is not a section index "
+                                     f"(the file has {len(sections)} sections)")
+            strtab = sections[names_index]
+            for section in sections:
+                section.name = _string(strtab, row_name(rows, section.index),
+                                       f"name of section {section.index}")
+        return sections
+
+    def _segments(self, header) -> list[Segment]:
+        count, offset = header["e_phnum"], header["e_phoff"]
+        if offset == 0 or count == 0:
+            return []
+        if header["e_phentsize"] != Elf64_Phdr.size:
+            raise ElfFormatError(f"bad e_phentsize {header['e_phentsize']} "
+                                 f"(expected {Elf64_Phdr.size})")
+        segments = []
+        for index, row in enumerate(Elf64_Phdr.unpack_array(self.data, offset, count,
+                                                            "program header table")):
+            data = self._slice(row["p_offset"], row["p_filesz"], f"segment {index}")
+            segments.append(Segment(row["p_type"], row["p_flags"], row["p_offset"],
+                                    row["p_vaddr"], row["p_paddr"], row["p_filesz"],
+                                    row["p_memsz"], row["p_align"], data))
+        return segments
+
+    def _linked(self, section: Section, sections, what: str) -> Section:
+        if not 0 < section.link < len(sections):
+            raise ElfFormatError(f"section '{section.name}': sh_link {section.link} is not "
+                                 f"a valid {what} section index")
+        return sections[section.link]
+
+    def _symbols(self, section: Section, sections) -> list[Symbol]:
+        if section.entsize not in (0, Elf64_Sym.size) or section.size % Elf64_Sym.size:
+            raise ElfFormatError(f"section '{section.name}': size {section.size} is not a "
+                                 f"multiple of the symbol size {Elf64_Sym.size}")
+        strtab = self._linked(section, sections, "string table")
+        rows = Elf64_Sym.unpack_array(section.data, 0, section.size // Elf64_Sym.size,
+                                      f"section '{section.name}'")
+        symbols = []
+        for index, row in enumerate(rows):
+            name = _string(strtab, row["st_name"], f"name of symbol {index} in '{section.name}'")
+            shndx = row["st_shndx"]
+            section_name = ""
+            if shndx != C.SHN_UNDEF and shndx < C.SHN_LORESERVE:
+                if shndx >= len(sections):
+                    raise ElfFormatError(f"symbol {index} ('{name}') in '{section.name}' "
+                                         f"refers to section index {shndx}, but the file "
+                                         f"has {len(sections)} sections")
+                section_name = sections[shndx].name
+            info = row["st_info"]
+            if st_type(info) == C.STT_SECTION and not name:
+                name = section_name
+            symbols.append(Symbol(index, name, row["st_value"], row["st_size"], st_bind(info),
+                                  st_type(info), row["st_other"] & 3, shndx, section_name))
+        return symbols
+
+    def _relocations(self, section: Section, elf: ElfFile):
+        if section.size % Elf64_Rela.size:
+            raise ElfFormatError(f"section '{section.name}': size {section.size} is not a "
+                                 f"multiple of the relocation size {Elf64_Rela.size}")
+        if not 0 < section.link < len(elf.sections):
+            raise ElfFormatError(f"section '{section.name}': sh_link {section.link} is not "
+                                 "a valid symbol table section index")
+        table = elf.sections[section.link]
+        symbols = elf.dynamic_symbols if table.type == C.SHT_DYNSYM else elf.symbols
+        target = ""
+        if section.flags & C.SHF_INFO_LINK or section.info:
+            if section.info >= len(elf.sections):
+                raise ElfFormatError(f"section '{section.name}': sh_info {section.info} is "
+                                     "not a valid section index")
+            target = elf.sections[section.info].name if section.info else ""
+        rows = Elf64_Rela.unpack_array(section.data, 0, section.size // Elf64_Rela.size,
+                                       f"section '{section.name}'")
+        relocations = []
+        for number, row in enumerate(rows):
+            symbol_index = r_sym(row["r_info"])
+            if symbol_index >= max(len(symbols), 1):
+                raise ElfFormatError(f"relocation {number} in '{section.name}' refers to "
+                                     f"symbol index {symbol_index}, but the symbol table "
+                                     f"has {len(symbols)} entries")
+            symbol = symbols[symbol_index] if symbols else None
+            relocations.append(Relocation(row["r_offset"], r_type(row["r_info"]),
+                                          symbol_index, row["r_addend"], symbol))
+        return target or section.name, relocations
+
+    def _dynamic(self, section: Section) -> list[tuple[int, int]]:
+        rows = Elf64_Dyn.unpack_array(section.data, 0, section.size // Elf64_Dyn.size,
+                                      f"section '{section.name}'")
+        entries = []
+        for row in rows:
+            entries.append((row["d_tag"], row["d_val"]))
+            if row["d_tag"] == C.DT_NULL:
+                break
+        return entries
+
+
+def row_name(rows, index: int) -> int:
+    return rows[index]["sh_name"]
+
+
+def _string(strtab: Section, offset: int, what: str) -> str:
+    """The NUL-terminated string at ``offset`` of a string table section."""
+    if offset == 0:
+        return ""
+    if strtab.type != C.SHT_STRTAB:
+        raise ElfFormatError(f"{what}: section '{strtab.name or strtab.index}' used as "
+                             "a string table is not SHT_STRTAB")
+    if offset >= len(strtab.data):
+        raise ElfFormatError(f"{what}: string offset {offset} is past the end of the "
+                             f"string table ({len(strtab.data)} bytes)")
+    end = strtab.data.find(b"\0", offset)
+    if end < 0:
+        raise ElfFormatError(f"{what}: string at offset {offset} is not NUL-terminated")
+    return strtab.data[offset:end].decode("utf-8", errors="replace")
