@@ -1,0 +1,142 @@
+"""Shared machinery of the memory-family generators (dev-time only).
+
+How the facts are learned:
+- GFX8/GFX9: every opcode of a format is disassembled with llvm-mc 19, once
+  per subset of the optional operand fields (each set to a distinctive
+  register number); the largest subset that decodes tells which fields the
+  instruction uses, and the printed text gives the canonical mnemonic and the
+  operand order and widths.
+- GFX6/GFX7 (llvm-mc cannot disassemble them): every known mnemonic is
+  assembled with a list of operand templates; the first one llvm-mc accepts
+  gives the opcode (read back from the bytes) and the operand signature.
+"""
+
+import itertools
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, HERE)
+
+import mem_oracle  # noqa: E402
+from amdgpu_tools.isa.fields import int_to_words, words_to_int  # noqa: E402
+
+DATA_DIR = os.path.join(ROOT, "amdgpu_tools", "isa", "data")
+
+#: Oracle processors: one per generation, plus sub-targets whose tables differ.
+SWEEP_TARGETS = {6: "gfx600", 7: "gfx700", 8: "gfx803", 9: "gfx900"}
+
+_REG = re.compile(r"^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
+
+
+def candidate_names(prefixes):
+    """Mnemonics LLVM 19 knows (from its string table) that start with a prefix."""
+    import subprocess
+    strings = subprocess.run(["strings", "-n", "4", "/usr/lib/llvm-19/lib/libLLVM.so.19.1"],
+                             capture_output=True, text=True).stdout.split()
+    pattern = re.compile(r"^(%s)[a-z0-9_]+$" % "|".join(re.escape(p) for p in prefixes))
+    return sorted({name for name in strings if pattern.match(name)})
+
+
+def parse_register(text):
+    """'v[4:7]' -> ('v', 4, 4); 's3' -> ('s', 3, 1); None if not a register."""
+    m = _REG.match(text)
+    if not m:
+        return None
+    if m.group(2) is not None:
+        return m.group(1), int(m.group(2)), 1
+    lo, hi = int(m.group(3)), int(m.group(4))
+    return m.group(1), lo, hi - lo + 1
+
+
+def split_text(text):
+    """'op a, b, c mod1 mod2' -> ('op', ['a', 'b', 'c'], ['mod1', 'mod2'])."""
+    head, _, rest = text.partition(" ")
+    rest = rest.strip()
+    if not rest:
+        return head, [], []
+    parts = [p.strip() for p in rest.split(",")]
+    # modifiers follow the last operand, separated by spaces (format:[a,b] has a comma)
+    merged = []
+    for part in parts:
+        if merged and (merged[-1].count("[") > merged[-1].count("]")
+                       or merged[-1].count("(") > merged[-1].count(")")):
+            merged[-1] += "," + part
+        else:
+            merged.append(part)
+    last = merged[-1].split(" ")
+    operands = merged[:-1] + [last[0]]
+    modifiers = last[1:]
+    if operands and (_MODIFIER.match(operands[-1]) or operands[-1] in MODIFIER_WORDS):
+        modifiers.insert(0, operands.pop())
+    return head, operands, modifiers
+
+
+_MODIFIER = re.compile(r"^[a-z_0-9]+:")
+MODIFIER_WORDS = {"gds", "glc", "slc", "tfe", "lds", "offen", "idxen", "addr64", "unorm",
+                  "da", "r128", "a16", "lwe", "d16", "done", "compr", "vm", "nv"}
+
+
+def sweep(fmt, mcpu, fixed, optional, opcodes, extra_variants=()):
+    """Disassemble every opcode with every subset of ``optional`` fields set.
+
+    Returns {opcode: (used_field_names, text, fields_of_reencoding)} for the
+    decodable opcodes, keeping the variant with the most fields set.
+    """
+    subsets = [s for n in range(len(optional) + 1) for s in itertools.combinations(optional, n)]
+    items = []
+    for op in opcodes:
+        for subset in subsets:
+            values = dict(fixed)
+            values["op"] = op
+            values.update({name: optional[name] for name in subset})
+            items.append((op, subset, values))
+    words = [int_to_words(fmt.pack(values), fmt.words) for _, _, values in items]
+    results = mem_oracle.disassemble_words(words, mcpu)
+    best = {}
+    for (op, subset, _), result in zip(items, results):
+        if result is None:
+            continue
+        if op not in best or len(subset) > len(best[op][0]):
+            text, enc = result
+            value = words_to_int([int.from_bytes(enc[i:i + 4], "little") for i in range(0, len(enc), 4)])
+            best[op] = (subset, text, fmt.unpack(value))
+    return best
+
+
+def disassemble_fields(fmt, mcpu, field_sets):
+    """Disassemble one instruction per dict of field values; text or None each."""
+    words = [int_to_words(fmt.pack(values), fmt.words) for values in field_sets]
+    return [r[0] if r else None for r in mem_oracle.disassemble_words(words, mcpu)]
+
+
+def probe_by_assembly(names, templates, mcpu, fmt_for_bytes, version="19"):
+    """Assemble ``name + ' ' + template`` for each template until one is accepted.
+
+    Returns {name: (canonical text, fields decoded from the bytes)}.
+    """
+    lines, keys = [], []
+    for name in names:
+        for template in templates:
+            lines.append(f"{name} {template}".strip())
+            keys.append(name)
+    found = {}
+    for key, line, (text, data) in zip(keys, lines, mem_oracle.assemble(lines, mcpu, version)):
+        if text is None or key in found:
+            continue
+        value = words_to_int([int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4)])
+        found[key] = (text, fmt_for_bytes.unpack(value))
+    return found
+
+
+def write_json(path, generator, payload):
+    """Write a generated data file with its provenance header."""
+    document = {"generated_by": f"{generator} (from llvm-mc sweeps); do not edit"}
+    document.update(payload)
+    with open(path, "w") as out:
+        json.dump(document, out, indent=1, sort_keys=False)
+        out.write("\n")
