@@ -1,0 +1,373 @@
+"""The high-level Python API: ``Device``, device buffers, programs and kernels.
+
+Built only on the low-level HSA-style layer (``hsa.py``): a launch allocates
+a kernarg segment in the kernarg region, fills it (``kernargs.py``), writes a
+real 64-byte kernel dispatch packet into the device's AQL queue with the
+header last, rings the doorbell and waits on the completion signal. A kernel
+error leaves the queue in the error state and is raised as the
+``KernelError`` the executor reported.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from ..errors import KernelError, LaunchError, ToolchainError
+from .hsa import GROUP_SEGMENT_SIZE, MAX_WORKGROUP_SIZE, Agent
+from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
+from .layouts import (KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH, packet_header)
+from .printf import DEFAULT_PRINTF_BUFFER_BYTES, PRINTF_HEADER_BYTES, decode_printf_buffer
+
+__all__ = ["Device", "LocalMemory", "Buffer", "Program", "Kernel"]
+
+
+class LocalMemory:
+    """Dynamic group (LDS) memory for a ``__local`` pointer argument."""
+
+    def __init__(self, nbytes: int):
+        if int(nbytes) < 0:
+            raise LaunchError(f"LocalMemory size must be non-negative, got {nbytes}")
+        self.nbytes = int(nbytes)
+
+    def __repr__(self):
+        return f"LocalMemory({self.nbytes})"
+
+
+class Buffer:
+    """A NumPy-shaped allocation in device memory."""
+
+    def __init__(self, device, address: int, shape, dtype):
+        self.device = device
+        self.address = address
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(shape)
+        self.nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+
+    def __repr__(self):
+        return f"Buffer(0x{self.address:x}, shape={self.shape}, dtype={self.dtype})"
+
+    def __len__(self):
+        return self.shape[0] if self.shape else 1
+
+    def numpy(self) -> np.ndarray:
+        """A copy of the buffer's current contents."""
+        raw = self.device.memory.view(self.address, self.nbytes)
+        return raw.view(self.dtype).reshape(self.shape).copy()
+
+    def write(self, array) -> None:
+        """Overwrite the buffer with ``array`` (same number of bytes)."""
+        array = np.ascontiguousarray(array, dtype=self.dtype)
+        if array.nbytes != self.nbytes:
+            raise LaunchError(f"cannot write {array.nbytes} bytes into a {self.nbytes}-byte buffer")
+        self.device.memory.write(self.address, array)
+
+    def free(self) -> None:
+        self.device.memory.free(self.address)
+
+
+class Device:
+    """One GPU agent with one AQL queue, driven from Python."""
+
+    def __init__(self, target=None, *, executor=None, queue_size=1024, limits=None, trace=None,
+                 printf_stream=None, printf_buffer_size=DEFAULT_PRINTF_BUFFER_BYTES):
+        self.agent = Agent(target, executor)
+        self.queue = self.agent.queue_create(queue_size)
+        if limits is not None:
+            self.agent.processor.limits = limits
+        self.agent.processor.trace = trace
+        self.printf_stream = printf_stream
+        self.printf_buffer_size = printf_buffer_size
+        self.last_result = None
+
+    @property
+    def memory(self):
+        return self.agent.memory
+
+    @property
+    def target(self):
+        return self.agent.target
+
+    def __repr__(self):
+        return f"Device({self.agent.name!r})"
+
+    # ---------------------------------------------------------------- buffers
+    def empty(self, shape, dtype=np.float32) -> Buffer:
+        shape = (shape,) if np.isscalar(shape) else tuple(shape)
+        dtype = np.dtype(dtype)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        address = self.agent.allocate(nbytes, "coarse grained", align=256)
+        return Buffer(self, address, shape, dtype)
+
+    def zeros(self, shape, dtype=np.float32) -> Buffer:
+        return self.empty(shape, dtype)   # device allocations start zero-filled
+
+    def array(self, array) -> Buffer:
+        array = np.ascontiguousarray(array)
+        buffer = self.empty(array.shape, array.dtype)
+        buffer.write(array)
+        return buffer
+
+    # ---------------------------------------------------------------- programs
+    def load(self, source) -> "Program":
+        """Load a code object from a path or bytes (ET_DYN, or ET_REL linked on load)."""
+        if isinstance(source, (bytes, bytearray, memoryview)):
+            data, label = bytes(source), "<bytes>"
+        else:
+            label = os.fspath(source)
+            try:
+                with open(label, "rb") as handle:
+                    data = handle.read()
+            except OSError as failure:
+                raise ToolchainError(f"cannot read '{label}': {failure.strerror}") from None
+        return Program(self, self.agent.load(data), label)
+
+    def synchronize(self) -> None:
+        """Let the queue drain; raises the kernel error if the queue is in error."""
+        self.agent.processor.run()
+        if self.queue.error is not None:
+            raise self.queue.error
+
+    def info(self) -> str:
+        return self.agent.info()
+
+
+class Program:
+    """A loaded code object: its kernels by name."""
+
+    def __init__(self, device: Device, loaded, label: str):
+        self.device = device
+        self.loaded = loaded
+        self.label = label
+
+    @property
+    def kernels(self) -> dict:
+        return self.loaded.kernels
+
+    def __iter__(self):
+        return iter(self.loaded.kernels)
+
+    def __contains__(self, name):
+        return name in self.loaded.kernels
+
+    def __getitem__(self, name) -> "Kernel":
+        kernel = self.loaded.kernels.get(name)
+        if kernel is None:
+            known = ", ".join(sorted(self.loaded.kernels)) or "none"
+            raise LaunchError(f"no kernel named '{name}' in {self.label} (kernels: {known})")
+        return Kernel(self.device, kernel)
+
+
+def _dims(value, what: str, limit: int) -> tuple:
+    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if not 1 <= len(values) <= 3:
+        raise LaunchError(f"{what} must have 1 to 3 dimensions, got {len(values)}")
+    for v in values:
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 1 <= v <= limit:
+            raise LaunchError(f"{what} {tuple(values)} out of range: each size must be an "
+                              f"integer in 1..{limit}")
+    return tuple(int(v) for v in values)
+
+
+class Kernel:
+    """A callable kernel: ``kernel(*args, grid=..., block=...)`` launches it."""
+
+    def __init__(self, device: Device, info):
+        self.device = device
+        self.info = info
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    def __repr__(self):
+        return f"Kernel({self.name!r})"
+
+    def __call__(self, *args, grid, block):
+        geometry = self.check_geometry(grid, block)
+        return launch(self.device, self.info, list(args), geometry)
+
+    def check_geometry(self, grid, block) -> Geometry:
+        grid_t = _dims(grid, "grid", 0xFFFFFFFF)
+        block_t = _dims(block, "block", MAX_WORKGROUP_SIZE)
+        dims = max(len(grid_t), len(block_t))
+        grid_t += (1,) * (3 - len(grid_t))
+        block_t += (1,) * (3 - len(block_t))
+        size = block_t[0] * block_t[1] * block_t[2]
+        limit = min(self.info.max_flat_workgroup_size or MAX_WORKGROUP_SIZE, MAX_WORKGROUP_SIZE)
+        if size > limit:
+            raise LaunchError(f"block {block_t} has {size} work-items; kernel '{self.name}' "
+                              f"allows at most {limit}")
+        return Geometry(grid_t, block_t, dims)
+
+
+# ----------------------------------------------------------------- arguments
+_FLOAT_TYPES = {"float", "double", "half"}
+_INT_TYPES = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "bool",
+              "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "unsigned int", "unsigned char",
+              "unsigned short", "unsigned long"}
+
+
+def _describe_arg(index, arg) -> str:
+    label = f"argument {index}"
+    if arg is not None and (arg.name or arg.type_name):
+        label += f" ({' '.join(x for x in (arg.type_name, arg.name) if x)})"
+    return label
+
+
+def _encode_value(kernel, index, arg, value, local_offsets) -> bytes:
+    """Bytes of one explicit argument, after checking it against its metadata."""
+    where = f"{_describe_arg(index, arg)} of kernel '{kernel.name}'"
+    kind = arg.value_kind
+    if kind == "global_buffer":
+        if isinstance(value, Buffer):
+            return value.address.to_bytes(arg.size, "little")
+        raise LaunchError(f"{where} expects a device buffer, got {type(value).__name__}")
+    if kind == "dynamic_shared_pointer":
+        if isinstance(value, LocalMemory):
+            return local_offsets[index].to_bytes(arg.size, "little")
+        raise LaunchError(f"{where} is a __local pointer and expects LocalMemory(nbytes), "
+                          f"got {type(value).__name__}")
+    if kind == "by_value":
+        return _encode_scalar(where, arg, value)
+    raise LaunchError(f"{where} has value kind '{kind}', which this runtime cannot pass")
+
+
+def _encode_scalar(where, arg, value) -> bytes:
+    base_type = arg.type_name.strip().lower()
+    if isinstance(value, (Buffer, LocalMemory)):
+        raise LaunchError(f"{where} is passed by value ({arg.type_name or f'{arg.size} bytes'}), "
+                          f"got {type(value).__name__}")
+    if isinstance(value, (bytes, bytearray)):
+        raw = bytes(value)
+    elif isinstance(value, (np.generic, np.ndarray)):
+        array = np.asarray(value)
+        if base_type in _FLOAT_TYPES and array.dtype.kind != "f":
+            raise LaunchError(f"{where} is a {base_type}; pass a NumPy float scalar, "
+                              f"got {array.dtype}")
+        if base_type in _INT_TYPES and array.dtype.kind not in "iub":
+            raise LaunchError(f"{where} is an integer ({base_type}); pass a NumPy integer "
+                              f"scalar, got {array.dtype}")
+        raw = array.tobytes()
+    else:
+        raise LaunchError(f"{where} expects a NumPy scalar of {arg.size} bytes "
+                          f"(e.g. np.int32 / np.float32), got {type(value).__name__}")
+    if len(raw) != arg.size:
+        raise LaunchError(f"{where} is {arg.size} bytes, got a {len(raw)}-byte value")
+    return raw
+
+
+def _encode_raw(kernel, index, value, local_offsets) -> bytes:
+    """No metadata: a buffer is its 64-bit address, a scalar its own bytes."""
+    if isinstance(value, Buffer):
+        return value.address.to_bytes(8, "little")
+    if isinstance(value, LocalMemory):
+        return local_offsets[index].to_bytes(4, "little")
+    if isinstance(value, (np.generic, np.ndarray)):
+        return np.asarray(value).tobytes()
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value)
+    raise LaunchError(f"argument {index} of kernel '{kernel.name}' (no metadata): pass a "
+                      f"device buffer, LocalMemory or a NumPy scalar, got {type(value).__name__}")
+
+
+def encode_args(kernel, args: list):
+    """Explicit argument bytes and the dynamic LDS they need: (values, dynamic size)."""
+    local_sizes = {i: a.nbytes for i, a in enumerate(args) if isinstance(a, LocalMemory)}
+    offsets, dynamic = dynamic_lds_layout(kernel, local_sizes)
+    if kernel.args is None:
+        return [_encode_raw(kernel, i, v, offsets) for i, v in enumerate(args)], dynamic
+    explicit = kernel.explicit_args
+    if len(args) != len(explicit):
+        names = ", ".join(a.name or a.type_name or "?" for a in explicit)
+        raise LaunchError(f"kernel '{kernel.name}' takes {len(explicit)} argument(s) "
+                          f"({names}), got {len(args)}")
+    return [_encode_value(kernel, i, a, v, offsets)
+            for i, (a, v) in enumerate(zip(explicit, args))], dynamic
+
+
+# -------------------------------------------------------------------- launch
+def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None):
+    """Dispatch ``kernel`` through an AQL packet and wait for it; returns the
+    executor's DispatchResult. Raises KernelError when the kernel fails."""
+    agent = device.agent
+    queue = queue or device.queue
+    if queue.state != queue.ACTIVE:
+        raise queue.error if queue.error is not None else \
+            ToolchainError(f"queue {queue.id} is {queue.state}")
+    values, dynamic_lds = encode_args(kernel, args)
+    group_size = kernel.group_segment_fixed_size + dynamic_lds
+    if group_size > GROUP_SEGMENT_SIZE:
+        raise LaunchError(f"kernel '{kernel.name}' needs {group_size} bytes of group memory; "
+                          f"the limit is {GROUP_SEGMENT_SIZE}")
+    temporaries = []
+    printf_buffer = 0
+    if any(a.value_kind == "hidden_printf_buffer" for a in kernel.hidden_args):
+        printf_buffer = agent.allocate(device.printf_buffer_size, "fine grained")
+        agent.memory.write_u32(printf_buffer + 4, device.printf_buffer_size - PRINTF_HEADER_BYTES)
+        temporaries.append(printf_buffer)
+    context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
+                            dynamic_lds_size=dynamic_lds)
+    segment = build_kernarg_segment(kernel, values, geometry, context)
+    kernarg = agent.allocate(max(len(segment), 1), "kernarg", align=max(16, kernel.kernarg_align))
+    temporaries.append(kernarg)
+    agent.memory.write(kernarg, segment)
+    done = agent.signal_create(1)
+    results = []
+
+    def finished(result):
+        results.append(result)
+        if printf_buffer:
+            used = agent.memory.read_u32(printf_buffer) + PRINTF_HEADER_BYTES
+            raw = agent.memory.read(printf_buffer, min(used, device.printf_buffer_size))
+            text = decode_printf_buffer(raw, kernel.printf_formats)
+            stream = device.printf_stream or sys.stdout
+            stream.write(text)
+            stream.flush()
+
+    agent.processor.kernarg_hooks[kernarg] = finished
+    try:
+        submit_dispatch(queue, kernel, geometry, kernarg, group_size, done.handle)
+        value = agent.signal_wait(done, "eq", 0)
+        if queue.error is not None:
+            raise queue.error
+        if value != 0:
+            raise ToolchainError(f"dispatch of kernel '{kernel.name}' did not complete "
+                                 f"(queue {queue.id} is blocked)")
+    finally:
+        agent.processor.kernarg_hooks.pop(kernarg, None)
+        done.destroy()
+        for address in temporaries:
+            agent.free(address)
+    device.last_result = results[0] if results else None
+    return device.last_result
+
+
+def submit_dispatch(queue, kernel, geometry: Geometry, kernarg: int, group_size: int,
+                    completion_signal: int) -> int:
+    """Write a kernel dispatch packet (header last) and ring the doorbell."""
+    if not queue.has_room():
+        raise ToolchainError(f"queue {queue.id} is full")
+    index = queue.add_write_index(1)
+    address = queue.packet_address(index)
+    body = KERNEL_DISPATCH_PACKET.pack(
+        setup=geometry.dims,
+        workgroup_size_x=geometry.block[0], workgroup_size_y=geometry.block[1],
+        workgroup_size_z=geometry.block[2],
+        grid_size_x=geometry.grid[0], grid_size_y=geometry.grid[1], grid_size_z=geometry.grid[2],
+        private_segment_size=kernel.private_segment_fixed_size,
+        group_segment_size=group_size,
+        kernel_object=kernel.kernel_object, kernarg_address=kernarg,
+        completion_signal=completion_signal)
+    memory = queue.memory
+    memory.write(address + 2, body[2:])
+    memory.write(address, packet_header(PACKET_TYPE_KERNEL_DISPATCH, barrier=True)
+                 .to_bytes(2, "little"))
+    queue.ring_doorbell(index)
+    return index
+
+
+# keep KernelError importable from here for users catching it next to Device
+KernelError = KernelError

@@ -1,0 +1,183 @@
+"""Byte layouts of the HSA / AMD runtime structures that live in device memory.
+
+Each structure is declared once as data: field name -> (offset, size,
+signed). Kernels read these structures through pointers (the dispatch packet
+via the dispatch pointer, amd_queue_t via the queue pointer), so the offsets
+are the ones of the HSA 1.x specification and AMD's amd_hsa_queue.h /
+amd_hsa_signal.h headers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A C struct: its total size, alignment and fields."""
+
+    name: str
+    size: int
+    align: int
+    fields: dict  # name -> (offset, size, signed)
+
+    def offset(self, field: str) -> int:
+        return self.fields[field][0]
+
+    def read(self, memory, base: int, field: str) -> int:
+        offset, size, signed = self.fields[field]
+        return int.from_bytes(memory.read(base + offset, size), "little", signed=signed)
+
+    def write(self, memory, base: int, field: str, value: int) -> None:
+        offset, size, signed = self.fields[field]
+        value = int(value) & ((1 << (8 * size)) - 1)
+        memory.write(base + offset, value.to_bytes(size, "little"))
+
+    def pack(self, **values) -> bytes:
+        """The struct's bytes with the given fields set, every other byte zero."""
+        raw = bytearray(self.size)
+        for field, value in values.items():
+            offset, size, _ = self.fields[field]
+            raw[offset:offset + size] = (int(value) & ((1 << (8 * size)) - 1)).to_bytes(
+                size, "little")
+        return bytes(raw)
+
+    def unpack(self, raw: bytes) -> dict:
+        return {field: int.from_bytes(raw[offset:offset + size], "little", signed=signed)
+                for field, (offset, size, signed) in self.fields.items()}
+
+
+def _u(offset, size):
+    return (offset, size, False)
+
+
+def _s(offset, size):
+    return (offset, size, True)
+
+
+#: amd_signal_t (amd_hsa_signal.h): 64 bytes, 64-byte aligned.
+AMD_SIGNAL = Layout("amd_signal_t", 64, 64, {
+    "kind": _s(0, 8),
+    "value": _s(8, 8),
+    "event_mailbox_ptr": _u(16, 8),
+    "event_id": _u(24, 4),
+    "start_ts": _u(32, 8),
+    "end_ts": _u(40, 8),
+    "queue_ptr": _u(48, 8),
+})
+AMD_SIGNAL_KIND_USER = 1
+AMD_SIGNAL_KIND_DOORBELL = -1
+
+#: hsa_queue_t followed by AMD's fields (amd_queue_t, amd_hsa_queue.h): 256 bytes.
+AMD_QUEUE = Layout("amd_queue_t", 256, 64, {
+    # hsa_queue_t
+    "type": _u(0, 4),
+    "features": _u(4, 4),
+    "base_address": _u(8, 8),
+    "doorbell_signal": _u(16, 8),
+    "size": _u(24, 4),
+    "id": _u(32, 8),
+    # amd_queue_t
+    "write_dispatch_id": _u(56, 8),
+    "group_segment_aperture_base_hi": _u(64, 4),
+    "private_segment_aperture_base_hi": _u(68, 4),
+    "max_cu_id": _u(72, 4),
+    "max_wave_id": _u(76, 4),
+    "max_legacy_doorbell_dispatch_id_plus_1": _u(80, 8),
+    "legacy_doorbell_lock": _u(88, 4),
+    "read_dispatch_id": _u(128, 8),
+    "read_dispatch_id_field_base_byte_offset": _u(136, 4),
+    "compute_tmpring_size": _u(140, 4),
+    "scratch_resource_descriptor0": _u(144, 4),
+    "scratch_resource_descriptor1": _u(148, 4),
+    "scratch_resource_descriptor2": _u(152, 4),
+    "scratch_resource_descriptor3": _u(156, 4),
+    "scratch_backing_memory_location": _u(160, 8),
+    "scratch_backing_memory_byte_size": _u(168, 8),
+    "scratch_wave64_lane_byte_size": _u(176, 4),
+    "queue_properties": _u(180, 4),
+    "queue_inactive_signal": _u(192, 8),
+})
+HSA_QUEUE_TYPE_MULTIPLE = 0
+HSA_QUEUE_TYPE_SINGLE = 1
+HSA_QUEUE_FEATURE_KERNEL_DISPATCH = 1
+HSA_QUEUE_FEATURE_AGENT_DISPATCH = 2
+AMD_QUEUE_PROPERTIES_IS_PTR64 = 1 << 1
+
+#: Every AQL packet is 64 bytes; the first 16 bits are the header.
+AQL_PACKET_SIZE = 64
+
+KERNEL_DISPATCH_PACKET = Layout("hsa_kernel_dispatch_packet_t", 64, 64, {
+    "header": _u(0, 2),
+    "setup": _u(2, 2),
+    "workgroup_size_x": _u(4, 2),
+    "workgroup_size_y": _u(6, 2),
+    "workgroup_size_z": _u(8, 2),
+    "grid_size_x": _u(12, 4),
+    "grid_size_y": _u(16, 4),
+    "grid_size_z": _u(20, 4),
+    "private_segment_size": _u(24, 4),
+    "group_segment_size": _u(28, 4),
+    "kernel_object": _u(32, 8),
+    "kernarg_address": _u(40, 8),
+    "completion_signal": _u(56, 8),
+})
+
+#: Barrier-AND and barrier-OR packets share one layout: five dependency signals.
+BARRIER_PACKET = Layout("hsa_barrier_and_packet_t", 64, 64, {
+    "header": _u(0, 2),
+    "dep_signal0": _u(8, 8),
+    "dep_signal1": _u(16, 8),
+    "dep_signal2": _u(24, 8),
+    "dep_signal3": _u(32, 8),
+    "dep_signal4": _u(40, 8),
+    "completion_signal": _u(56, 8),
+})
+BARRIER_DEPENDENCIES = 5
+
+AGENT_DISPATCH_PACKET = Layout("hsa_agent_dispatch_packet_t", 64, 64, {
+    "header": _u(0, 2),
+    "type": _u(2, 2),
+    "return_address": _u(8, 8),
+    "arg0": _u(16, 8),
+    "arg1": _u(24, 8),
+    "arg2": _u(32, 8),
+    "arg3": _u(40, 8),
+    "completion_signal": _u(56, 8),
+})
+
+# hsa_packet_type_t
+PACKET_TYPE_VENDOR_SPECIFIC = 0
+PACKET_TYPE_INVALID = 1
+PACKET_TYPE_KERNEL_DISPATCH = 2
+PACKET_TYPE_BARRIER_AND = 3
+PACKET_TYPE_AGENT_DISPATCH = 4
+PACKET_TYPE_BARRIER_OR = 5
+
+# hsa_packet_header_t bit positions and hsa_fence_scope_t
+HEADER_TYPE_SHIFT = 0
+HEADER_BARRIER_SHIFT = 8
+HEADER_ACQUIRE_FENCE_SCOPE_SHIFT = 9
+HEADER_RELEASE_FENCE_SCOPE_SHIFT = 11
+FENCE_SCOPE_NONE = 0
+FENCE_SCOPE_AGENT = 1
+FENCE_SCOPE_SYSTEM = 2
+
+#: hsa_kernel_dispatch_packet_setup_t: number of grid dimensions in bits 1:0.
+SETUP_DIMENSIONS_SHIFT = 0
+
+
+def packet_header(packet_type: int, *, barrier: bool = False,
+                  acquire: int = FENCE_SCOPE_SYSTEM, release: int = FENCE_SCOPE_SYSTEM) -> int:
+    """The 16-bit AQL header word."""
+    return (packet_type << HEADER_TYPE_SHIFT | int(bool(barrier)) << HEADER_BARRIER_SHIFT
+            | acquire << HEADER_ACQUIRE_FENCE_SCOPE_SHIFT
+            | release << HEADER_RELEASE_FENCE_SCOPE_SHIFT)
+
+
+def header_type(header: int) -> int:
+    return header & 0xFF
+
+
+def header_barrier(header: int) -> bool:
+    return bool(header >> HEADER_BARRIER_SHIFT & 1)

@@ -1,0 +1,214 @@
+"""The loader: places a code object in device memory and finds its kernels.
+
+A relocatable object (ET_REL) is first linked into a shared one, as ROCm's
+loader does. The PT_LOAD segments are mapped into one allocation at a load
+base; dynamic relocations (R_AMDGPU_RELATIVE64, R_AMDGPU_ABS64) are applied;
+each kernel's descriptor (v3+: the ``name.kd`` symbol; v2: the
+amd_kernel_code_t at the kernel symbol) is decoded from the mapped bytes.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
+from ..isa.targets import Target, get_target, target_by_mach
+from .codeobject import CodeObject, elf_type_of, parse_code_object
+from .descriptors import (AMD_KERNEL_CODE_SIZE, KERNEL_DESCRIPTOR_SIZE,
+                          decode_amd_kernel_code, decode_kernel_descriptor)
+from .metadata import ArgMetadata, KernelMetadata
+from .printf import PrintfFormat, parse_printf_formats
+
+R_AMDGPU_NONE, R_AMDGPU_ABS64, R_AMDGPU_RELATIVE64 = 0, 3, 13
+ET_REL = 1
+
+
+@dataclass
+class KernelInfo:
+    """A loaded kernel: where its descriptor is and everything a launch checks."""
+
+    name: str
+    symbol: str
+    kernel_object: int
+    code_object_version: int
+    setup: object                     # KernelSetup
+    args: tuple | None                # ArgMetadata, explicit then hidden; None: unknown (v2)
+    kernarg_size: int
+    kernarg_align: int
+    group_segment_fixed_size: int
+    private_segment_fixed_size: int
+    sgpr_count: int
+    vgpr_count: int
+    wavefront_size: int
+    max_flat_workgroup_size: int
+    printf_formats: dict = field(default_factory=dict)   # id -> PrintfFormat
+
+    @property
+    def explicit_args(self):
+        return None if self.args is None else tuple(a for a in self.args if not a.hidden)
+
+    @property
+    def hidden_args(self):
+        return () if self.args is None else tuple(a for a in self.args if a.hidden)
+
+    def describe(self) -> str:
+        """One line per property, as ``amdgpu-run --info`` lists kernels."""
+        lines = [f"kernel {self.name} (symbol {self.symbol}, code object v"
+                 f"{self.code_object_version}, kernel object 0x{self.kernel_object:x})",
+                 f"  kernarg segment: {self.kernarg_size} bytes, align {self.kernarg_align}",
+                 f"  group segment: {self.group_segment_fixed_size} bytes, private segment: "
+                 f"{self.private_segment_fixed_size} bytes/work-item",
+                 f"  sgprs {self.sgpr_count}, vgprs {self.vgpr_count}, wavefront size "
+                 f"{self.wavefront_size}, max flat work-group size "
+                 f"{self.max_flat_workgroup_size}"]
+        if self.args is None:
+            lines.append("  arguments: unknown (no metadata)")
+        for index, arg in enumerate(self.args or ()):
+            label = arg.name or arg.type_name or ""
+            lines.append(f"  arg {index}: offset {arg.offset}, size {arg.size}, "
+                         f"{arg.value_kind}{' ' + label if label else ''}")
+        return "\n".join(lines)
+
+
+@dataclass
+class LoadedCodeObject:
+    code: CodeObject
+    target: Target
+    base: int
+    allocation_address: int
+    kernels: dict                     # name -> KernelInfo
+    printf_formats: dict              # id -> PrintfFormat
+
+
+def link_if_relocatable(data: bytes) -> bytes:
+    """ET_REL bytes linked into a shared object; ET_DYN bytes unchanged."""
+    if elf_type_of(data) != ET_REL:
+        return data
+    try:
+        from ..link import link
+    except ImportError:
+        link = None
+    if link is None or not callable(link):
+        raise LoadError("cannot load a relocatable object: the linker is not available")
+    try:
+        return link([bytes(data)])
+    except ToolchainError as failure:
+        raise LoadError(f"linking the relocatable object failed: {failure}") from None
+
+
+def code_object_target(code: CodeObject) -> Target:
+    try:
+        return target_by_mach(code.mach)
+    except TargetError:
+        raise LoadError(f"code object is for an unknown processor (EF_AMDGPU_MACH "
+                        f"0x{code.mach:x})") from None
+
+
+def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObject:
+    """Check, map and relocate ``data``; returns its kernels. Raises LoadError."""
+    code = parse_code_object(link_if_relocatable(bytes(data)))
+    target = code_object_target(code)
+    if device_target is not None:
+        device_target = get_target(device_target)
+        if device_target.mach != target.mach:
+            raise LoadError(f"code object is for {target.name}, but the device is "
+                            f"{device_target.name}")
+    if not code.segments:
+        raise LoadError("code object has no PT_LOAD segment")
+    try:
+        base, allocation = _map_segments(memory, code)
+        _relocate(memory, code, base)
+        printf_formats = parse_printf_formats(code.metadata.printf if code.metadata else ())
+        kernels = {k.name: k for k in _kernels(memory, code, base, printf_formats)}
+    except MemoryFault as fault:
+        raise LoadError(f"bad offset in code object: {fault}") from None
+    if not kernels:
+        raise LoadError("code object defines no kernel")
+    return LoadedCodeObject(code, target, base, allocation, kernels, printf_formats)
+
+
+def _map_segments(memory, code: CodeObject):
+    low = min(s.vaddr for s in code.segments)
+    high = max(s.vaddr + s.memsz for s in code.segments)
+    align = max(s.align for s in code.segments)
+    if align & (align - 1) or align > 1 << 16:
+        raise LoadError(f"unsupported segment alignment 0x{align:x}")
+    low -= low % align
+    if high - low > 1 << 30:
+        raise LoadError(f"code object segments span 0x{high - low:x} bytes")
+    allocation = memory.allocate(high - low, align=max(align, 256), kind="code",
+                                 name="code object")
+    base = allocation - low
+    for segment in code.segments:
+        memory.write(base + segment.vaddr,
+                     code.data[segment.offset:segment.offset + segment.filesz])
+    return base, allocation
+
+
+def _relocate(memory, code: CodeObject, base: int):
+    for reloc in code.relocations:
+        where = base + reloc.offset
+        if reloc.type == R_AMDGPU_NONE:
+            continue
+        if reloc.type == R_AMDGPU_RELATIVE64:
+            memory.write_u64(where, base + reloc.addend)
+        elif reloc.type == R_AMDGPU_ABS64:
+            if reloc.symbol is None or not reloc.symbol.shndx:
+                name = reloc.symbol.name if reloc.symbol else "(none)"
+                raise LoadError(f"relocation at 0x{reloc.offset:x} refers to undefined "
+                                f"symbol '{name}'")
+            memory.write_u64(where, base + reloc.symbol.value + reloc.addend)
+        else:
+            raise LoadError(f"unsupported dynamic relocation type {reloc.type} at "
+                            f"0x{reloc.offset:x}")
+
+
+def _kernels(memory, code, base, printf_formats):
+    version = code.code_object_version
+    metadata = code.metadata
+    if version >= 3:
+        if metadata is None:
+            raise LoadError("code object v3+ has no NT_AMDGPU_METADATA note (missing metadata)")
+        for entry in metadata.kernels:
+            symbol = code.symbols.get(entry.symbol)
+            if symbol is None or not symbol.shndx:
+                raise LoadError(f"kernel '{entry.name}': descriptor symbol '{entry.symbol}' "
+                                "is not defined")
+            address = base + symbol.value
+            decoded = decode_kernel_descriptor(memory.read(address, KERNEL_DESCRIPTOR_SIZE),
+                                               address)
+            yield _kernel_info(entry.name, entry.symbol, address, version, decoded, entry,
+                               printf_formats)
+        return
+    by_name = {k.name: k for k in metadata.kernels} if metadata else {}
+    for symbol in code.kernel_symbols():
+        address = base + symbol.value
+        decoded = decode_amd_kernel_code(memory.read(address, AMD_KERNEL_CODE_SIZE), address)
+        yield _kernel_info(symbol.name, symbol.name, address, version, decoded,
+                           by_name.get(symbol.name), printf_formats)
+
+
+def _kernel_info(name, symbol, address, version, decoded, entry: KernelMetadata | None,
+                 printf_formats):
+    setup = decoded.setup
+
+    def prop(value, default):
+        return default if value is None else int(value)
+
+    args = entry.args if entry is not None else None
+    kernarg_size = prop(entry.kernarg_segment_size if entry else None, decoded.kernarg_size)
+    if args:
+        kernarg_size = max(kernarg_size, max(a.offset + a.size for a in args))
+    return KernelInfo(
+        name=name, symbol=symbol, kernel_object=address, code_object_version=version,
+        setup=setup, args=args, kernarg_size=kernarg_size,
+        kernarg_align=prop(entry.kernarg_segment_align if entry else None,
+                           decoded.kernarg_align),
+        group_segment_fixed_size=setup.group_segment_fixed_size,
+        private_segment_fixed_size=setup.private_segment_fixed_size,
+        sgpr_count=prop(entry.sgpr_count if entry else None, setup.sgpr_count),
+        vgpr_count=prop(entry.vgpr_count if entry else None, setup.vgpr_count),
+        wavefront_size=prop(entry.wavefront_size if entry else None, setup.wavefront_size),
+        max_flat_workgroup_size=prop(entry.max_flat_workgroup_size if entry else None, 1024),
+        printf_formats=printf_formats)

@@ -1,0 +1,226 @@
+"""The packet processor: consumes AQL packets from every queue of an agent.
+
+It follows the HSA packet life cycle. A packet whose header type is INVALID
+has not been published yet, so the queue waits there. In the launch phase a
+packet with the barrier bit waits for every earlier packet of its queue to
+complete, and a barrier-AND (barrier-OR) packet waits until all (any) of its
+dependency signals are zero. In the active phase a kernel dispatch becomes a
+``DispatchRequest`` for the executor, and an agent dispatch calls the handler
+registered for its type. In the completion phase the completion signal is
+decremented, the slot's header is set back to INVALID and the read index
+advances.
+
+The runtime is single-threaded and deterministic: ``run()`` round-robins over
+the queues until none can move (a queue blocked on a dependency is skipped
+while others run), and it is re-entered whenever a doorbell or signal changes.
+A kernel error puts its queue in the error state: that queue processes no
+further packets while the others continue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
+from ..exec.launch import DispatchRequest, ExecutionLimits
+from .layouts import (AGENT_DISPATCH_PACKET, BARRIER_DEPENDENCIES, BARRIER_PACKET,
+                      KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
+                      PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
+                      PACKET_TYPE_KERNEL_DISPATCH, AMD_SIGNAL, header_barrier, header_type,
+                      packet_header)
+from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
+                     HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+                     HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, Queue)
+
+
+class PacketError(ToolchainError):
+    """A packet the processor cannot execute (bad format, unknown kernel object)."""
+
+
+@dataclass
+class KernelObject:
+    """What the loader registers for a kernel_object address."""
+
+    name: str
+    setup: object                 # amdgpu_tools.exec.launch.KernelSetup
+    on_complete: list = field(default_factory=list)
+
+
+@dataclass
+class PacketEvent:
+    """One phase change, recorded for tools and tests: (queue, index, type, phase)."""
+
+    queue_id: int
+    index: int
+    packet_type: int
+    phase: str
+
+
+class PacketProcessor:
+    """Executes the packets of every queue registered with it."""
+
+    def __init__(self, memory, target, executor=None):
+        self.memory = memory
+        self.target = target
+        self._executor = executor
+        self.queues: list[Queue] = []
+        self.kernel_objects: dict[int, KernelObject] = {}
+        self.agent_handlers: dict[int, object] = {}
+        self.kernarg_hooks: dict[int, object] = {}
+        self.limits = ExecutionLimits()
+        self.trace = None
+        self.events: list[PacketEvent] = []
+        self.results: list = []
+        self._dispatch_id = 0
+        self._running = False
+        self._again = False
+
+    @property
+    def executor(self):
+        if self._executor is None:
+            from ..exec import run_dispatch  # the embedded executor, imported when first used
+            self._executor = run_dispatch
+        return self._executor
+
+    # ------------------------------------------------------------------ loop
+    def run(self) -> bool:
+        """Process packets until no queue can move; True if anything happened."""
+        if self._running:
+            self._again = True
+            return False
+        self._running = True
+        moved_any = False
+        try:
+            while True:
+                self._again = False
+                moved = False
+                for queue in list(self.queues):
+                    while self._step(queue):
+                        moved = True
+                moved_any |= moved
+                if not moved and not self._again:
+                    return moved_any
+        finally:
+            self._running = False
+
+    def _step(self, queue: Queue) -> bool:
+        """Try to consume the next packet of ``queue``; True if it was consumed."""
+        if queue.state != Queue.ACTIVE:
+            return False
+        index = queue.load_read_index()
+        if index >= queue.load_write_index():
+            return False
+        address = queue.packet_address(index)
+        header = int.from_bytes(self.memory.read(address, 2), "little")
+        kind = header_type(header)
+        if kind == PACKET_TYPE_INVALID:
+            return False
+        # Every earlier packet of this queue has completed when this one is
+        # reached (packets complete in order here), so the barrier bit holds.
+        if kind in (PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR):
+            if not self._dependencies_met(address, kind):
+                return False
+        self._event(queue, index, kind, "launch" + ("+barrier" if header_barrier(header) else ""))
+        try:
+            self._activate(queue, index, address, kind)
+        except KernelError as failure:
+            queue.enter_error_state(_status_of(failure), failure)
+            self._event(queue, index, kind, "error")
+            return False
+        except PacketError as failure:
+            status = (HSA_STATUS_ERROR_INVALID_CODE_OBJECT if "kernel object" in str(failure)
+                      else HSA_STATUS_ERROR_INVALID_PACKET_FORMAT)
+            queue.enter_error_state(status, failure)
+            self._event(queue, index, kind, "error")
+            return False
+        self._complete(queue, index, address)
+        self._event(queue, index, kind, "complete")
+        return True
+
+    def _event(self, queue, index, kind, phase):
+        self.events.append(PacketEvent(queue.id, index, kind, phase))
+
+    # ---------------------------------------------------------------- phases
+    def _dependencies_met(self, address: int, kind: int) -> bool:
+        values = []
+        for n in range(BARRIER_DEPENDENCIES):
+            handle = BARRIER_PACKET.read(self.memory, address, f"dep_signal{n}")
+            if handle:
+                values.append(AMD_SIGNAL.read(self.memory, handle, "value"))
+        if not values:
+            return True
+        if kind == PACKET_TYPE_BARRIER_AND:
+            return all(value == 0 for value in values)
+        return any(value == 0 for value in values)
+
+    def _activate(self, queue, index, address, kind):
+        if kind == PACKET_TYPE_KERNEL_DISPATCH:
+            self._dispatch_kernel(queue, address)
+        elif kind == PACKET_TYPE_AGENT_DISPATCH:
+            self._dispatch_agent(address)
+        elif kind not in (PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR):
+            raise PacketError(f"queue {queue.id} packet {index}: unsupported packet type {kind}")
+
+    def _complete(self, queue, index, address):
+        signal = KERNEL_DISPATCH_PACKET.read(self.memory, address, "completion_signal")
+        self.memory.write(address, packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little"))
+        queue.store_read_index(index + 1)
+        if signal:
+            value = AMD_SIGNAL.read(self.memory, signal, "value")
+            AMD_SIGNAL.write(self.memory, signal, "value", value - 1)
+
+    # ------------------------------------------------------ kernel dispatch
+    def _dispatch_kernel(self, queue, address):
+        packet = KERNEL_DISPATCH_PACKET.unpack(self.memory.read(address, 64))
+        kernel = self.kernel_objects.get(packet["kernel_object"])
+        if kernel is None:
+            raise PacketError(f"kernel object 0x{packet['kernel_object']:x} is not a loaded kernel")
+        dims = packet["setup"] & 3
+        workgroup = tuple(packet[f"workgroup_size_{a}"] for a in "xyz")
+        grid = tuple(packet[f"grid_size_{a}"] for a in "xyz")
+        if not 1 <= dims <= 3:
+            raise PacketError(f"dispatch packet has {dims} dimensions (must be 1-3)")
+        if min(workgroup) == 0 or min(grid) == 0:
+            raise PacketError(f"dispatch packet has a zero size: grid {grid}, work-group {workgroup}")
+        request = DispatchRequest(
+            memory=self.memory, target=self.target, kernel_name=kernel.name, setup=kernel.setup,
+            grid_size=grid, workgroup_size=workgroup, packet_address=address,
+            queue_address=queue.address, kernarg_address=packet["kernarg_address"],
+            dispatch_id=self._dispatch_id,
+            group_segment_size=packet["group_segment_size"],
+            private_segment_size=packet["private_segment_size"],
+            limits=self.limits, trace=self.trace)
+        self._dispatch_id += 1
+        try:
+            result = self.executor(request)
+        except MemoryFault as fault:
+            raise KernelError(str(fault), kernel=kernel.name, address=fault.address) from fault
+        except KernelError as failure:
+            if failure.kernel is None:
+                failure.kernel = kernel.name
+                failure.args = (failure._describe(),)
+            raise
+        self.results.append(result)
+        hook = self.kernarg_hooks.pop(packet["kernarg_address"], None)
+        if hook is not None:
+            hook(result)
+
+    def _dispatch_agent(self, address):
+        packet = AGENT_DISPATCH_PACKET.unpack(self.memory.read(address, 64))
+        handler = self.agent_handlers.get(packet["type"])
+        if handler is None:
+            raise PacketError(f"no agent function registered for agent dispatch type "
+                              f"{packet['type']}")
+        args = [packet[f"arg{n}"] for n in range(4)]
+        result = handler(*args)
+        if packet["return_address"] and result is not None:
+            self.memory.write_u64(packet["return_address"], int(result))
+
+
+def _status_of(failure: KernelError) -> int:
+    """The hsa_status_t an error callback receives for a kernel failure."""
+    if isinstance(failure, UnsupportedInstruction):
+        return HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION
+    if failure.address is not None:
+        return HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION
+    return HSA_STATUS_ERROR_EXCEPTION

@@ -1,0 +1,144 @@
+"""AQL queues: an ``amd_queue_t`` and its ring of 64-byte packets in device memory.
+
+The write index is ``amd_queue_t.write_dispatch_id`` and the read index
+``read_dispatch_id``, both 64-bit packet counts that only grow; packet ``i``
+lives in slot ``i % size`` of the ring. A producer reserves slots by bumping
+the write index, writes a packet body, writes its header last, then rings the
+doorbell signal with the packet's index. The packet processor
+(``processor.py``) consumes packets and advances the read index.
+"""
+
+from __future__ import annotations
+
+from ..errors import ToolchainError
+from ..exec.launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
+from .layouts import (AMD_QUEUE, AMD_QUEUE_PROPERTIES_IS_PTR64, AMD_SIGNAL,
+                      AMD_SIGNAL_KIND_DOORBELL, AQL_PACKET_SIZE,
+                      HSA_QUEUE_FEATURE_AGENT_DISPATCH, HSA_QUEUE_FEATURE_KERNEL_DISPATCH,
+                      HSA_QUEUE_TYPE_MULTIPLE, PACKET_TYPE_INVALID, packet_header)
+from .signals import Signal
+
+#: hsa.h / hsa_ext_amd.h status codes a queue's error callback receives.
+HSA_STATUS_ERROR_INVALID_PACKET_FORMAT = 0x1009
+HSA_STATUS_ERROR_INVALID_CODE_OBJECT = 0x1010
+HSA_STATUS_ERROR_EXCEPTION = 0x1016
+HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION = 0x29
+HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION = 0x2A
+HSA_STATUS_ERROR_MEMORY_FAULT = 0x2B
+
+MAX_QUEUE_SIZE = 1 << 17
+
+
+class QueueError(ToolchainError):
+    """A queue cannot be created or used as asked."""
+
+
+class Queue:
+    """One user-mode AQL queue: the amd_queue_t, its ring and its doorbell."""
+
+    ACTIVE, ERROR, INACTIVE = "active", "error", "inactive"
+
+    def __init__(self, memory, size: int, queue_id: int, *, queue_type=HSA_QUEUE_TYPE_MULTIPLE,
+                 callback=None, notify=None):
+        if size <= 0 or size & (size - 1) or size > MAX_QUEUE_SIZE:
+            raise QueueError(f"queue size {size} is not a power of two in 1..{MAX_QUEUE_SIZE}")
+        self.memory = memory
+        self.size = size
+        self.id = queue_id
+        self.callback = callback
+        self.state = self.ACTIVE
+        self.status = 0
+        self.error = None          # the exception that put the queue in the error state
+        self._notify = notify or (lambda: None)
+        self.ring_address = memory.allocate(size * AQL_PACKET_SIZE, align=AQL_PACKET_SIZE,
+                                            kind="queue", name=f"queue {queue_id} ring")
+        invalid = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
+        for slot in range(size):
+            memory.write(self.ring_address + slot * AQL_PACKET_SIZE, invalid)
+        self.doorbell = Signal.create(memory, 0, notify=self._notify)
+        AMD_SIGNAL.write(memory, self.doorbell.handle, "kind", AMD_SIGNAL_KIND_DOORBELL)
+        self.address = memory.allocate(AMD_QUEUE.size, align=AMD_QUEUE.align, kind="queue",
+                                       name=f"amd_queue_t {queue_id}")
+        AMD_SIGNAL.write(memory, self.doorbell.handle, "queue_ptr", self.address)
+        memory.write(self.address, AMD_QUEUE.pack(
+            type=queue_type,
+            features=HSA_QUEUE_FEATURE_KERNEL_DISPATCH | HSA_QUEUE_FEATURE_AGENT_DISPATCH,
+            base_address=self.ring_address,
+            doorbell_signal=self.doorbell.handle,
+            size=size,
+            id=queue_id,
+            group_segment_aperture_base_hi=SHARED_APERTURE_BASE >> 32,
+            private_segment_aperture_base_hi=PRIVATE_APERTURE_BASE >> 32,
+            queue_properties=AMD_QUEUE_PROPERTIES_IS_PTR64,
+            read_dispatch_id_field_base_byte_offset=AMD_QUEUE.offset("read_dispatch_id"),
+        ))
+
+    def __repr__(self):
+        return (f"Queue(id={self.id}, size={self.size}, read={self.load_read_index()}, "
+                f"write={self.load_write_index()}, state={self.state})")
+
+    # ----------------------------------------------------------- hsa_queue_t
+    @property
+    def type(self) -> int:
+        return AMD_QUEUE.read(self.memory, self.address, "type")
+
+    @property
+    def features(self) -> int:
+        return AMD_QUEUE.read(self.memory, self.address, "features")
+
+    def load_read_index(self) -> int:
+        return AMD_QUEUE.read(self.memory, self.address, "read_dispatch_id")
+
+    def store_read_index(self, value: int) -> None:
+        AMD_QUEUE.write(self.memory, self.address, "read_dispatch_id", value)
+
+    def load_write_index(self) -> int:
+        return AMD_QUEUE.read(self.memory, self.address, "write_dispatch_id")
+
+    def store_write_index(self, value: int) -> None:
+        AMD_QUEUE.write(self.memory, self.address, "write_dispatch_id", value)
+
+    def add_write_index(self, count: int = 1) -> int:
+        """Reserve ``count`` slots; returns the first reserved packet index."""
+        old = self.load_write_index()
+        self.store_write_index(old + count)
+        return old
+
+    def cas_write_index(self, expected: int, value: int) -> int:
+        old = self.load_write_index()
+        if old == expected:
+            self.store_write_index(value)
+        return old
+
+    def packet_address(self, index: int) -> int:
+        """Address of the slot holding packet ``index``."""
+        return self.ring_address + (index % self.size) * AQL_PACKET_SIZE
+
+    def has_room(self, count: int = 1) -> bool:
+        return self.load_write_index() + count - self.load_read_index() <= self.size
+
+    def ring_doorbell(self, index: int) -> None:
+        """Tell the packet processor that packets up to ``index`` are ready."""
+        self.doorbell.store(index)
+
+    # ------------------------------------------------------------ life cycle
+    def inactivate(self) -> None:
+        """hsa_queue_inactivate: the queue processes no further packets."""
+        if self.state == self.ACTIVE:
+            self.state = self.INACTIVE
+
+    def enter_error_state(self, status: int, error=None) -> None:
+        """Stop processing and report ``status`` to the error callback once."""
+        if self.state == self.ERROR:
+            return
+        self.state = self.ERROR
+        self.status = status
+        self.error = error
+        if self.callback is not None:
+            self.callback(status, self, error)
+
+    def destroy(self) -> None:
+        self.state = self.INACTIVE
+        self.memory.free(self.ring_address)
+        self.memory.free(self.address)
+        self.doorbell.destroy()
