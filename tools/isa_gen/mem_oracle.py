@@ -7,8 +7,10 @@ are sent in one batch and llvm-mc's output is re-synchronised with the input
 using the byte-exact encodings it echoes and the line:column of its warnings.
 """
 
+import os
 import re
 import subprocess
+import tempfile
 
 LLVM_MC = {"14": "/usr/bin/llvm-mc", "19": "/usr/lib/llvm-19/bin/llvm-mc"}
 
@@ -20,45 +22,45 @@ def _words_to_bytes(words):
     return b"".join(w.to_bytes(4, "little") for w in words)
 
 
-def disassemble(codes, mcpu, version="19"):
-    """Disassemble each byte string of ``codes``.
+OBJDUMP = "/usr/lib/llvm-19/bin/llvm-objdump"
+_NOP = 0xBF800000
+_PAD = 3  # s_nop dwords after each item: no garbage decode can run into the next item
+_DUMP = re.compile(r"^\s+(.*?)\s*// ([0-9A-F]+): ([0-9A-F ]+)$")
 
-    Returns per item ``(text, re-encoded bytes)`` or None: an item decodes only
-    when llvm-mc turns all of its bytes into one instruction. The echoed bytes
-    are llvm-mc's re-encoding of the text, so ignored bits come back as zero.
+
+def disassemble(codes, mcpu, version="19"):
+    """Disassemble each byte string of ``codes`` exactly as llvm-objdump-19 does.
+
+    Returns per item ``(text, bytes)`` or None: an item decodes only when
+    llvm-objdump turns all of its bytes into one instruction.  Items are laid
+    out in an object file at known addresses, each followed by s_nop padding,
+    so every item's fate is read from the address column.
     """
-    lines = [",".join(f"0x{b:02x}" for b in code) for code in codes]
-    proc = subprocess.run(
-        [LLVM_MC[version], "-disassemble", "-show-encoding", "-triple=amdgcn", f"-mcpu={mcpu}"],
-        input="\n".join(lines) + "\n", capture_output=True, text=True)
-    outputs = []
-    for line in proc.stdout.splitlines():
-        m = _OUT.match(line)
+    del version
+    lines, addresses, address = [".text"], [], 0
+    for code in codes:
+        words = [int.from_bytes(code[i:i + 4], "little") for i in range(0, len(code), 4)]
+        words += [_NOP] * _PAD
+        lines.append(".long " + ", ".join(f"0x{w:08x}" for w in words))
+        addresses.append(address)
+        address += 4 * len(words)
+    with tempfile.TemporaryDirectory() as tmp:
+        obj = os.path.join(tmp, "sweep.o")
+        subprocess.run([LLVM_MC["19"], "-triple=amdgcn", f"-mcpu={mcpu}", "-filetype=obj",
+                        "-o", obj], input="\n".join(lines) + "\n", text=True, check=True)
+        dump = subprocess.run([OBJDUMP, "-d", f"--mcpu={mcpu}", obj], capture_output=True,
+                              text=True).stdout
+    found = {}
+    for line in dump.splitlines():
+        m = _DUMP.match(line)
         if m:
-            enc = bytes(int(x, 16) for x in m.group(2).split(",")) if m.group(2) else b""
-            outputs.append((m.group(1), enc))
-    warnings = set()
-    for line in proc.stderr.splitlines():
-        m = _WARN.match(line)
-        if m:
-            warnings.add((int(m.group(1)), int(m.group(2))))
+            raw = b"".join(int(w, 16).to_bytes(4, "little") for w in m.group(3).split())
+            found[int(m.group(2), 16)] = (m.group(1), raw)
     results = []
-    cursor = 0
-    for lineno, code in enumerate(codes, start=1):
-        pos = 0
-        pieces = []
-        while pos < len(code):
-            if (lineno, 1 + 5 * pos) in warnings:
-                pieces.append(None)
-                pos += 4
-                continue
-            text, enc = outputs[cursor]
-            cursor += 1
-            if not enc or pos + len(enc) > len(code):
-                raise RuntimeError(f"lost sync at line {lineno}: {text} {enc.hex()} vs {code.hex()}")
-            pieces.append((text, enc))
-            pos += len(enc)
-        results.append(pieces[0] if len(pieces) == 1 and pieces[0] else None)
+    for code, start in zip(codes, addresses):
+        hit = found.get(start)
+        ok = hit and hit[1] == code and not hit[0].startswith("<unknown>")
+        results.append(hit if ok else None)
     return results
 
 

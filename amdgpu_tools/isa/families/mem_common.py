@@ -1,0 +1,197 @@
+"""What the memory, export and interpolation families share.
+
+Each family is a table (generated JSON under ``isa/data``, one row per
+mnemonic with a sub-row per oracle processor) plus a format-specific printer
+and encoder.  This module loads the tables, picks the sub-row that applies to
+a target, formats registers, and turns the assembler's neutral operands into
+field values with readable errors.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from ...errors import DecodeError
+from ..asm_operands import Imm, Modifier, Reg
+
+#: The processor whose sub-row applies to a generation unless a table lists the
+#: processor itself (the generators sweep these).
+GENERATION_DEFAULT = {6: "gfx600", 7: "gfx700", 8: "gfx803", 9: "gfx900"}
+
+_VALUE_TYPE = re.compile(r"_([biuf])(8|16|32|64|96|128)(?:_|$)")
+
+
+@dataclass(frozen=True)
+class OperandSpec:
+    """One register operand: the field it lives in, its kind, width (dwords), type."""
+
+    slot: str
+    kind: str
+    width: int
+    type: str
+
+
+@dataclass(eq=False)
+class MemOpInfo:
+    """One instruction of a memory family on one processor (a table sub-row)."""
+
+    name: str
+    encoding: str
+    opcode: int
+    operands: tuple
+    props: dict = field(default_factory=dict)
+
+    @property
+    def base_encoding(self):
+        return self.encoding
+
+    def operand(self, slot):
+        for spec in self.operands:
+            if spec.slot == slot:
+                return spec
+        return None
+
+
+def value_type(name, width):
+    """The element type an instruction moves, read from its mnemonic suffix."""
+    match = None
+    for match in _VALUE_TYPE.finditer(name):
+        pass
+    if match:
+        return match.group(1) + match.group(2)
+    return f"b{32 * width}"
+
+
+@lru_cache(maxsize=None)
+def load_table(filename):
+    """The generated JSON document ``isa/data/<filename>``."""
+    text = resources.files("amdgpu_tools.isa.data").joinpath(filename).read_text()
+    return json.loads(text)
+
+
+def table_key(document, target):
+    """Which processor's sub-rows of ``document`` apply to ``target``."""
+    if target.name in document["sweep_targets"]:
+        return target.name
+    return GENERATION_DEFAULT[target.generation]
+
+
+def vreg_text(index, width):
+    return f"v{index}" if width == 1 else f"v[{index}:{index + width - 1}]"
+
+
+def sreg_range_text(index, width):
+    return f"s{index}" if width == 1 else f"s[{index}:{index + width - 1}]"
+
+
+def decode_error(encoding, value, words, target, why):
+    hexwords = " ".join(f"0x{(value >> (32 * i)) & 0xFFFFFFFF:08x}" for i in range(words))
+    return DecodeError(f"cannot decode {encoding} instruction {hexwords} for {target.name}: {why}")
+
+
+class OperandError(Exception):
+    """Raised inside the memory encoders; the adapter turns it into InstructionError."""
+
+    def __init__(self, message, operand_index=None):
+        super().__init__(message)
+        self.operand_index = operand_index
+
+
+def split_operands(operands):
+    """Separate the positional operands from the trailing named modifiers.
+
+    Returns (positional [(index, operand)], modifiers {name: (index, value)}).
+    """
+    positional, modifiers = [], {}
+    for index, operand in enumerate(operands):
+        if isinstance(operand, Modifier):
+            if operand.name in modifiers:
+                raise OperandError(f"duplicate modifier '{operand.name}'", index)
+            modifiers[operand.name] = (index, operand.value)
+        else:
+            if modifiers:
+                raise OperandError("operand after a modifier", index)
+            positional.append((index, operand))
+    return positional, modifiers
+
+
+def check_plain(operand, index):
+    """Memory operands take no source modifiers (-v, |v|, sext(v))."""
+    if getattr(operand, "neg", False) or getattr(operand, "abs", False) or getattr(operand, "sext", False):
+        raise OperandError("source modifiers are not allowed here", index)
+
+
+def expect_vgpr(operand, index, width, what):
+    """The VGPR index of ``operand``, which must be a ``width``-dword VGPR range."""
+    check_plain(operand, index)
+    if not isinstance(operand, Reg) or operand.file != "v":
+        raise OperandError(f"{what} must be a VGPR{'' if width == 1 else ' range'}"
+                           f" ({vreg_text(0, width)} style), got '{operand}'", index)
+    if operand.count != width:
+        raise OperandError(f"{what} must be {width} VGPR{'s' if width > 1 else ''}"
+                           f" wide, got '{operand}'", index)
+    if operand.index + width > 256:
+        raise OperandError(f"register '{operand}' out of range", index)
+    return operand.index
+
+
+def expect_sgpr_range(operand, index, width, what, ttmp_base):
+    """The 8-bit encoding of an aligned SGPR/TTMP range (srsrc, ssamp, saddr)."""
+    check_plain(operand, index)
+    if isinstance(operand, Reg) and operand.file in ("s", "ttmp") and operand.count == width:
+        align = 4 if width >= 4 else width
+        if operand.index % align:
+            raise OperandError(f"{what} '{operand}' must start at a multiple of {align}", index)
+        if operand.file == "s":
+            if operand.index + width > 102:
+                raise OperandError(f"register '{operand}' out of range", index)
+            return operand.index
+        if ttmp_base is None:
+            raise OperandError(f"{what} cannot be a trap temporary here", index)
+        return ttmp_base + operand.index
+    raise OperandError(f"{what} must be an SGPR range of {width} registers"
+                       f" ({sreg_range_text(0, width)} style), got '{operand}'", index)
+
+
+def modifier_int(modifiers, name, default=0):
+    """An integer modifier value (offset:16), or ``default`` when absent."""
+    if name not in modifiers:
+        return default
+    index, value = modifiers[name]
+    if isinstance(value, Imm):
+        value = value.value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OperandError(f"'{name}' needs an integer value, got '{value}'", index)
+    return value
+
+
+def modifier_flag(modifiers, name):
+    """True when a bare flag modifier (glc, gds, ...) was written."""
+    if name not in modifiers:
+        return False
+    index, value = modifiers[name]
+    if value is not True:
+        if value in (0, 1):
+            return bool(value)
+        raise OperandError(f"'{name}' takes no value", index)
+    return True
+
+
+def reject_unknown(modifiers, allowed, mnemonic):
+    """Fail on the first modifier the instruction does not take."""
+    for name, (index, _) in sorted(modifiers.items(), key=lambda item: item[1][0]):
+        if name not in allowed:
+            raise OperandError(f"'{name}' is not a valid modifier for {mnemonic}", index)
+
+
+def expect_count(positional, count, mnemonic, all_operands):
+    if len(positional) < count:
+        where = len(all_operands)
+        raise OperandError(f"{mnemonic} expects {count} operand{'s' if count != 1 else ''},"
+                           f" got {len(positional)}", where if where else None)
+    if len(positional) > count:
+        raise OperandError(f"too many operands for {mnemonic}", positional[count][0])
+
+
