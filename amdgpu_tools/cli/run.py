@@ -1,0 +1,180 @@
+"""amdgpu-run: load a code object and run one of its kernels on the embedded executor.
+
+    amdgpu-run PROGRAM [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]]
+               [--arg SPEC]... [--save I=FILE.npy]... [--mcpu CPU]
+    amdgpu-run --spec LAUNCH.yaml
+    amdgpu-run --info [PROGRAM] [--mcpu CPU]
+
+PROGRAM is a shared code object, a relocatable object (linked on load) or an
+assembly file (assembled and linked on the fly). Buffers of at most
+``--print-limit`` elements are printed after the run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+import numpy as np
+
+from ..errors import ToolchainError
+from ..exec.launch import ExecutionLimits, TraceOptions
+from .common import llvm_style_args, run_click
+
+TOOL = "amdgpu-run"
+DEFAULT_ASM_CPU = "gfx900"
+
+
+def read_program(path: str, mcpu: str | None) -> bytes:
+    """The bytes to load: an object as is, or an assembly file assembled."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as failure:
+        raise ToolchainError(f"cannot read '{path}': {failure.strerror}") from None
+    if data[:4] == b"\x7fELF":
+        return data
+    from ..asm import assemble
+    return assemble(data.decode("utf-8", "replace"), target=mcpu or DEFAULT_ASM_CPU,
+                    filename=path)
+
+
+def _trace_options(trace, profile, sink):
+    if trace is None and not profile:
+        return None
+    if trace is None:
+        waves = ()
+    elif trace.strip().lower() == "all":
+        waves = None
+    else:
+        try:
+            waves = tuple(int(w, 0) for w in trace.split(",") if w.strip())
+        except ValueError:
+            raise click.BadParameter(f"'{trace}' is not 'all' or a list of wave numbers",
+                                     param_hint="--trace") from None
+    return TraceOptions(waves=waves, sink=sink, profile=profile)
+
+
+def _limits(max_instructions, timeout):
+    defaults = ExecutionLimits()
+    return ExecutionLimits(
+        max_wave_instructions=max_instructions or defaults.max_wave_instructions,
+        max_seconds=timeout or defaults.max_seconds)
+
+
+def _parse_saves(saves):
+    out = {}
+    for save in saves:
+        index, sep, path = save.partition("=")
+        if not sep or not index.strip().isdigit() or not path:
+            raise click.BadParameter(f"'{save}' is not I=FILE.npy", param_hint="--save")
+        out[int(index)] = path
+    return out
+
+
+def _choose_kernel(program, name, label):
+    if name is not None:
+        return program[name]
+    names = list(program)
+    if len(names) != 1:
+        raise ToolchainError(f"{label} has {len(names)} kernels ({', '.join(sorted(names))}); "
+                             "choose one with --kernel")
+    return program[names[0]]
+
+
+def _print_profile(result):
+    if result is None or not result.profile:
+        return
+    click.echo("profile (pc: wave instructions executed):")
+    for pc, count in sorted(result.profile.items()):
+        click.echo(f"  0x{pc:x}: {count}")
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("program", required=False)
+@click.option("--kernel", "kernel_name", help="Kernel to run (optional with one kernel).")
+@click.option("--grid", default="1", show_default=True,
+              help="Grid size in work-items: X[,Y[,Z]].")
+@click.option("--block", default=None, help="Work-group size: X[,Y[,Z]] (default: grid, "
+              "capped at 64).")
+@click.option("--arg", "args", multiple=True, help="Kernel argument: i32:7 u32: i64: u64: "
+              "f32: f64: buf:FILE.npy buf:float32[1024] local:4096.")
+@click.option("--save", "saves", multiple=True, help="I=FILE.npy: save argument I's buffer.")
+@click.option("--mcpu", help="Device processor (default: the code object's own).")
+@click.option("--spec", "spec_path", type=click.Path(dir_okay=False),
+              help="Run a launch spec (YAML) and check its expected buffers.")
+@click.option("--info", is_flag=True, help="Print the agent, its regions and the kernels.")
+@click.option("--max-instructions", type=click.IntRange(min=1),
+              help="Watchdog: instruction budget per wave.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
+              help="Watchdog: seconds per dispatch.")
+@click.option("--trace", help="Trace waves: 'all' or a list such as 0,3.")
+@click.option("--profile", is_flag=True, help="Print a per-PC instruction count.")
+@click.option("--print-limit", default=256, show_default=True,
+              help="Print buffers with at most this many elements.")
+def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, info,
+            max_instructions, timeout, trace, profile, print_limit):
+    """Run a kernel of an AMDGPU code object on the embedded GCN executor."""
+    from ..runtime.api import Buffer, Device
+    from ..runtime.spec import parse_arg, parse_dims, run_spec
+
+    trace_options = _trace_options(trace, profile, click.echo)
+    limits = _limits(max_instructions, timeout)
+
+    def make_device():
+        return Device(mcpu, limits=limits, trace=trace_options)
+
+    if spec_path:
+        if program:
+            raise click.UsageError("--spec takes no PROGRAM")
+        result = run_spec(spec_path, device_factory=make_device, echo=click.echo)
+        verdict = "PASS" if result.ok else "FAIL"
+        click.echo(f"{verdict} {result.name}: {sum(c.ok for c in result.comparisons)}/"
+                   f"{len(result.comparisons)} buffers match")
+        return 0 if result.ok else 1
+    device = make_device()
+    if info:
+        loaded = device.load(read_program(program, mcpu)) if program else None
+        click.echo(device.info())
+        for kernel in (loaded.kernels.values() if loaded else ()):
+            click.echo(kernel.describe())
+        return 0
+    if not program:
+        raise click.UsageError("missing PROGRAM (or --spec / --info)")
+    loaded = device.load(read_program(program, mcpu))
+    kernel = _choose_kernel(loaded, kernel_name, program)
+    values = [parse_arg(device, a) for a in args]
+    grid_dims = parse_dims(grid, "--grid")
+    block_dims = parse_dims(block, "--block") if block else tuple(min(g, 64) for g in grid_dims)
+    save_paths = _parse_saves(saves)
+    for index in save_paths:
+        if index >= len(values) or not isinstance(values[index], Buffer):
+            raise ToolchainError(f"--save {index}=...: argument {index} is not a buffer")
+    result = kernel(*values, grid=grid_dims, block=block_dims)
+    device.synchronize()
+    for index, value in enumerate(values):
+        if not isinstance(value, Buffer):
+            continue
+        array = value.numpy()
+        if index in save_paths:
+            path = save_paths[index]
+            try:
+                np.save(path, array)
+            except OSError as failure:
+                raise ToolchainError(f"cannot write '{path}': {failure.strerror}") from None
+            click.echo(f"arg {index}: saved {array.dtype}{list(array.shape)} to "
+                       f"{os.fspath(path)}")
+        if array.size <= print_limit:
+            click.echo(f"arg {index}: {np.array2string(array, threshold=print_limit)}")
+    _print_profile(result)
+    return 0
+
+
+def main(argv=None) -> int:
+    import sys
+    argv = list(sys.argv[1:] if argv is None else argv)
+    return run_click(command, TOOL, llvm_style_args(argv, {"mcpu": "mcpu"}))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

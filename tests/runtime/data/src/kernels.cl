@@ -1,0 +1,43 @@
+// OpenCL kernels built by clang-19 (code object v4 and v5) for the runtime's
+// end-to-end tests; see ../build.py.
+kernel void vadd(global const float *a, global const float *b, global float *c, int n) {
+  int i = get_global_id(0);
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+kernel void saxpy(float alpha, global const float *x, global float *y, uint n) {
+  uint i = get_global_id(0);
+  if (i < n) y[i] = alpha * x[i] + y[i];
+}
+
+// Sums each work-group's slice of `in` through dynamic group memory.
+kernel void reduce(global const int *in, global int *out, local int *scratch) {
+  uint lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint step = get_local_size(0) / 2; step > 0; step /= 2) {
+    if (lid < step) scratch[lid] += scratch[lid + step];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = scratch[0];
+}
+
+// Reports the launch geometry as the kernel sees it (hidden arguments / packet).
+kernel void geometry(global uint *out) {
+  if (get_global_id(0) == 0 && get_global_id(1) == 0) {
+    out[0] = get_work_dim();
+    out[1] = get_global_size(0);
+    out[2] = get_global_size(1);
+    out[3] = get_local_size(0);
+    out[4] = get_local_size(1);
+    out[5] = get_num_groups(0);
+    out[6] = get_num_groups(1);
+  }
+  // the last, partial work-group's local size
+  if (get_global_id(0) == get_global_size(0) - 1 && get_global_id(1) == 0)
+    out[7] = get_local_size(0);
+}
+
+kernel void fill64(global long *out, long value) {
+  out[get_global_id(0)] = value + (long)get_global_id(0);
+}
