@@ -1,0 +1,324 @@
+"""The link itself: inputs -> resolved symbols -> layout -> shared object.
+
+``link()`` is the Python API (the runtime links relocatable objects on load
+with it); ``Linker`` holds the state of one link so that each stage is a
+short method reading what the previous one produced.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .. import __version__
+from ..elf import constants as C
+from ..errors import ElfFormatError, LinkError
+from . import layout as L
+from .archive import is_archive, read_archive
+from .dynamic import DynamicSymbols, dynamic_bytes, dynamic_entries, rela_dyn
+from .notes import merge_note_sections
+from .objects import InputSection, load_object
+from .relocate import RelocationPlan, apply, got_contents, got_dynamic_relocations, scan
+from .symbols import ABSOLUTE, COMMON, DEFINED, DISCARDED, UNDEFINED, Symbol, SymbolTable
+from .target import merged_identity
+from .writer import write_shared_object
+
+LINKER_COMMENT = f"Linker: amdgpu-ld (amdgpu-tools {__version__})"
+
+
+@dataclass
+class LinkResult:
+    data: bytes
+    linker: "Linker"
+
+    def map_text(self) -> str:
+        from .mapfile import render_map
+        return render_map(self.linker)
+
+
+def link(inputs, *, no_undefined: bool = True, merge_notes: bool = True) -> bytes:
+    """Link relocatable AMDGPU objects (paths or bytes) into a shared object."""
+    return link_result(inputs, no_undefined=no_undefined, merge_notes=merge_notes).data
+
+
+def link_result(inputs, *, no_undefined: bool = True, merge_notes: bool = True) -> LinkResult:
+    linker = Linker(no_undefined=no_undefined, merge_notes=merge_notes)
+    return LinkResult(linker.run(inputs), linker)
+
+
+def _read_input(item, number: int) -> tuple[str, bytes]:
+    if isinstance(item, (bytes, bytearray, memoryview)):
+        return f"<input {number}>", bytes(item)
+    if isinstance(item, tuple):
+        name, data = item
+        return str(name), bytes(data)
+    path = os.fspath(item)
+    try:
+        with open(path, "rb") as handle:
+            return str(path), handle.read()
+    except OSError as failure:
+        raise LinkError(f"cannot open {path}: {failure.strerror}") from None
+
+
+class Linker:
+    """One link: call ``run(inputs)`` once."""
+
+    def __init__(self, *, no_undefined: bool = True, merge_notes: bool = True):
+        self.no_undefined = no_undefined
+        self.merge_notes = merge_notes
+        self.symbols = SymbolTable()
+        self.objects = []
+        self.outputs: list[L.OutputSection] = []
+        self.synthetic: dict[str, InputSection] = {}
+        self.plan = RelocationPlan()
+
+    # --- stages -----------------------------------------------------------
+    def run(self, inputs) -> bytes:
+        self._load(inputs)
+        if not self.objects:
+            raise LinkError("no input files")
+        self.identity = merged_identity(self.objects)
+        self._check_undefined()
+        self.symbols.compute_preemption()
+        self._allocate_commons()
+        self._create_output_sections()
+        scan([s for o in self.outputs for s in o.sections if s.obj is not None], self.plan)
+        self._check_undefined_references()
+        self._create_dynamic_sections()
+        self._layout()
+        self._fill_contents()
+        return write_shared_object(self)
+
+    def _load(self, inputs) -> None:
+        archives = []
+        for number, item in enumerate(inputs):
+            name, data = _read_input(item, number)
+            if is_archive(data):
+                archives.append(read_archive(data, name))
+                continue
+            self._add(load_object(data, name))
+        self._extract_archive_members(archives)
+
+    def _add(self, obj) -> None:
+        self.objects.append(obj)
+        self.symbols.add_object(obj)
+
+    def _extract_archive_members(self, archives) -> None:
+        """Pull members that define a still-undefined symbol, until none does."""
+        pending = [member for members in archives for member in members]
+        while pending:
+            wanted = self.symbols.undefined_names()
+            chosen = next((m for m in pending if m.defines & wanted), None)
+            if chosen is None:
+                return
+            pending.remove(chosen)
+            self._add(load_object(chosen.data, chosen.name))
+
+    def _check_undefined(self) -> None:
+        """--no-undefined: every strong reference must be defined by some input."""
+        missing = [s for s in self.symbols.globals.values()
+                   if s.kind == UNDEFINED and s.bind != C.STB_WEAK
+                   and (self.no_undefined or s.visibility != C.STV_DEFAULT)]
+        if not missing:
+            return
+        names = {s.name for s in missing}
+        places = _first_references(self.objects, names)
+        messages = []
+        for symbol in missing:
+            where = places.get(symbol.name, symbol.file.name)
+            messages.append(f"undefined symbol: {symbol.name}\n>>> referenced by {where}")
+        raise LinkError("\n".join(messages))
+
+    def _check_undefined_references(self) -> None:
+        # Allowed undefined symbols (no --no-undefined) are left to the loader.
+        self.plan.undefined.clear()
+
+    def _allocate_commons(self) -> None:
+        commons = [s for s in self.symbols.globals.values() if s.kind == COMMON]
+        if not commons:
+            return
+        section = InputSection(None, 0, "COMMON", C.SHT_NOBITS, C.SHF_ALLOC | C.SHF_WRITE, 1, 0, b"")
+        for symbol in commons:
+            alignment = max(symbol.value, 1)
+            offset = -(-section.size // alignment) * alignment
+            section.align = max(section.align, alignment)
+            section.size = offset + symbol.size
+            symbol.kind, symbol.section, symbol.value = DEFINED, section, offset
+        self.synthetic["COMMON"] = section
+
+    def _create_output_sections(self) -> None:
+        by_name: dict[str, L.OutputSection] = {}
+
+        def output_for(section) -> L.OutputSection:
+            name = ".bss" if section.name == "COMMON" else L.output_name(section.name)
+            out = by_name.get(name)
+            if out is None:
+                out = by_name[name] = L.OutputSection(name, section.type, 0)
+                self.outputs.append(out)
+            return out
+
+        commons = self.synthetic.get("COMMON")
+        if commons is not None:
+            output_for(commons).add(commons)
+        notes: dict[str, list] = {}
+        comments = []
+        for obj in self.objects:
+            for section in obj.sections.values():
+                if section.name == ".comment" and not section.is_alloc:
+                    comments.append(section)
+                    continue
+                if section.type == C.SHT_NOTE and self.merge_notes:
+                    notes.setdefault(L.output_name(section.name), []).append(section)
+                    if len(notes[L.output_name(section.name)]) > 1:
+                        continue
+                output_for(section).add(section)
+        for group in notes.values():
+            if len(group) > 1:
+                first = group[0]
+                first.data = merge_note_sections(group)
+                first.size = len(first.data)
+                first.relocations = []
+                out = first.output
+                out.size = first.out_offset + first.size
+        self._add_comment(comments)
+
+    def _add_comment(self, inputs) -> None:
+        strings = [LINKER_COMMENT]
+        for section in inputs:
+            for text in section.data.split(b"\0")[:-1] if section.data.endswith(b"\0") \
+                    else section.data.split(b"\0"):
+                decoded = text.decode("utf-8", errors="replace")
+                if decoded not in strings:
+                    strings.append(decoded)
+        data = b"".join(s.encode() + b"\0" for s in strings)
+        self._synthetic(".comment", C.SHT_PROGBITS, C.SHF_MERGE | C.SHF_STRINGS, 1, data, entsize=1)
+
+    def _synthetic(self, name, type_, flags, align, data=b"", size=None, entsize=0):
+        section = InputSection(None, 0, name, type_, flags, align,
+                               len(data) if size is None else size, data, entsize)
+        out = L.OutputSection(name, type_, flags, align, entsize)
+        out.add(section)
+        out.entsize = entsize
+        self.outputs.append(out)
+        self.synthetic[name] = section
+        return section
+
+    def _create_dynamic_sections(self) -> None:
+        exported = [s for s in self.symbols.globals.values()
+                    if s.output_binding != C.STB_LOCAL and s.kind != DISCARDED
+                    and (s.kind == UNDEFINED or s.visibility in (C.STV_DEFAULT, C.STV_PROTECTED))]
+        self.dynsyms = DynamicSymbols(exported)
+        count = len(exported) + 1
+        defined = sum(1 for s in exported if s.is_defined)
+        rodata = C.SHF_ALLOC
+        self._synthetic(".dynsym", C.SHT_DYNSYM, rodata, 8, size=24 * count, entsize=24)
+        self._synthetic(".gnu.hash", C.SHT_GNU_HASH, rodata, 8,
+                        size=DynamicSymbols.gnu_hash_size(defined))
+        self._synthetic(".hash", C.SHT_HASH, rodata, 4, size=4 * (2 + 2 * count), entsize=4)
+        self._synthetic(".dynstr", C.SHT_STRTAB, rodata, 1, size=self.dynsyms.strings.size)
+        writable = C.SHF_ALLOC | C.SHF_WRITE
+        if self.plan.got_symbols:
+            got = self._synthetic(".got", C.SHT_PROGBITS, writable, 8,
+                                  size=8 * len(self.plan.got_symbols))
+            got_dynamic_relocations(self.plan, got)
+        relocations = self.plan.dynamic
+        if relocations:
+            self._synthetic(".rela.dyn", C.SHT_RELA, rodata, 8, size=24 * len(relocations),
+                            entsize=24)
+        relative = sum(1 for r in relocations if r.type == C.R_AMDGPU_RELATIVE64)
+        self.dynamic_shape = {"rela_size": 24 * len(relocations), "relative_count": relative}
+        entries = len(dynamic_entries({**self.dynamic_shape, "rela_addr": 0, "dynsym_addr": 0,
+                                       "dynstr_addr": 0, "dynstr_size": 0, "gnu_hash_addr": 0,
+                                       "hash_addr": 0}))
+        dynamic = self._synthetic(".dynamic", C.SHT_DYNAMIC, writable, 8, size=16 * entries,
+                                  entsize=16)
+        self._synthetic(".relro_padding", C.SHT_NOBITS, writable, 1, size=0)
+        self.dynamic_symbol = Symbol("_DYNAMIC", C.STB_WEAK, C.STT_NOTYPE, C.STV_HIDDEN, 0, 0,
+                                     dynamic, DEFINED, None)
+
+    def _layout(self) -> None:
+        alloc = [o for o in self.outputs if o.is_alloc]
+        order = {id(o): n for n, o in enumerate(alloc)}
+        alloc.sort(key=lambda o: (L.rank(o), order[id(o)]))
+        rest = [o for o in self.outputs if not o.is_alloc and o.name != ".comment"]
+        rest += [o for o in self.outputs if o.name == ".comment"]
+        self.groups = L.load_groups(alloc)
+        self.phnum = L.count_program_headers(self.groups, alloc)
+        header_size = L.EHDR_SIZE + L.PHDR_SIZE * self.phnum
+        self.alloc_end = L.assign_addresses(self.groups, header_size)
+        self.outputs = alloc + rest
+        for index, out in enumerate(self.outputs, start=1):
+            out.index = index
+        self.segments = L.build_segments(self.groups, alloc, header_size, self.phnum)
+
+    def _fill_contents(self) -> None:
+        """Relocated input sections, then the synthetic tables that need addresses."""
+        got = self.synthetic.get(".got")
+        got_address = got.address if got is not None else 0
+        for section, patches in self.plan.static.items():
+            if patches:
+                section.data = apply(section, patches, got_address)
+        if got is not None:
+            got.data = got_contents(self.plan)
+        self._fill_dynamic_tables()
+
+    def _fill_dynamic_tables(self) -> None:
+        syn = self.synthetic
+        syn[".dynsym"].data = self.dynsyms.dynsym(self.section_index)
+        syn[".gnu.hash"].data = self.dynsyms.gnu_hash_table()
+        syn[".hash"].data = self.dynsyms.sysv_hash_table()
+        syn[".dynstr"].data = self.dynsyms.strings.data()
+        for name, target in ((".dynsym", ".dynstr"), (".gnu.hash", ".dynsym"),
+                             (".hash", ".dynsym"), (".rela.dyn", ".dynsym"),
+                             (".dynamic", ".dynstr")):
+            if name in syn:
+                syn[name].output.link = syn[target].output.index
+        syn[".dynsym"].output.info = 1
+        tables = dict(self.dynamic_shape)
+        if ".rela.dyn" in syn:
+            syn[".rela.dyn"].data, _ = rela_dyn(self.plan.dynamic)
+            tables["rela_addr"] = syn[".rela.dyn"].address
+        tables.update(dynsym_addr=syn[".dynsym"].address, dynstr_addr=syn[".dynstr"].address,
+                      dynstr_size=syn[".dynstr"].size, gnu_hash_addr=syn[".gnu.hash"].address,
+                      hash_addr=syn[".hash"].address)
+        syn[".dynamic"].data = dynamic_bytes(dynamic_entries(tables))
+
+    # --- queries used by the writer and the map ----------------------------
+    def section_index(self, symbol) -> int:
+        if symbol.kind == DEFINED:
+            return symbol.section.output.index
+        if symbol.kind == ABSOLUTE:
+            return C.SHN_ABS
+        return C.SHN_UNDEF
+
+    def symtab_symbols(self) -> tuple[list, list]:
+        """(local, global) symbols of .symtab in ld.lld's order."""
+        groups: dict = {}
+        for obj in self.objects:
+            for symbol in self.symbols.locals[obj]:
+                groups.setdefault(id(obj), []).append(symbol)
+        hidden = [s for s in self.symbols.globals.values()
+                  if s.output_binding == C.STB_LOCAL and s.kind != DISCARDED]
+        for symbol in hidden + [self.dynamic_symbol]:
+            key = id(symbol.file) if symbol.file is not None else "internal"
+            groups.setdefault(key, []).append(symbol)
+        local = [symbol for group in groups.values() for symbol in group]
+        global_ = [s for s in self.symbols.globals.values()
+                   if s.output_binding != C.STB_LOCAL and s.kind != DISCARDED]
+        return local, global_
+
+
+def _first_references(objects, names) -> dict:
+    """Where each named symbol is first used by a relocation (for diagnostics)."""
+    places = {}
+    for obj in objects:
+        for section in obj.sections.values():
+            for offset, _, index, _ in section.relocations:
+                name = obj.symbol_refs[index].name
+                if name in names and name not in places:
+                    places[name] = section.where(offset)
+    return places
+
+
+__all__ = ["link", "link_result", "Linker", "LinkResult", "LINKER_COMMENT",
+           "ElfFormatError", "LinkError"]

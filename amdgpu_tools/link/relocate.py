@@ -1,0 +1,143 @@
+"""Relocations: deciding what each one needs (scan), then patching (apply).
+
+The scan runs before layout because it decides the sizes of .got and
+.rela.dyn. Per ld.lld for ``-shared``:
+
+* GOT-relative types (GOTPCREL*) get one GOT slot per symbol; the loader
+  fills a slot with R_AMDGPU_ABS64 for a preemptible symbol and with
+  R_AMDGPU_RELATIVE64 for any other address (a constant needs neither);
+* R_AMDGPU_ABS64 becomes a dynamic ABS64 against a preemptible symbol and a
+  RELATIVE64 against a local address; only writable sections may carry
+  dynamic relocations;
+* 32-bit absolute types cannot be finished by the loader, so they only work
+  against link-time constants; PC-relative types cannot reach a preemptible
+  symbol. Both are rejected with ld.lld's advice (recompile with -fPIC).
+
+The apply step computes each field from the ELF layer's recipe table and
+checks that it fits.
+"""
+
+from __future__ import annotations
+
+from ..elf import constants as C
+from ..errors import LinkError
+from .dynamic import DynamicRelocation
+
+_GOT_TYPES = {C.R_AMDGPU_GOTPCREL, C.R_AMDGPU_GOTPCREL32_LO, C.R_AMDGPU_GOTPCREL32_HI}
+_PC_TYPES = {C.R_AMDGPU_REL32, C.R_AMDGPU_REL64, C.R_AMDGPU_REL32_LO, C.R_AMDGPU_REL32_HI,
+             C.R_AMDGPU_REL16}
+_ABS32_TYPES = {C.R_AMDGPU_ABS32, C.R_AMDGPU_ABS32_LO, C.R_AMDGPU_ABS32_HI}
+#: Types whose whole value must fit their field: (low, high) bounds inclusive.
+_RANGES = {
+    C.R_AMDGPU_ABS32: (-(1 << 31), (1 << 32) - 1),
+    C.R_AMDGPU_REL32: (-(1 << 31), (1 << 31) - 1),
+    C.R_AMDGPU_GOTPCREL: (-(1 << 31), (1 << 31) - 1),
+    C.R_AMDGPU_REL16: (-(1 << 15), (1 << 15) - 1),
+}
+
+
+class RelocationPlan:
+    """What the scan decided: GOT slots, dynamic relocations, static patches."""
+
+    def __init__(self):
+        self.got_symbols = []
+        self.dynamic = []
+        #: input section -> list of (offset, type, symbol, addend) applied at link time
+        self.static = {}
+        self.undefined = {}
+
+    def got_slot(self, symbol) -> int:
+        if symbol.got_index is None:
+            symbol.got_index = len(self.got_symbols)
+            self.got_symbols.append(symbol)
+        return symbol.got_index
+
+
+def scan(sections, plan: RelocationPlan) -> None:
+    """Classify every relocation of the given input sections."""
+    for section in sections:
+        if not section.relocations:
+            continue
+        refs = section.obj.symbol_refs
+        patches = plan.static.setdefault(section, [])
+        writable = bool(section.flags & C.SHF_WRITE)
+        for offset, rtype, index, addend in section.relocations:
+            symbol = refs[index]
+            if symbol.kind == "undefined" and symbol.bind != C.STB_WEAK:
+                plan.undefined.setdefault(symbol.name, section.where(offset))
+                continue
+            if not section.is_alloc:
+                patches.append((offset, rtype, symbol, addend))
+                continue
+            if rtype in _GOT_TYPES:
+                plan.got_slot(symbol)
+                patches.append((offset, rtype, symbol, addend))
+            elif rtype == C.R_AMDGPU_ABS64 and not symbol.is_link_time_constant:
+                if not writable:
+                    raise LinkError(_readonly_message(rtype, symbol, section, offset))
+                dynamic_type = C.R_AMDGPU_ABS64 if symbol.preemptible else C.R_AMDGPU_RELATIVE64
+                plan.dynamic.append(DynamicRelocation(section, offset, dynamic_type, symbol, addend))
+            elif rtype in _ABS32_TYPES and not symbol.is_link_time_constant:
+                raise LinkError(_pic_message(rtype, symbol, section, offset))
+            elif rtype in _PC_TYPES and symbol.preemptible:
+                raise LinkError(_pic_message(rtype, symbol, section, offset))
+            else:
+                patches.append((offset, rtype, symbol, addend))
+
+
+def got_dynamic_relocations(plan: RelocationPlan, got_section) -> None:
+    """The loader fills GOT slots of addresses; constants are written directly."""
+    for symbol in plan.got_symbols:
+        if symbol.is_link_time_constant:
+            continue
+        dynamic_type = C.R_AMDGPU_ABS64 if symbol.preemptible else C.R_AMDGPU_RELATIVE64
+        plan.dynamic.append(DynamicRelocation(got_section, 8 * symbol.got_index,
+                                              dynamic_type, symbol, 0))
+
+
+def got_contents(plan: RelocationPlan) -> bytes:
+    out = bytearray(8 * len(plan.got_symbols))
+    for symbol in plan.got_symbols:
+        if symbol.is_link_time_constant:
+            out[8 * symbol.got_index:8 * symbol.got_index + 8] = \
+                (symbol.address & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
+    return bytes(out)
+
+
+def apply(section, patches, got_address: int) -> bytes:
+    """The section's bytes with every link-time relocation written in."""
+    data = bytearray(section.data)
+    base = section.address if section.is_alloc else section.out_offset
+    for offset, rtype, symbol, addend in patches:
+        recipe = C.RELOCATION_BY_VALUE[rtype]
+        place = base + offset
+        got = 8 * symbol.got_index if symbol.got_index is not None else 0
+        raw = recipe.formula(S=symbol.address, A=addend, P=place, G=got, GOT=got_address, B=0)
+        bounds = _RANGES.get(rtype)
+        if bounds and not bounds[0] <= raw <= bounds[1]:
+            raise LinkError(f"{section.where(offset)}: relocation {recipe.name} out of range: "
+                            f"{raw} is not in [{bounds[0]}, {bounds[1]}]; references "
+                            f"'{symbol.name or '<section>'}'")
+        size = recipe.size
+        data[offset:offset + size] = (raw & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    return bytes(data)
+
+
+def _symbol_description(symbol) -> str:
+    if symbol.bind == C.STB_LOCAL:
+        return f"local symbol '{symbol.name}'" if symbol.name else "a local section"
+    return f"symbol '{symbol.name}'"
+
+
+def _pic_message(rtype, symbol, section, offset) -> str:
+    return (f"relocation {C.relocation_name(rtype)} cannot be used against "
+            f"{_symbol_description(symbol)}; recompile with -fPIC\n"
+            f">>> defined in {symbol.defined_in()}\n"
+            f">>> referenced by {section.where(offset)}")
+
+
+def _readonly_message(rtype, symbol, section, offset) -> str:
+    return (f"relocation {C.relocation_name(rtype)} cannot be used against "
+            f"{_symbol_description(symbol)}; recompile with -fPIC\n"
+            f">>> can't create a dynamic relocation in read-only section '{section.name}'\n"
+            f">>> referenced by {section.where(offset)}")

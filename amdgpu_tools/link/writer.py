@@ -1,0 +1,97 @@
+"""Writing the linked shared object: headers, contents, symbol tables.
+
+Everything has an address and a file offset by now; this module only adds
+the non-allocated tail (.comment, .symtab, .shstrtab, .strtab, in ld.lld's
+order), the section header table, and serialises.
+"""
+
+from __future__ import annotations
+
+from ..elf import constants as C
+from ..elf.structs import (Elf64_Ehdr, Elf64_Phdr, Elf64_Shdr, Elf64_Sym, Elf_Ident,
+                           align_up, st_info)
+from . import layout as L
+from .dynamic import StringTable
+
+
+def write_shared_object(linker) -> bytes:
+    outputs = list(linker.outputs)
+    symtab, strtab = _symbol_tables(linker, len(outputs) + 3)
+    shstrtab = L.OutputSection(".shstrtab", C.SHT_STRTAB, 0, 1)
+    outputs += [symtab, shstrtab, strtab]
+    for index, out in enumerate(outputs, start=1):
+        out.index = index
+    names = StringTable()
+    name_offsets = [names.add(out.name) for out in outputs]
+    shstrtab.data = names.data()
+    shstrtab.size = len(shstrtab.data)
+    offset = linker.alloc_end
+    for out in outputs:
+        if not out.is_alloc:
+            offset = align_up(offset, out.align)
+            out.offset = offset
+            offset += out.size
+    shoff = align_up(offset, 8)
+    image = bytearray(shoff + Elf64_Shdr.size * (len(outputs) + 1))
+    image[:Elf64_Ehdr.size] = _elf_header(linker, shoff, len(outputs) + 1,
+                                          outputs.index(shstrtab) + 1)
+    for number, segment in enumerate(linker.segments):
+        start = L.EHDR_SIZE + number * L.PHDR_SIZE
+        image[start:start + L.PHDR_SIZE] = Elf64_Phdr.pack(
+            p_type=segment.type, p_flags=segment.flags, p_offset=segment.offset,
+            p_vaddr=segment.vaddr, p_paddr=segment.vaddr, p_filesz=segment.filesz,
+            p_memsz=segment.memsz, p_align=segment.align)
+    for out in outputs:
+        _write_contents(image, out)
+    for number, (out, name) in enumerate(zip(outputs, name_offsets), start=1):
+        start = shoff + number * Elf64_Shdr.size
+        image[start:start + Elf64_Shdr.size] = Elf64_Shdr.pack(
+            sh_name=name, sh_type=out.type, sh_flags=out.flags,
+            sh_addr=out.addr if out.is_alloc else 0, sh_offset=out.offset, sh_size=out.size,
+            sh_link=out.link, sh_info=out.info, sh_addralign=out.align, sh_entsize=out.entsize)
+    return bytes(image)
+
+
+def _elf_header(linker, shoff: int, shnum: int, shstrndx: int) -> bytes:
+    osabi, abi_version, flags = linker.identity
+    ident = Elf_Ident.pack(ei_magic=C.ELF_MAGIC, ei_class=C.ELFCLASS64, ei_data=C.ELFDATA2LSB,
+                           ei_version=C.EV_CURRENT, ei_osabi=osabi, ei_abiversion=abi_version)
+    return Elf64_Ehdr.pack(
+        e_ident=ident, e_type=C.ET_DYN, e_machine=C.EM_AMDGPU, e_version=C.EV_CURRENT,
+        e_entry=0, e_phoff=L.EHDR_SIZE, e_shoff=shoff, e_flags=flags,
+        e_ehsize=Elf64_Ehdr.size, e_phentsize=L.PHDR_SIZE, e_phnum=len(linker.segments),
+        e_shentsize=Elf64_Shdr.size, e_shnum=shnum, e_shstrndx=shstrndx)
+
+
+def _write_contents(image: bytearray, out) -> None:
+    if out.is_nobits:
+        return
+    if out.data is not None:
+        image[out.offset:out.offset + len(out.data)] = out.data
+        return
+    for section in out.sections:
+        if section.type != C.SHT_NOBITS and section.data:
+            start = out.offset + section.out_offset
+            image[start:start + len(section.data)] = section.data
+
+
+def _symbol_tables(linker, strtab_index: int):
+    """.symtab (locals first, sh_info = first global) and its .strtab."""
+    local, global_ = linker.symtab_symbols()
+    strings = StringTable()
+    rows = [bytes(Elf64_Sym.size)]
+    for symbol in local + global_:
+        rows.append(Elf64_Sym.pack(
+            st_name=strings.add(symbol.name),
+            st_info=st_info(symbol.output_binding, symbol.type), st_other=symbol.visibility,
+            st_shndx=linker.section_index(symbol), st_value=symbol.address,
+            st_size=symbol.size))
+    symtab = L.OutputSection(".symtab", C.SHT_SYMTAB, 0, 8, Elf64_Sym.size)
+    symtab.data = b"".join(rows)
+    symtab.size = len(symtab.data)
+    symtab.link = strtab_index
+    symtab.info = len(local) + 1
+    strtab = L.OutputSection(".strtab", C.SHT_STRTAB, 0, 1)
+    strtab.data = strings.data()
+    strtab.size = len(strtab.data)
+    return symtab, strtab
