@@ -1,1 +1,39 @@
-"""asm package."""
+"""The assembler: LLVM-MC-compatible AMDGPU assembly -> relocatable code objects.
+
+``assemble(source, target=..., filename=..., code_object_version=None) -> bytes``
+is the whole public API; ``Assembler`` gives access to diagnostics and the
+``--show-encoding`` listing. Errors raise ``AsmError`` whose ``diagnostics``
+list every problem found in the file (formatted as llvm-mc prints them).
+"""
+
+from __future__ import annotations
+
+from ..errors import AsmError
+from .assembler import Assembler
+from .objfile import build_object, parse_features
+
+__all__ = ["assemble", "assemble_object", "Assembler", "AsmError"]
+
+
+def assemble_object(source: str, target="gfx900", filename="<stdin>",
+                    code_object_version=None, show_encoding=False, features=None) -> tuple:
+    """(ELF bytes, the finished Assembler) for ``source``; raises AsmError."""
+    asm = Assembler(target, filename, code_object_version, show_encoding,
+                    parse_features(features) if isinstance(features, str) else features)
+    asm.assemble(source)
+    try:
+        data = build_object(asm).to_bytes()
+    except AsmError:
+        raise
+    except Exception as error:  # a symbol size or layout problem found while writing
+        from ..errors import ToolchainError
+        if isinstance(error, ToolchainError):
+            raise AsmError(f"{filename}: error: {error}", asm.diagnostics) from None
+        raise
+    return data, asm
+
+
+def assemble(source: str, target="gfx900", filename="<stdin>", code_object_version=None) -> bytes:
+    """Assemble ``source`` into the bytes of an ELF relocatable code object."""
+    data, _ = assemble_object(source, target, filename, code_object_version)
+    return data

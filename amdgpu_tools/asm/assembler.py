@@ -1,0 +1,589 @@
+"""The assembler: statements in, a finished object model out.
+
+One pass over the lines does everything that does not depend on later
+definitions: sections grow as instructions and data are emitted (GCN code
+needs no relaxation, so every size is known at once), and anything that
+refers to a value still unknown becomes a ``Fixup``. At the end the fixups are
+resolved into bytes or relocations (``fixups.py``).
+
+Each bad line produces one diagnostic and assembly goes on, so a single run
+reports every error of a file.
+"""
+
+from __future__ import annotations
+
+import collections
+
+from ..elf import constants as elfc
+from ..errors import AsmError, ToolchainError
+from ..isa.targets import get_target
+from . import directives as general_directives
+from . import amdgpu_directives
+from .diagnostics import Diagnostic
+from .expr import Binary, Const, Evaluator, ExprError, Sym, Unary, Value
+from .model import Fixup, Location, Section, Symbol
+from .operands import OperandBuilder
+from .source import SourceLine, split_arguments, strip_comments
+from .syntax import (Assignment, Directive, Instruction, Label, LocalRef, NumericLabel,
+                     SyntaxErrorAt, parse_arguments, parse_line)
+
+DEFAULT_CODE_OBJECT_VERSION = 5
+
+#: Directives that open a block whose lines are collected raw until the end marker.
+BLOCKS = {
+    ".macro": ".endm", ".rept": ".endr", ".irp": ".endr", ".irpc": ".endr",
+    ".amd_kernel_code_t": ".end_amd_kernel_code_t",
+    ".amdhsa_kernel": ".end_amdhsa_kernel",
+    ".amdgpu_metadata": ".end_amdgpu_metadata",
+    ".amd_amdgpu_hsa_metadata": ".end_amd_amdgpu_hsa_metadata",
+}
+_NESTING = {".macro": (".macro",), ".endm": (".macro",),
+            ".rept": (".rept", ".irp", ".irpc"), ".irp": (".rept", ".irp", ".irpc"),
+            ".irpc": (".rept", ".irp", ".irpc")}
+
+_CONDITIONALS = frozenset((
+    ".if", ".ifdef", ".ifndef", ".ifnotdef", ".ifeq", ".ifne", ".ifgt", ".ifge",
+    ".iflt", ".ifle", ".ifb", ".ifnb", ".ifc", ".ifnc", ".ifeqs", ".ifnes",
+    ".elseif", ".else", ".endif",
+))
+
+_MAX_EXPANSION_LINES = 5_000_000
+
+
+class StatementError(ToolchainError):
+    """An error at a given column of the current line."""
+
+    def __init__(self, message, column=None):
+        super().__init__(message)
+        self.column = column
+
+
+class Assembler:
+    """Assembles one source file for one target."""
+
+    def __init__(self, target="gfx900", filename="<stdin>", code_object_version=None,
+                 show_encoding=False, features=None):
+        from .objfile import parse_features
+        self.target = get_target(target)
+        self.features = parse_features(_target_features(target))
+        self.features.update(features or {})
+        self.filename = filename
+        self.requested_version = code_object_version
+        self.code_object_version = code_object_version or DEFAULT_CODE_OBJECT_VERSION
+        self.show_encoding = show_encoding
+        self.listing: list[str] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.sections: dict[str, Section] = {}
+        self.section_stack: list = []
+        self.symbols: dict[str, Symbol] = {}
+        self.creation_order: list = []  # sections and symbols, as llvm-mc orders its symtab
+        self.numeric_labels = collections.Counter()
+        self.macros: dict[str, tuple] = {}
+        self.macro_counter = 0
+        self.conditions: list = []
+        self.pending = collections.deque()
+        self.expanded_lines = 0
+        self.current: Section = self.switch_section(".text")
+        self.previous: Section = self.current
+        self.line: SourceLine | None = None
+        self.evaluator = Evaluator(self._resolve, self.symbol, self._difference)
+        self.operand_builder = OperandBuilder(self.evaluate, self.freeze)
+        self.amdgpu = amdgpu_directives.AmdgpuState(self)
+        self.dot_counter = 0
+        self.resolving: set = set()
+
+    # ---- driver ----------------------------------------------------------------
+
+    def assemble(self, source: str):
+        """Assemble ``source``; returns the finished state or raises AsmError."""
+        self.amdgpu.detect_version(source)
+        self.pending.extend(strip_comments(source, self.filename))
+        while self.pending:
+            self.line = self.pending.popleft()
+            self._process_line(self.line)
+        self.line = None
+        self._finish()
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        if errors:
+            raise AsmError("\n".join(d.format() for d in self.diagnostics), self.diagnostics)
+        return self
+
+    def _process_line(self, line: SourceLine):
+        text = line.text.strip()
+        if not text:
+            return
+        try:
+            if self._handle_control(line, text):
+                return
+            if not self.active:
+                return
+            for statement in parse_line(line.text):
+                self._statement(statement)
+        except SyntaxErrorAt as error:
+            self.error(str(error), error.column)
+        except StatementError as error:
+            self.error(str(error), error.column)
+        except ToolchainError as error:
+            self.error(str(error), self._first_column(line))
+
+    @staticmethod
+    def _first_column(line: SourceLine) -> int:
+        return len(line.text) - len(line.text.lstrip()) + 1
+
+    @property
+    def active(self) -> bool:
+        return all(entry[0] for entry in self.conditions)
+
+    def _handle_control(self, line: SourceLine, text: str) -> bool:
+        """Conditionals, blocks and macro calls, handled before parsing the line."""
+        word, _, rest = text.partition(" ")
+        if "\t" in word:
+            word, _, more = word.partition("\t")
+            rest = (more + " " + rest).strip()
+        lowered = word.lower()
+        if lowered in _CONDITIONALS:
+            self._conditional(lowered, rest.strip())
+            return True
+        if not self.active:
+            return True
+        if lowered in BLOCKS:
+            self._collect_block(lowered, rest.strip(), line)
+            return True
+        if lowered in (".endm", ".endr", ".endmacro"):
+            raise StatementError(f"unexpected '{word}' outside a block", self._first_column(line))
+        if lowered in (".end",):
+            self.pending.clear()
+            return True
+        if lowered in self.macros:
+            self._expand_macro(lowered, rest, line)
+            return True
+        return False
+
+    # ---- conditionals ------------------------------------------------------------
+
+    def _conditional(self, name: str, rest: str):
+        if name == ".endif":
+            if not self.conditions:
+                raise StatementError("unmatched .endif", 1)
+            self.conditions.pop()
+            return
+        if name in (".else", ".elseif"):
+            if not self.conditions:
+                raise StatementError(f"unmatched {name}", 1)
+            _, taken, parent = self.conditions[-1]
+            if name == ".else":
+                self.conditions[-1] = (parent and not taken, True, parent)
+            else:
+                value = (parent and not taken) and self._condition_value(".if", rest)
+                self.conditions[-1] = (value, taken or value, parent)
+            return
+        parent = self.active
+        value = parent and self._condition_value(name, rest)
+        self.conditions.append((value, value, parent))
+
+    def _condition_value(self, name: str, rest: str) -> bool:
+        if name in (".ifdef", ".ifndef", ".ifnotdef"):
+            symbol = self.symbols.get(rest.strip())
+            defined = symbol is not None and (symbol.defined or symbol.variable is not None)
+            return defined if name == ".ifdef" else not defined
+        if name in (".ifb", ".ifnb"):
+            return (not rest) == (name == ".ifb")
+        if name in (".ifc", ".ifnc", ".ifeqs", ".ifnes"):
+            parts = split_arguments(rest)
+            if len(parts) != 2:
+                raise StatementError(f"{name} needs two arguments", 1)
+            same = parts[0].strip().strip('"') == parts[1].strip().strip('"')
+            return same if name in (".ifc", ".ifeqs") else not same
+        value = self.absolute(self._single_expression(rest))
+        return {
+            ".if": value != 0, ".ifne": value != 0, ".ifeq": value == 0,
+            ".ifgt": value > 0, ".ifge": value >= 0, ".iflt": value < 0, ".ifle": value <= 0,
+        }[name]
+
+    def _single_expression(self, text: str):
+        args = parse_arguments(text)
+        if len(args) != 1:
+            raise StatementError("expected one expression", 1)
+        return args[0]
+
+    # ---- blocks, macros, repetition ----------------------------------------------
+
+    def _collect_block(self, name: str, rest: str, first: SourceLine):
+        end = BLOCKS[name]
+        family = _NESTING.get(name, ())
+        depth = 1
+        body = []
+        while self.pending:
+            line = self.pending.popleft()
+            word = line.text.strip().split(None, 1)[0].lower() if line.text.strip() else ""
+            if word in family:
+                depth += 1
+            elif word == end or (end == ".endm" and word == ".endmacro"):
+                depth -= 1
+                if depth == 0:
+                    self._block(name, rest, body, first)
+                    return
+            body.append(line)
+        raise StatementError(f"no matching '{end}' for '{name}'", self._first_column(first))
+
+    def _block(self, name, rest, body, first):
+        if name == ".macro":
+            self._define_macro(rest, body)
+        elif name == ".rept":
+            count = self.absolute(self._single_expression(rest))
+            self._push_expansion([line for _ in range(max(count, 0)) for line in body])
+        elif name in (".irp", ".irpc"):
+            self._irp(name, rest, body)
+        else:
+            self.amdgpu.block(name, rest, body, first)
+
+    def _push_expansion(self, lines):
+        self.expanded_lines += len(lines)
+        if self.expanded_lines > _MAX_EXPANSION_LINES:
+            raise StatementError("macro or repetition expansion too large", 1)
+        self.pending.extendleft(reversed(lines))
+
+    def _irp(self, name, rest, body):
+        symbol, _, values = rest.partition(",")
+        symbol = symbol.strip()
+        if not symbol:
+            raise StatementError(f"{name} needs a parameter name", 1)
+        items = split_arguments(values) if name == ".irp" else list(values.strip())
+        lines = []
+        for item in items or [""]:
+            lines.extend(_substitute(line, {symbol: item}) for line in body)
+        self._push_expansion(lines)
+
+    def _define_macro(self, rest, body):
+        name, _, params = rest.replace(",", " ", 1).partition(" ") if "," in rest.split(" ")[0] \
+            else rest.partition(" ")
+        name = name.strip().rstrip(",").lower()
+        if not name:
+            raise StatementError("expected a macro name", 1)
+        parameters = []
+        for param in split_arguments(params.replace(" ", ",")) if params.strip() else []:
+            if not param:
+                continue
+            pname, _, default = param.partition("=")
+            pname = pname.split(":")[0].strip()
+            parameters.append((pname, default.strip()))
+        self.macros[name] = (parameters, body)
+
+    def _expand_macro(self, name, rest, line):
+        parameters, body = self.macros[name]
+        args = split_arguments(rest) if rest.strip() else []
+        if len(args) == 1 and len(parameters) > 1 and " " in args[0]:
+            args = args[0].split()
+        if len(args) > len(parameters):
+            raise StatementError(f"too many arguments for macro '{name}'", self._first_column(line))
+        values = {}
+        for index, (pname, default) in enumerate(parameters):
+            values[pname] = args[index] if index < len(args) and args[index] != "" else default
+        values["@"] = str(self.macro_counter)
+        self.macro_counter += 1
+        expanded = [SourceLine(line.filename, line.number, _substitute(b, values).text, line.raw)
+                    for b in body]
+        self._push_expansion(expanded)
+
+    # ---- statements --------------------------------------------------------------
+
+    def _statement(self, statement):
+        if isinstance(statement, Label):
+            self.define_label(statement.name, statement.column)
+        elif isinstance(statement, NumericLabel):
+            self.define_numeric_label(statement.number)
+        elif isinstance(statement, Instruction):
+            self._instruction(statement)
+        elif isinstance(statement, Directive):
+            self._directive(statement)
+        elif isinstance(statement, Assignment):
+            self.assign(statement.name, statement.expr, statement.column)
+
+    def _directive(self, directive: Directive):
+        handler = general_directives.HANDLERS.get(directive.name) or \
+            amdgpu_directives.HANDLERS.get(directive.name)
+        if handler is None:
+            raise StatementError("unknown directive", directive.column)
+        try:
+            handler(self, directive)
+        except StatementError as error:
+            if error.column is None:
+                error.column = directive.rest_column or directive.column
+            raise
+        except (ExprError, ToolchainError) as error:
+            raise StatementError(str(error), directive.rest_column or directive.column) from None
+
+    def _instruction(self, statement: Instruction):
+        from ..isa import encoder as isa_encoder  # the ISA package's encoder
+        try:
+            operands = self.operand_builder.build(statement.operands)
+        except ToolchainError as error:
+            raise StatementError(str(error), statement.column) from None
+        try:
+            encoded = isa_encoder.encode_instruction(statement.mnemonic, operands, self.target)
+        except ToolchainError as error:
+            index = getattr(error, "operand_index", None)
+            column = statement.column
+            if index is not None and 0 <= index < len(statement.operand_columns):
+                column = statement.operand_columns[index]
+            raise StatementError(_message(error), column) from None
+        section = self.current
+        if section.sh_type == elfc.SHT_NOBITS:
+            raise StatementError("cannot emit instructions in a bss section", statement.column)
+        start = len(section.data)
+        section.data += encoded.data
+        section.has_instructions = True
+        for fix in encoded.fixups:
+            self.add_fixup(start + fix.offset, fix.size, fix.kind, fix.expr, statement.column)
+        if self.show_encoding:
+            encoding = ",".join(f"0x{b:02x}" for b in encoded.data)
+            text = encoded.text
+            self.listing.append(f"\t{text}{' ' * max(1, 40 - len(text))}; encoding: [{encoding}]")
+
+    # ---- symbols -----------------------------------------------------------------
+
+    def symbol(self, name: str) -> Symbol:
+        """The symbol called ``name``, created (undefined) on first mention."""
+        found = self.symbols.get(name)
+        if found is None:
+            found = self.symbols[name] = Symbol(name)
+            self.creation_order.append(found)
+        return found
+
+    def define_label(self, name: str, column: int = 1):
+        symbol = self.symbol(name)
+        if symbol.defined or symbol.variable is not None:
+            raise StatementError(f"invalid symbol redefinition", column)
+        symbol.defined = True
+        symbol.section = self.current
+        symbol.offset = self.current.size
+        symbol.where = self.location(column)
+        self.amdgpu.label_defined(symbol)
+        return symbol
+
+    def define_numeric_label(self, number: int):
+        count = self.numeric_labels[number]
+        self.numeric_labels[number] = count + 1
+        self.define_label(_local_name(number, count))
+
+    def local_label_name(self, number: int, forward: bool) -> str:
+        count = self.numeric_labels[number]
+        if not forward and count == 0:
+            raise StatementError(f"directional label '{number}b' has no previous definition", None)
+        return _local_name(number, count if forward else count - 1)
+
+    def assign(self, name: str, expr, column: int = 1):
+        """``.set``/``.equ``/``=``: constants are folded now, like llvm-mc."""
+        symbol = self.symbol(name)
+        if symbol.defined and symbol.variable is None:
+            raise StatementError("redefinition of a label", column)
+        value = self.evaluate(expr)
+        if value.is_absolute:
+            from .expr import Const
+            symbol.variable = Const(value.constant)
+        elif value.sub is None and value.add is not None and value.add.defined \
+                and value.add.variable is None and value.specifier is None:
+            symbol.variable = None
+            symbol.defined = True
+            symbol.section = value.add.section
+            symbol.offset = value.add.offset + value.constant
+            symbol.alias_of = value.add
+            return
+        else:
+            symbol.variable = expr
+        symbol.defined = True
+        symbol.section = None
+        symbol.where = self.location(column)
+
+    def _resolve(self, name: str):
+        if name == ".":
+            return self.dot_value()
+        symbol = self.symbols.get(name)
+        if symbol is None:
+            return None
+        if symbol.variable is not None:
+            if name in self.resolving:
+                raise ExprError(f"cyclic dependency in the definition of '{name}'")
+            self.resolving.add(name)
+            try:
+                return self.evaluator.value(symbol.variable)
+            finally:
+                self.resolving.discard(name)
+        if symbol.defined:
+            return Value(0, symbol)
+        return None
+
+    def dot_value(self) -> Value:
+        """``.``: a temporary label at the current location."""
+        self.dot_counter += 1
+        dot = Symbol(f".Ltmp.dot{self.dot_counter}", self.current, self.current.size, True)
+        return Value(0, dot)
+
+    @staticmethod
+    def _difference(a: Symbol, b: Symbol):
+        if a is None or b is None:
+            return None
+        if a.defined and b.defined and a.section is not None and a.section is b.section \
+                and a.variable is None and b.variable is None and a.common_size == 0:
+            return a.offset - b.offset
+        return None
+
+    def freeze(self, expr):
+        """Bind ``.`` and ``1b``/``1f`` to concrete labels at the current place."""
+        return _freeze(expr, self)
+
+    def evaluate(self, expr) -> Value:
+        try:
+            return self.evaluator.value(self.freeze(expr))
+        except RecursionError:
+            raise ExprError("expression nested too deeply") from None
+
+    def absolute(self, expr) -> int:
+        value = self.evaluate(expr)
+        if not value.is_absolute:
+            raise ExprError("expected absolute expression")
+        return value.constant
+
+    # ---- sections and emission -----------------------------------------------------
+
+    def switch_section(self, name, sh_type=None, flags=None, entsize=0) -> Section:
+        section = self.sections.get(name)
+        if section is None:
+            default_type, default_flags = _section_defaults(name)
+            section = Section(name, default_type if sh_type is None else sh_type,
+                              default_flags if flags is None else flags, entsize)
+            self.sections[name] = section
+            self.creation_order.append(section)
+        self.previous = getattr(self, "current", section)
+        self.current = section
+        return section
+
+    def emit(self, data: bytes):
+        section = self.current
+        if section.sh_type == elfc.SHT_NOBITS:
+            if any(data):
+                raise StatementError("cannot have initialized data in a bss section", None)
+            section.nobits_size += len(data)
+        else:
+            section.data += data
+
+    def emit_value(self, expr, size: int, column=None):
+        """A data directive's value: bytes now if absolute, else a fixup."""
+        value = self.evaluate(expr)
+        if value.is_absolute:
+            self.emit(_truncate(value.constant, size))
+            return
+        self.add_fixup(self.current.size, size, "data", expr, column)
+        self.emit(bytes(size))
+
+    def add_fixup(self, offset, size, kind, expr, column=None):
+        expr = _freeze(expr, self)
+        self.current.fixups.append(
+            Fixup(self.current, offset, size, kind, expr, self.location(column)))
+
+    def align(self, alignment: int, fill=None, max_skip=None):
+        if alignment <= 0 or alignment & (alignment - 1):
+            raise StatementError("alignment must be a power of 2", None)
+        section = self.current
+        section.alignment = max(section.alignment, alignment)
+        padding = (-section.size) % alignment
+        if max_skip is not None and padding > max_skip:
+            return
+        if fill is None and section.has_instructions:
+            self.emit(_nop_fill(padding))
+        else:
+            byte = (fill or 0) & 0xFF
+            self.emit(bytes([byte]) * padding)
+
+    # ---- diagnostics -------------------------------------------------------------
+
+    def location(self, column=None) -> Location:
+        line = self.line
+        if line is None:
+            return Location(self.filename, 0, 1, "")
+        return Location(line.filename, line.number, column or self._first_column(line), line.raw)
+
+    def error(self, message, column=None, where: Location | None = None):
+        where = where or self.location(column)
+        self.diagnostics.append(Diagnostic("error", message, where))
+
+    def warning(self, message, column=None, where: Location | None = None):
+        where = where or self.location(column)
+        self.diagnostics.append(Diagnostic("warning", message, where))
+
+    # ---- finishing -----------------------------------------------------------------
+
+    def _finish(self):
+        if self.conditions:
+            self.error("unmatched .if at end of file", 1, Location(self.filename, 0, 1, ""))
+        from .fixups import resolve_fixups
+        resolve_fixups(self)
+        self.amdgpu.finish()
+
+
+def _message(error) -> str:
+    return str(error.args[0]) if getattr(error, "args", None) else str(error)
+
+
+def _local_name(number: int, instance: int) -> str:
+    return f".L{number}\x02{instance}"
+
+
+def _target_features(target) -> str:
+    """The ``:xnack+:sramecc-`` part of a target id given as the processor."""
+    text = str(target) if not hasattr(target, "name") else ""
+    return text.partition(":")[2]
+
+
+def _substitute(line: SourceLine, values: dict) -> SourceLine:
+    text = line.text
+    if "\\" in text:
+        for name in sorted(values, key=len, reverse=True):
+            text = text.replace("\\" + name, values[name])
+        text = text.replace("\\()", "")
+    return SourceLine(line.filename, line.number, text, line.raw)
+
+
+def _truncate(value: int, size: int) -> bytes:
+    return (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+def _nop_fill(padding: int) -> bytes:
+    """Code padding as llvm-mc writes it: s_nop 0 words, zero bytes for a remainder."""
+    words, rest = divmod(padding, 4)
+    return bytes(rest) + b"\x00\x00\x80\xbf" * words
+
+
+def _freeze(expr, asm):
+    """Replace ``.`` and numeric local references by the labels they mean now."""
+    if isinstance(expr, (Const, Sym)) and not (isinstance(expr, Sym) and expr.name == "."):
+        return expr
+    if isinstance(expr, Sym):
+        dot = asm.dot_value().add
+        asm.symbols[dot.name] = dot
+        return Sym(dot.name, expr.specifier)
+    if isinstance(expr, LocalRef):
+        return Sym(asm.local_label_name(expr.number, expr.forward))
+    if isinstance(expr, Unary):
+        return Unary(expr.op, _freeze(expr.operand, asm))
+    if isinstance(expr, Binary):
+        return Binary(expr.op, _freeze(expr.left, asm), _freeze(expr.right, asm))
+    return expr
+
+
+def _section_defaults(name: str):
+    """Type and flags llvm-mc gives a section from its name alone."""
+    known = {
+        ".text": (elfc.SHT_PROGBITS, elfc.SHF_ALLOC | elfc.SHF_EXECINSTR),
+        ".data": (elfc.SHT_PROGBITS, elfc.SHF_ALLOC | elfc.SHF_WRITE),
+        ".rodata": (elfc.SHT_PROGBITS, elfc.SHF_ALLOC),
+        ".bss": (elfc.SHT_NOBITS, elfc.SHF_ALLOC | elfc.SHF_WRITE),
+        ".note": (elfc.SHT_NOTE, elfc.SHF_ALLOC),
+        ".comment": (elfc.SHT_PROGBITS, elfc.SHF_MERGE | elfc.SHF_STRINGS),
+    }
+    for prefix, (sh_type, flags) in known.items():
+        if name == prefix or name.startswith(prefix + "."):
+            return sh_type, flags
+    if name.startswith(".debug"):
+        return elfc.SHT_PROGBITS, 0
+    return elfc.SHT_PROGBITS, 0

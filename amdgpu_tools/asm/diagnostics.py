@@ -1,0 +1,25 @@
+"""Diagnostics in llvm-mc's format: ``FILE:LINE:COL: error: MESSAGE``, the
+source line, and a caret under the column."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Diagnostic:
+    severity: str  # 'error' or 'warning'
+    message: str
+    where: object  # model.Location
+
+    def format(self) -> str:
+        where = self.where
+        head = f"{where.filename}:{where.line}:{where.column}: {self.severity}: {self.message}"
+        if not where.line:
+            return head
+        source = where.source.expandtabs(8)
+        caret = " " * len(where.source[:max(where.column - 1, 0)].expandtabs(8)) + "^"
+        return f"{head}\n{source}\n{caret}"
+
+    def __str__(self):
+        return self.format()

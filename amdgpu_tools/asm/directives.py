@@ -1,0 +1,372 @@
+"""The target-independent directives llvm-mc accepts for ELF output.
+
+Each handler takes the assembler and the ``Directive`` statement (name and raw
+argument text) and parses its own arguments with ``syntax.parse_arguments``.
+Debug-info and bookkeeping directives that do not change the bytes llvm-mc
+writes for GCN code objects are accepted and ignored.
+"""
+
+from __future__ import annotations
+
+from ..elf import constants as elfc
+from .expr import Const, Sym
+from .syntax import AtType, StringLit, parse_arguments
+
+#: Bytes emitted by each integer data directive.
+DATA_SIZES = {
+    ".byte": 1, ".short": 2, ".hword": 2, ".2byte": 2, ".value": 2,
+    ".long": 4, ".int": 4, ".4byte": 4, ".word": 4,
+    ".quad": 8, ".8byte": 8,
+}
+
+_SYMBOL_TYPES = {
+    "function": elfc.STT_FUNC, "object": elfc.STT_OBJECT, "notype": elfc.STT_NOTYPE,
+    "tls_object": elfc.STT_TLS, "common": elfc.STT_COMMON,
+    "stt_func": elfc.STT_FUNC, "stt_object": elfc.STT_OBJECT, "stt_notype": elfc.STT_NOTYPE,
+    "stt_tls": elfc.STT_TLS, "stt_common": elfc.STT_COMMON,
+    "amdgpu_hsa_kernel": elfc.STT_AMDGPU_HSA_KERNEL,
+}
+
+_SECTION_TYPES = {
+    "progbits": elfc.SHT_PROGBITS, "nobits": elfc.SHT_NOBITS, "note": elfc.SHT_NOTE,
+    "init_array": elfc.SHT_INIT_ARRAY, "fini_array": elfc.SHT_FINI_ARRAY,
+}
+
+_SECTION_FLAGS = {
+    "a": elfc.SHF_ALLOC, "w": elfc.SHF_WRITE, "x": elfc.SHF_EXECINSTR,
+    "M": elfc.SHF_MERGE, "S": elfc.SHF_STRINGS, "G": elfc.SHF_GROUP,
+    "T": 0x400, "e": 0x80000000, "o": 0x80, "R": 0x100000, "l": 0,
+    "d": 0, "y": 0, "c": 0,
+}
+
+STV_INTERNAL, STV_HIDDEN, STV_PROTECTED = 1, 2, 3
+
+
+class DirectiveError(Exception):
+    """Raised inside handlers; the assembler turns it into a diagnostic."""
+
+
+def _args(directive):
+    return parse_arguments(directive.rest, directive.rest_column - 1) if directive.rest else []
+
+
+def _symbol_names(asm, directive):
+    names = []
+    for arg in _args(directive):
+        if not isinstance(arg, Sym) or arg.specifier:
+            raise _error(asm, "expected identifier")
+        names.append(arg.name)
+    if not names:
+        raise _error(asm, "expected identifier")
+    return names
+
+
+def _error(asm, message):
+    from .assembler import StatementError
+    return StatementError(message)
+
+
+# ---- sections --------------------------------------------------------------------
+
+def _simple_section(name):
+    def handler(asm, directive):
+        if directive.rest:
+            _section_with_subsection(asm, name, directive)
+        else:
+            asm.switch_section(name)
+    return handler
+
+
+def _section_with_subsection(asm, name, directive):
+    asm.absolute(_single(asm, directive))  # subsections are numbered; all fold into one
+    asm.switch_section(name)
+
+
+def _single(asm, directive):
+    args = _args(directive)
+    if len(args) != 1:
+        raise _error(asm, "expected one expression")
+    return args[0]
+
+
+def directive_section(asm, directive):
+    name, rest = _split_section_name(directive.rest)
+    if not name:
+        raise _error(asm, "expected section name")
+    args = parse_arguments(rest, 0) if rest.strip() else []
+    flags = sh_type = None
+    entsize = 0
+    if args:
+        first = args[0]
+        if not isinstance(first, StringLit):
+            raise _error(asm, "expected string in directive")
+        flags = 0
+        for letter in first.value.decode():
+            if letter not in _SECTION_FLAGS:
+                raise _error(asm, f"unknown flag '{letter}'")
+            flags |= _SECTION_FLAGS[letter]
+    if len(args) > 1:
+        kind = args[1]
+        type_name = kind.name if isinstance(kind, AtType) else \
+            (kind.value.decode() if isinstance(kind, StringLit) else None)
+        if type_name is None or type_name.lower() not in _SECTION_TYPES:
+            raise _error(asm, "unknown section type")
+        sh_type = _SECTION_TYPES[type_name.lower()]
+    if len(args) > 2:
+        entsize = asm.absolute(args[2])
+    if name in asm.sections and flags is not None:
+        section = asm.sections[name]
+        if section.flags != flags and (flags | elfc.SHF_ALLOC) != section.flags | elfc.SHF_ALLOC:
+            raise _error(asm, "changed section flags for " + name)
+    asm.switch_section(name, sh_type, flags, entsize)
+
+
+def _split_section_name(rest: str):
+    rest = rest.strip()
+    if rest.startswith('"'):
+        end = rest.find('"', 1)
+        return rest[1:end], rest[end + 1:].lstrip().lstrip(",")
+    name, _, tail = rest.partition(",")
+    return name.strip(), tail
+
+
+def directive_pushsection(asm, directive):
+    asm.section_stack.append((asm.current, asm.previous))
+    directive_section(asm, directive)
+
+
+def directive_popsection(asm, directive):
+    if not asm.section_stack:
+        raise _error(asm, ".popsection without corresponding .pushsection")
+    asm.current, asm.previous = asm.section_stack.pop()
+
+
+def directive_previous(asm, directive):
+    asm.current, asm.previous = asm.previous, asm.current
+
+
+# ---- symbols ---------------------------------------------------------------------
+
+def _binding(binding):
+    def handler(asm, directive):
+        for name in _symbol_names(asm, directive):
+            asm.symbol(name).binding = binding
+    return handler
+
+
+def _visibility(visibility):
+    def handler(asm, directive):
+        for name in _symbol_names(asm, directive):
+            asm.symbol(name).visibility = visibility
+    return handler
+
+
+def directive_type(asm, directive):
+    args = _args(directive)
+    if len(args) != 2 or not isinstance(args[0], Sym):
+        raise _error(asm, "expected identifier and symbol type")
+    kind = args[1]
+    name = kind.name if isinstance(kind, (AtType, Sym)) else \
+        (kind.value.decode() if isinstance(kind, StringLit) else "")
+    sym_type = _SYMBOL_TYPES.get(name.lower())
+    if sym_type is None:
+        raise _error(asm, "unsupported attribute in '.type' directive")
+    asm.symbol(args[0].name).sym_type = sym_type
+
+
+def directive_size(asm, directive):
+    args = _args(directive)
+    if len(args) != 2 or not isinstance(args[0], Sym):
+        raise _error(asm, "expected identifier and size expression")
+    asm.symbol(args[0].name).size_expr = args[1]
+
+
+def directive_set(asm, directive):
+    args = _args(directive)
+    if len(args) != 2 or not isinstance(args[0], Sym):
+        raise _error(asm, "expected identifier and expression")
+    if directive.name == ".equiv" and asm.symbols.get(args[0].name) is not None \
+            and asm.symbols[args[0].name].defined:
+        raise _error(asm, f"redefinition of '{args[0].name}'")
+    asm.assign(args[0].name, args[1], directive.rest_column)
+
+
+def directive_comm(asm, directive):
+    args = _args(directive)
+    if len(args) not in (2, 3) or not isinstance(args[0], Sym):
+        raise _error(asm, "expected identifier, size and optional alignment")
+    symbol = asm.symbol(args[0].name)
+    size = asm.absolute(args[1])
+    align = asm.absolute(args[2]) if len(args) == 3 else 1
+    if directive.name == ".lcomm":
+        section = asm.current
+        asm.switch_section(".bss")
+        asm.align(max(align, 1))
+        asm.define_label(symbol.name)
+        asm.emit(bytes(size))
+        asm.current = section
+        return
+    symbol.common_size = size
+    symbol.common_align = max(align, 1)
+    symbol.defined = True
+    symbol.binding = symbol.binding if symbol.binding is not None else 1
+    symbol.sym_type = elfc.STT_OBJECT
+
+
+# ---- data ------------------------------------------------------------------------
+
+def _data(size):
+    def handler(asm, directive):
+        for arg in _args(directive):
+            if isinstance(arg, (StringLit, AtType)):
+                raise _error(asm, "unexpected token in directive")
+            asm.emit_value(arg, size, directive.rest_column)
+    return handler
+
+
+def _strings(terminate):
+    def handler(asm, directive):
+        for arg in _args(directive):
+            if not isinstance(arg, StringLit):
+                raise _error(asm, "expected string")
+            asm.emit(arg.value + (b"\0" if terminate else b""))
+    return handler
+
+
+def directive_zero(asm, directive):
+    args = _args(directive)
+    if not args or len(args) > 2:
+        raise _error(asm, "expected size and optional fill value")
+    count = asm.absolute(args[0])
+    fill = asm.absolute(args[1]) if len(args) > 1 else 0
+    if count < 0:
+        asm.warning(f"'{directive.name}' directive with negative repeat count has no effect",
+                    directive.rest_column)
+        return
+    asm.emit(bytes([fill & 0xFF]) * count)
+
+
+def directive_fill(asm, directive):
+    args = _args(directive)
+    if not args or len(args) > 3:
+        raise _error(asm, "expected count, size and value")
+    count = asm.absolute(args[0])
+    size = asm.absolute(args[1]) if len(args) > 1 else 1
+    value = asm.absolute(args[2]) if len(args) > 2 else 0
+    if count < 0:
+        asm.warning("'.fill' directive with negative repeat count has no effect", directive.rest_column)
+        return
+    size = min(max(size, 0), 8)
+    unit = (value & 0xFFFFFFFF).to_bytes(8, "little")[:size]
+    asm.emit(unit * count)
+
+
+def _alignment(power_of_two):
+    def handler(asm, directive):
+        args = _args(directive)
+        if not args or len(args) > 3:
+            raise _error(asm, "expected alignment")
+        amount = asm.absolute(args[0])
+        if power_of_two:
+            if not 0 <= amount < 32:
+                raise _error(asm, "invalid alignment value")
+            alignment = 1 << amount
+        else:
+            alignment = amount or 1
+            if alignment & (alignment - 1):
+                raise _error(asm, "alignment must be a power of 2")
+        fill = asm.absolute(args[1]) if len(args) > 1 and not _empty(args[1]) else None
+        max_skip = asm.absolute(args[2]) if len(args) > 2 else None
+        asm.align(alignment, fill, max_skip)
+    return handler
+
+
+def _empty(arg):
+    return arg is None
+
+
+def directive_ident(asm, directive):
+    args = _args(directive)
+    if len(args) != 1 or not isinstance(args[0], StringLit):
+        raise _error(asm, "expected string")
+    current, previous = asm.current, asm.previous
+    comment = asm.switch_section(".comment", elfc.SHT_PROGBITS, elfc.SHF_MERGE | elfc.SHF_STRINGS, 1)
+    if not comment.data:
+        comment.data += b"\0"
+    comment.data += args[0].value + b"\0"
+    asm.current, asm.previous = current, previous
+
+
+def _leb128(signed):
+    def handler(asm, directive):
+        for arg in _args(directive):
+            asm.emit(encode_leb128(asm.absolute(arg), signed))
+    return handler
+
+
+def encode_leb128(value: int, signed: bool) -> bytes:
+    """LEB128 as DWARF writes it (unsigned values are taken modulo 2**64)."""
+    out = bytearray()
+    if not signed:
+        value &= (1 << 64) - 1
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        done = (value == 0 and not byte & 0x40) or (value == -1 and byte & 0x40) if signed \
+            else value == 0
+        out.append(byte if done else byte | 0x80)
+        if done:
+            return bytes(out)
+
+
+def _ignored(asm, directive):
+    """Accepted for compatibility; changes nothing llvm-mc emits for GCN objects."""
+
+
+def directive_error(asm, directive):
+    args = _args(directive)
+    message = args[0].value.decode() if args and isinstance(args[0], StringLit) else ".error directive invoked in source file"
+    raise _error(asm, message)
+
+
+def directive_warning(asm, directive):
+    args = _args(directive)
+    message = args[0].value.decode() if args and isinstance(args[0], StringLit) else ".warning directive invoked in source file"
+    asm.warning(message, directive.column)
+
+
+HANDLERS = {
+    ".text": _simple_section(".text"),
+    ".data": _simple_section(".data"),
+    ".rodata": _simple_section(".rodata"),
+    ".bss": _simple_section(".bss"),
+    ".section": directive_section,
+    ".pushsection": directive_pushsection,
+    ".popsection": directive_popsection,
+    ".previous": directive_previous,
+    ".globl": _binding(1), ".global": _binding(1), ".local": _binding(0), ".weak": _binding(2),
+    ".protected": _visibility(STV_PROTECTED), ".hidden": _visibility(STV_HIDDEN),
+    ".internal": _visibility(STV_INTERNAL),
+    ".type": directive_type,
+    ".size": directive_size,
+    ".set": directive_set, ".equ": directive_set, ".equiv": directive_set,
+    ".comm": directive_comm, ".common": directive_comm, ".lcomm": directive_comm,
+    ".ascii": _strings(False), ".asciz": _strings(True), ".string": _strings(True),
+    ".zero": directive_zero, ".space": directive_zero, ".skip": directive_zero,
+    ".fill": directive_fill,
+    ".uleb128": _leb128(False), ".sleb128": _leb128(True),
+    ".p2align": _alignment(True), ".align": _alignment(False), ".balign": _alignment(False),
+    ".ident": directive_ident,
+    ".error": directive_error, ".warning": directive_warning,
+}
+HANDLERS.update({name: _data(size) for name, size in DATA_SIZES.items()})
+for _name in (".file", ".loc", ".addrsig", ".addrsig_sym", ".cfi_sections", ".cfi_startproc",
+              ".cfi_endproc", ".cfi_def_cfa", ".cfi_def_cfa_offset", ".cfi_def_cfa_register",
+              ".cfi_offset", ".cfi_escape", ".cfi_undefined", ".cfi_register",
+              ".cfi_rel_offset", ".cfi_restore", ".cfi_same_value", ".cfi_remember_state",
+              ".cfi_restore_state", ".cfi_llvm_def_aspace_cfa", ".cfi_return_column",
+              ".loc_mark_labels", ".nops", ".file_info",
+              ".debug_line", ".end_section", ".subsections_via_symbols", ".amdgpu_ias"):
+    HANDLERS.setdefault(_name, _ignored)
+
+__all__ = ["HANDLERS", "DATA_SIZES", "Const"]

@@ -1,0 +1,156 @@
+"""Resolving fixups at the end of assembly: bytes when the value is known,
+relocations (``R_AMDGPU_*``) when it depends on where things end up.
+
+Choices follow llvm-mc: a difference of two labels of one section is a
+constant; a value relative to the fixup's own section is PC-relative
+(REL32/REL64); a reference to a local symbol is rewritten against its
+section's symbol; branches must land in their own section and in range.
+"""
+
+from __future__ import annotations
+
+from ..elf import constants as elfc
+from ..errors import ToolchainError
+from .expr import ExprError, Value
+
+#: Relocation type of an instruction literal by its relocation specifier.
+LITERAL_RELOCATIONS = {
+    None: 6,
+    "abs32": 6, "abs32@lo": 1, "abs32@hi": 2, "abs64": 3,
+    "rel32": 4, "rel32@lo": 10, "rel32@hi": 11, "rel64": 5,
+    "gotpcrel": 7, "gotpcrel32@lo": 8, "gotpcrel32@hi": 9,
+}
+_PC_RELATIVE = {4, 5, 7, 8, 9, 10, 11}
+_ABSOLUTE_DATA = {4: 6, 8: 3}
+_RELATIVE_DATA = {4: 4, 8: 5}
+
+
+def resolve_fixups(asm):
+    for section in list(asm.sections.values()):
+        for fixup in section.fixups:
+            try:
+                _resolve(asm, fixup)
+            except (ToolchainError, ExprError) as error:
+                asm.error(str(error), fixup.where.column, fixup.where)
+
+
+def _resolve(asm, fixup):
+    value = asm.evaluate(fixup.expr)
+    if fixup.kind == "branch16":
+        _branch(fixup, value)
+    elif fixup.kind == "literal32":
+        _literal(asm, fixup, value)
+    else:
+        _data(asm, fixup, value)
+
+
+def _patch(fixup, number: int, size: int = None):
+    size = size or fixup.size
+    fixup.section.data[fixup.offset:fixup.offset + size] = \
+        (number & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+
+
+def _branch(fixup, value: Value):
+    target = value.add
+    if value.sub is not None or target is None and not value.is_absolute:
+        raise ToolchainError("branch target must be a label")
+    if target is None:
+        distance = value.constant
+    else:
+        if not target.defined:
+            raise ToolchainError(f"undefined label '{_shown(target)}'")
+        if target.section is not fixup.section:
+            raise ToolchainError("branch target must be in the same section")
+        distance = target.offset + value.constant - (fixup.offset + 4)
+        if distance % 4:
+            raise ToolchainError("branch target is not 4-byte aligned")
+        distance //= 4
+    if not -0x8000 <= distance <= 0x7FFF:
+        raise ToolchainError("branch offset out of range")
+    _patch(fixup, distance, 2)
+
+
+def _literal(asm, fixup, value: Value):
+    if value.is_absolute:
+        if value.specifier in ("abs32@hi",):
+            _patch(fixup, value.constant >> 32)
+        else:
+            _check_range(value.constant, 4, "literal")
+            _patch(fixup, value.constant)
+        return
+    if value.sub is not None:
+        _pc_relative_difference(asm, fixup, value)
+        return
+    rtype = LITERAL_RELOCATIONS.get(value.specifier)
+    if rtype is None:
+        raise ToolchainError(f"relocation specifier @{value.specifier} is not supported here")
+    _relocate(asm, fixup, rtype, value.add, value.constant)
+
+
+def _data(asm, fixup, value: Value):
+    if value.is_absolute:
+        _check_range(value.constant, fixup.size, "value")
+        _patch(fixup, value.constant)
+        return
+    if value.sub is not None:
+        _pc_relative_difference(asm, fixup, value)
+        return
+    if value.specifier is not None:
+        rtype = LITERAL_RELOCATIONS.get(value.specifier)
+        if rtype is None:
+            raise ToolchainError(f"relocation specifier @{value.specifier} is not supported here")
+    else:
+        rtype = _ABSOLUTE_DATA.get(fixup.size)
+    if rtype is None:
+        raise ToolchainError(f"cannot relocate a {fixup.size}-byte value")
+    _relocate(asm, fixup, rtype, value.add, value.constant)
+
+
+def _pc_relative_difference(asm, fixup, value: Value):
+    """``sym - label`` where label is in the fixup's section: a PC-relative relocation."""
+    base = value.sub
+    if not base.defined or base.section is not fixup.section:
+        raise ToolchainError("cannot represent a difference across sections")
+    rtype = _RELATIVE_DATA.get(fixup.size)
+    if rtype is None:
+        raise ToolchainError(f"cannot relocate a {fixup.size}-byte difference")
+    addend = value.constant + (fixup.offset - base.offset)
+    _relocate(asm, fixup, rtype, value.add, addend)
+
+
+def _relocate(asm, fixup, rtype, symbol, addend):
+    if symbol.is_temporary and not symbol.defined:
+        raise ToolchainError(f"Undefined temporary symbol {_shown(symbol)}")
+    if rtype not in _PC_RELATIVE and symbol.defined and symbol.variable is not None:
+        raise ToolchainError(f"symbol '{symbol.name}' is not relocatable")
+    alias = getattr(symbol, "alias_of", None)
+    if alias is not None:
+        symbol = alias
+    _patch(fixup, 0)
+    symbol.in_reloc = True
+    fixup.section.relocations.append(_Relocation(fixup.offset, rtype, symbol, addend))
+
+
+def _check_range(number: int, size: int, what: str):
+    if size >= 8:
+        return
+    low, high = -(1 << (8 * size - 1)), (1 << (8 * size)) - 1
+    if not low <= number <= high:
+        raise ToolchainError(f"{what} {number} is out of range for a {size}-byte field")
+
+
+def _shown(symbol) -> str:
+    name = symbol.name
+    if "\x02" in name:
+        return name[2:].split("\x02")[0] + "b/f"
+    return name
+
+
+class _Relocation:
+    __slots__ = ("offset", "type", "symbol", "addend")
+
+    def __init__(self, offset, rtype, symbol, addend):
+        self.offset = offset
+        self.type = rtype
+        self.symbol = symbol
+        self.addend = addend

@@ -1,0 +1,130 @@
+"""A finished assembly -> an ELF relocatable object, with ``elf.writer``.
+
+What llvm-mc decides here: the ELF header's OS ABI, ABI version and e_flags
+for the code object version and target; which symbols reach the symbol table
+(no ``.L`` temporaries; section symbols only where a relocation needs them)
+and in which order (creation order, locals before globals); and each
+symbol's binding, type, size and section index.
+"""
+
+from __future__ import annotations
+
+from ..elf import constants as elfc
+from ..elf.writer import RelocatableObject
+from ..errors import ToolchainError
+from .amdgpu_directives import SHN_AMDGPU_LDS
+from .model import Section, Symbol
+
+
+def e_flags(target, code_object_version: int, features: dict) -> int:
+    """EF_AMDGPU_MACH plus the xnack/sramecc feature bits of that version."""
+    flags = target.mach
+    xnack, sramecc = features.get("xnack"), features.get("sramecc")
+    if code_object_version == 2:
+        return flags | (elfc.EF_AMDGPU_FEATURE_XNACK_V2 if xnack else 0)
+    if code_object_version == 3:
+        flags |= elfc.EF_AMDGPU_FEATURE_XNACK_V3 if xnack else 0
+        return flags | (elfc.EF_AMDGPU_FEATURE_SRAMECC_V3 if sramecc else 0)
+    if target.supports_xnack:
+        flags |= {None: elfc.EF_AMDGPU_FEATURE_XNACK_ANY_V4, True: elfc.EF_AMDGPU_FEATURE_XNACK_ON_V4,
+                  False: elfc.EF_AMDGPU_FEATURE_XNACK_OFF_V4}[xnack]
+    if target.supports_sramecc:
+        flags |= {None: elfc.EF_AMDGPU_FEATURE_SRAMECC_ANY_V4,
+                  True: elfc.EF_AMDGPU_FEATURE_SRAMECC_ON_V4,
+                  False: elfc.EF_AMDGPU_FEATURE_SRAMECC_OFF_V4}[sramecc]
+    return flags
+
+
+def parse_features(text: str) -> dict:
+    """``xnack+:sramecc-`` (target id) or ``+xnack,-sramecc`` (-mattr) -> {name: bool}."""
+    features = {}
+    for part in text.replace(",", ":").split(":"):
+        part = part.strip()
+        if not part:
+            continue
+        if part[0] in "+-":
+            features[part[1:]] = part[0] == "+"
+        elif part[-1] in "+-":
+            features[part[:-1]] = part[-1] == "+"
+        else:
+            raise ToolchainError(f"invalid target feature '{part}'")
+    return features
+
+
+def build_object(asm) -> RelocatableObject:
+    """The ELF object of a finished ``Assembler``."""
+    version = asm.code_object_version
+    obj = RelocatableObject(e_flags(asm.target, version, asm.features),
+                            elfc.ELFOSABI_AMDGPU_HSA, elfc.ABI_VERSION_FOR_CODE_OBJECT[version])
+    for section in asm.sections.values():
+        code_alignment = 4 if section.has_instructions or section.name == ".text" else 1
+        alignment = max(section.alignment, code_alignment)
+        added = obj.add_section(section.name, section.sh_type, section.flags, bytes(section.data),
+                                alignment, section.entsize)
+        added.nobits_size = section.nobits_size
+    needed_sections = {id(r.symbol.section) for s in asm.sections.values() for r in s.relocations
+                       if _uses_section_symbol(r.symbol)}
+    emitted = {}
+    for item in asm.creation_order:
+        if isinstance(item, Section):
+            if id(item) in needed_sections:
+                emitted[id(item)] = obj.add_section_symbol(item.name)
+            continue
+        if _emitted(item):
+            emitted[id(item)] = _add_symbol(asm, obj, item)
+    for section in asm.sections.values():
+        for relocation in section.relocations:
+            symbol = relocation.symbol
+            addend = relocation.addend
+            if _uses_section_symbol(symbol):
+                target = emitted[id(symbol.section)]
+                addend += symbol.offset
+            else:
+                target = emitted[id(symbol)]
+            obj.add_relocation(section.name, relocation.offset, relocation.type, target, addend)
+    return obj
+
+
+def _uses_section_symbol(symbol: Symbol) -> bool:
+    """Relocations against local labels refer to the section, as llvm-mc writes them."""
+    return symbol.defined and symbol.section is not None and _binding(symbol) == elfc.STB_LOCAL \
+        and not getattr(symbol, "lds", None) and not symbol.common_size
+
+
+def _binding(symbol: Symbol) -> int:
+    if symbol.binding is not None:
+        return symbol.binding
+    return elfc.STB_LOCAL if symbol.defined else elfc.STB_GLOBAL
+
+
+def _emitted(symbol: Symbol) -> bool:
+    if symbol.is_temporary or "\x02" in symbol.name or symbol.name == ".":
+        return False
+    if symbol.variable is not None and not symbol.defined:
+        return False
+    return True
+
+
+def _add_symbol(asm, obj, symbol: Symbol):
+    size = 0
+    if symbol.size_expr is not None:
+        size = asm.absolute(symbol.size_expr)
+    binding = _binding(symbol)
+    if getattr(symbol, "lds", None):
+        size, align = symbol.lds
+        return obj.add_symbol(symbol.name, None, align, size, binding, symbol.sym_type,
+                              symbol.visibility, SHN_AMDGPU_LDS)
+    if symbol.common_size:
+        return obj.add_symbol(symbol.name, None, symbol.common_align, symbol.common_size,
+                              binding, elfc.STT_OBJECT, symbol.visibility, elfc.SHN_COMMON)
+    if symbol.variable is not None:
+        value = asm.evaluate(symbol.variable)
+        if value.is_absolute:
+            return obj.add_symbol(symbol.name, None, value.constant & ((1 << 64) - 1), size,
+                                  binding, symbol.sym_type, symbol.visibility, elfc.SHN_ABS)
+        return obj.add_symbol(symbol.name, None, 0, size, binding, symbol.sym_type,
+                              symbol.visibility)
+    if symbol.defined and symbol.section is not None:
+        return obj.add_symbol(symbol.name, symbol.section.name, symbol.offset, size, binding,
+                              symbol.sym_type, symbol.visibility)
+    return obj.add_symbol(symbol.name, None, 0, size, binding, symbol.sym_type, symbol.visibility)

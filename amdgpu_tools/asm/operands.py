@@ -1,0 +1,198 @@
+"""Syntax nodes of an instruction's operands -> the ISA package's neutral operands.
+
+This is where a name gets its meaning: ``v3``/``s[0:1]``/``ttmp2`` are
+registers, ``vcc``/``exec``/``m0``... are special registers, a bare ``glc``
+after the first operand is a modifier flag, ``hwreg(...)`` and waitcnt terms
+are functions, and anything else is an expression: a constant (``Imm``) when
+it evaluates now, else a ``SymbolRef`` the encoder turns into a fixup.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ToolchainError
+from ..isa.asm_operands import Func, Imm, Modifier, Reg, SpecialReg, SymbolRef
+from .expr import Binary, Const, Sym, Unary, has_specifier
+from .syntax import AbsBars, Call, FloatLit, Indexed, ListNode, LocalRef, ModifierNode, RegList
+
+
+class OperandError(ToolchainError):
+    """An operand that is malformed before the ISA table even looks at it."""
+
+
+_REGISTER = re.compile(r"^(v|s|ttmp|a)(\d+)$")
+
+#: Named registers as llvm-mc spells them (aliases map to the canonical name).
+SPECIAL_REGISTERS = {
+    name: name for name in (
+        "vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0",
+        "flat_scratch", "flat_scratch_lo", "flat_scratch_hi",
+        "xnack_mask", "xnack_mask_lo", "xnack_mask_hi",
+        "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi",
+        "scc", "vccz", "execz", "lds_direct", "off", "null",
+        "src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit",
+        "src_pops_exiting_wave_id", "src_vccz", "src_execz", "src_scc", "src_lds_direct",
+    )
+}
+SPECIAL_REGISTERS.update({
+    "shared_base": "src_shared_base", "shared_limit": "src_shared_limit",
+    "private_base": "src_private_base", "private_limit": "src_private_limit",
+    "pops_exiting_wave_id": "src_pops_exiting_wave_id",
+})
+
+#: Modifiers written as a bare word after the operands.
+FLAG_MODIFIERS = frozenset((
+    "glc", "slc", "tfe", "lds", "gds", "offen", "idxen", "addr64", "clamp",
+    "unorm", "da", "r128", "a16", "d16", "lwe", "high", "done", "compr", "vm",
+    "nv", "dlc", "row_mirror", "row_half_mirror",
+))
+
+#: Calls that are source-operand modifiers rather than operands.
+_WRAPPERS = ("abs", "neg", "sext")
+
+
+class OperandBuilder:
+    """Lowers syntax nodes; ``evaluate(expr)`` returns an expr.Value."""
+
+    def __init__(self, evaluate, freeze):
+        self.evaluate = evaluate
+        self.freeze = freeze
+
+    def build(self, nodes) -> list:
+        operands = []
+        for index, item in enumerate(nodes):
+            operands.extend(self._lower(item, index))
+        return operands
+
+    def _lower(self, item, index):
+        if isinstance(item, ModifierNode):
+            return [Modifier(item.name, self._modifier_value(item.value))]
+        if isinstance(item, Sym) and item.specifier is None:
+            if index > 0 and item.name.lower() in FLAG_MODIFIERS:
+                return [Modifier(item.name.lower(), True)]
+        if isinstance(item, Binary) and item.op == "&" and _is_call_chain(item):
+            return [self.operand(call) for call in _flatten_calls(item)]
+        return [self.operand(item)]
+
+    def operand(self, item, neg=False, abs_=False, sext=False):
+        """One operand with its source modifiers."""
+        if isinstance(item, Unary) and item.op == "-" and _is_register_like(item.operand):
+            return self.operand(item.operand, not neg, abs_, sext)
+        if isinstance(item, AbsBars):
+            return self.operand(item.inner, neg, True, sext)
+        if isinstance(item, Call) and item.name in _WRAPPERS:
+            if len(item.args) != 1:
+                raise OperandError(f"{item.name}() takes one operand")
+            return self.operand(item.args[0], neg or item.name == "neg",
+                                abs_ or item.name == "abs", sext or item.name == "sext")
+        flags = {"neg": neg, "abs": abs_, "sext": sext}
+        register = self._register(item, flags)
+        if register is not None:
+            return register
+        if isinstance(item, Call):
+            return Func(item.name, tuple(self._func_arg(a) for a in item.args), **flags)
+        if isinstance(item, FloatLit):
+            return Imm(item.value, True, **flags)
+        if isinstance(item, (ListNode, RegList, Indexed, ModifierNode)):
+            raise OperandError("invalid operand")
+        return self._expression(item, flags)
+
+    def _register(self, item, flags):
+        if isinstance(item, Sym) and item.specifier is None:
+            lowered = item.name.lower()
+            match = _REGISTER.match(lowered)
+            if match:
+                return Reg(match.group(1), int(match.group(2)), 1, **flags)
+            if lowered in SPECIAL_REGISTERS:
+                return SpecialReg(SPECIAL_REGISTERS[lowered], **flags)
+            return None
+        if isinstance(item, Indexed):
+            if item.name not in ("v", "s", "ttmp", "a"):
+                raise OperandError(f"unknown register file '{item.name}'")
+            low, high = self._constant(item.low), self._constant(item.high)
+            if high < low:
+                raise OperandError("invalid register range: last register before first")
+            return Reg(item.name, low, high - low + 1, **flags)
+        if isinstance(item, RegList):
+            return self._register_list(item, flags)
+        return None
+
+    def _register_list(self, item, flags):
+        regs = [self._register(x, {}) for x in item.items]
+        if any(not isinstance(r, Reg) for r in regs):
+            raise OperandError("a register list holds registers only")
+        first = regs[0]
+        expected = first.index
+        for reg in regs:
+            if reg.file != first.file or reg.index != expected:
+                raise OperandError("registers in a list must be consecutive and of one kind")
+            expected += reg.count
+        return Reg(first.file, first.index, expected - first.index, **flags)
+
+    def _expression(self, item, flags):
+        expr = self._resolve_locals(item)
+        value = self.evaluate(expr)
+        if value.is_absolute and not has_specifier(expr):
+            return Imm(value.constant, False, **flags)
+        return SymbolRef(expr, value.specifier, **flags)
+
+    def _resolve_locals(self, item):
+        if isinstance(item, (LocalRef, Sym)):
+            return self.freeze(item)
+        if isinstance(item, Unary):
+            return Unary(item.op, self._resolve_locals(item.operand))
+        if isinstance(item, Binary):
+            return Binary(item.op, self._resolve_locals(item.left), self._resolve_locals(item.right))
+        if isinstance(item, (FloatLit, Call, AbsBars, Indexed, RegList, ListNode)):
+            raise OperandError("invalid operand in expression")
+        return item
+
+    def _constant(self, item) -> int:
+        value = self.evaluate(self._resolve_locals(item))
+        if not value.is_absolute:
+            raise OperandError("expected an absolute expression")
+        return value.constant
+
+    def _func_arg(self, item):
+        if isinstance(item, Sym) and item.specifier is None:
+            value = self.evaluate(item)
+            return value.constant if value.is_absolute else item.name
+        return self._constant(item)
+
+    def _modifier_value(self, value):
+        if isinstance(value, ListNode):
+            return tuple(self._modifier_value(v) for v in value.items)
+        if isinstance(value, Sym) and value.specifier is None:
+            resolved = self.evaluate(value)
+            return resolved.constant if resolved.is_absolute else value.name.upper()
+        if isinstance(value, FloatLit):
+            raise OperandError("a modifier value must be an integer")
+        return self._constant(value)
+
+
+def _is_register_like(item) -> bool:
+    if isinstance(item, Sym):
+        lowered = item.name.lower()
+        return bool(_REGISTER.match(lowered)) or lowered in SPECIAL_REGISTERS
+    if isinstance(item, Call):
+        return item.name in _WRAPPERS
+    return isinstance(item, (Indexed, AbsBars, RegList, FloatLit))
+
+
+def _is_call_chain(item) -> bool:
+    if isinstance(item, Call):
+        return True
+    return isinstance(item, Binary) and item.op == "&" and \
+        _is_call_chain(item.left) and _is_call_chain(item.right)
+
+
+def _flatten_calls(item):
+    if isinstance(item, Call):
+        yield item
+    else:
+        yield from _flatten_calls(item.left)
+        yield from _flatten_calls(item.right)
+
+
+__all__ = ["OperandBuilder", "OperandError", "SPECIAL_REGISTERS", "FLAG_MODIFIERS", "Const"]

@@ -1,0 +1,98 @@
+"""Source text to logical lines: comment removal with line numbers kept.
+
+llvm-mc's AMDGPU dialect has ``;`` and ``//`` line comments, ``/* */`` block
+comments (which may span lines) and ``#`` comments when ``#`` starts a line.
+Comment characters inside string literals are text. Lines keep their original
+numbering so diagnostics point at the right place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """One logical line: ``text`` without comments, ``raw`` as written (for carets)."""
+
+    filename: str
+    number: int
+    text: str
+    raw: str
+
+
+_SPECIAL = frozenset('/;#"*')
+
+
+def strip_comments(source: str, filename: str) -> list:
+    """Every line of ``source`` with comments replaced by nothing."""
+    lines = []
+    in_block = False
+    for number, raw in enumerate(source.splitlines(), start=1):
+        if not in_block and not any(ch in _SPECIAL for ch in raw):
+            lines.append(SourceLine(filename, number, raw, raw))
+            continue
+        text, in_block = _strip_line(raw, in_block)
+        lines.append(SourceLine(filename, number, text, raw))
+    return lines
+
+
+def _strip_line(raw: str, in_block: bool):
+    """Remove comments from one line; returns (text, still inside /* */)."""
+    out = []
+    i, n = 0, len(raw)
+    if not in_block and raw.lstrip().startswith("#"):
+        return "", False
+    while i < n:
+        if in_block:
+            end = raw.find("*/", i)
+            if end < 0:
+                return "".join(out), True
+            out.append(" ")
+            i = end + 2
+            in_block = False
+            continue
+        ch = raw[i]
+        if ch == '"':
+            j = i + 1
+            while j < n and raw[j] != '"':
+                j += 2 if raw[j] == "\\" else 1
+            out.append(raw[i:j + 1])
+            i = j + 1
+        elif ch == ";" or raw.startswith("//", i):
+            break
+        elif raw.startswith("/*", i):
+            in_block = True
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out), in_block
+
+
+def split_arguments(text: str) -> list:
+    """Split macro-call or .irp arguments on commas/spaces outside quotes and brackets."""
+    args, current, depth, quote = [], [], 0, False
+    for ch in text:
+        if quote:
+            current.append(ch)
+            quote = ch != '"'
+            continue
+        if ch == '"':
+            quote = True
+            current.append(ch)
+        elif ch in "([":
+            depth += 1
+            current.append(ch)
+        elif ch in ")]":
+            depth -= 1
+            current.append(ch)
+        elif ch == "," and depth == 0:
+            args.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    tail = "".join(current).strip()
+    if tail or args:
+        args.append(tail)
+    return args

@@ -1,0 +1,322 @@
+"""Parsing one line of assembly into statements, with the Lark grammar.
+
+The grammar (``grammars/asm.lark``, LALR with a contextual lexer) gives the
+shape of a line; this module turns its tree into small statement objects:
+labels, directives (name + raw argument text), assignments and instructions
+whose operands are syntax nodes (expressions from ``expr.py`` plus a few
+operand-only shapes below). Deciding what a name means (register, modifier,
+symbol) is left to ``operands.py``, which knows the symbol table.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from dataclasses import dataclass, field
+
+import lark
+
+from ..errors import ToolchainError
+from .expr import Binary, Const, Sym, Unary
+
+
+class SyntaxErrorAt(ToolchainError):
+    """A line that does not parse; ``column`` is 1-based."""
+
+    def __init__(self, message, column=1):
+        super().__init__(message)
+        self.column = column
+
+
+# ---- operand-only syntax nodes -------------------------------------------------
+
+@dataclass(frozen=True)
+class FloatLit:
+    value: float
+
+    def __str__(self):
+        return repr(self.value)
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """``s[0:1]``, ``v[4]``, ``ttmp[2:3]``: a register range by index expressions."""
+
+    name: str
+    low: object
+    high: object
+
+
+@dataclass(frozen=True)
+class Call:
+    """``name(args)``: hwreg/sendmsg/swizzle, waitcnt terms, abs/neg/sext."""
+
+    name: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class AbsBars:
+    inner: object
+
+
+@dataclass(frozen=True)
+class RegList:
+    """``[s0, s1, s2]``: consecutive registers written one by one."""
+
+    items: tuple
+
+
+@dataclass(frozen=True)
+class ModifierNode:
+    name: str
+    value: object
+
+
+@dataclass(frozen=True)
+class ListNode:
+    items: tuple
+
+
+@dataclass(frozen=True)
+class LocalRef:
+    """``1b`` / ``1f``: the previous/next numeric local label ``1:``."""
+
+    number: int
+    forward: bool
+
+
+# ---- statements ------------------------------------------------------------------
+
+@dataclass
+class Label:
+    name: str
+    column: int
+
+
+@dataclass
+class NumericLabel:
+    number: int
+    column: int
+
+
+@dataclass
+class Directive:
+    name: str
+    rest: str
+    column: int
+    rest_column: int
+
+
+@dataclass
+class Assignment:
+    name: str
+    expr: object
+    column: int
+
+
+@dataclass
+class Instruction:
+    mnemonic: str
+    operands: list
+    column: int
+    operand_columns: list = field(default_factory=list)
+
+
+# ---- the parser ------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _parser() -> lark.Lark:
+    text = importlib.resources.files("amdgpu_tools.grammars").joinpath("asm.lark").read_text()
+    return lark.Lark(text, parser="lalr", lexer="contextual",
+                     start=["line", "arglist"], propagate_positions=True,
+                     maybe_placeholders=False)
+
+
+def _describe_unexpected(error: lark.exceptions.LarkError) -> SyntaxErrorAt:
+    column = getattr(error, "column", 1) or 1
+    if isinstance(error, lark.exceptions.UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            return SyntaxErrorAt("unexpected end of statement", column)
+        return SyntaxErrorAt(f"unexpected token '{token}'", column)
+    if isinstance(error, lark.exceptions.UnexpectedCharacters):
+        return SyntaxErrorAt(f"invalid character '{error.char}'", column)
+    return SyntaxErrorAt("invalid syntax", column)
+
+
+def parse_line(text: str) -> list:
+    """Statements of one comment-free line, in order (labels first)."""
+    try:
+        tree = _parser().parse(text, start="line")
+    except lark.exceptions.LarkError as error:
+        raise _describe_unexpected(error) from None
+    return [_statement(child) for child in tree.children]
+
+
+def parse_arguments(text: str, column_offset: int = 0) -> list:
+    """A directive's comma-separated arguments as syntax nodes."""
+    try:
+        tree = _parser().parse(text, start="arglist")
+    except lark.exceptions.LarkError as error:
+        described = _describe_unexpected(error)
+        described.column += column_offset
+        raise described from None
+    return [node(child) for child in tree.children]
+
+
+def _column(item) -> int:
+    if isinstance(item, lark.Token):
+        return item.column
+    return getattr(item.meta, "column", 1) if not item.meta.empty else 1
+
+
+def _statement(tree):
+    kind = tree.data
+    children = tree.children
+    if kind == "label":
+        return Label(str(children[0]), _column(tree))
+    if kind == "numeric_label":
+        return NumericLabel(int(children[0]), _column(tree))
+    if kind == "directive":
+        rest = children[1] if len(children) > 1 else None
+        return Directive(str(children[0]).lower(), str(rest).rstrip() if rest else "",
+                         _column(tree), rest.column if rest else 0)
+    if kind == "assignment":
+        return Assignment(str(children[0]), node(children[1]), _column(tree))
+    if kind == "instruction":
+        operands, columns = [], []
+        if len(children) > 1:
+            for child in children[1].children:
+                operands.append(node(child))
+                columns.append(_column(child))
+        return Instruction(str(children[0]).lower(), operands, _column(tree), columns)
+    raise SyntaxErrorAt(f"unsupported statement {kind}", _column(tree))
+
+
+def _name(token) -> Sym:
+    name, _, specifier = str(token).partition("@")
+    return Sym(name, specifier or None)
+
+
+def _int(text: str) -> int:
+    lowered = text.lower()
+    if lowered.startswith("0x"):
+        return int(lowered, 16)
+    if lowered.startswith("0b"):
+        return int(lowered[2:], 2)
+    if len(lowered) > 1 and lowered.startswith("0"):
+        return int(lowered, 8)
+    return int(lowered)
+
+
+def node(item):
+    """The syntax node of one grammar subtree."""
+    if isinstance(item, lark.Token):
+        if item.type == "STRING":
+            return StringLit(item)
+        if item.type == "AT_TYPE":
+            return AtType(str(item)[1:])
+        return _name(item)
+    kind, children = item.data, item.children
+    handler = _NODE_BUILDERS.get(kind)
+    if handler is None:
+        raise SyntaxErrorAt(f"unexpected '{kind}'", _column(item))
+    return handler(children)
+
+
+@dataclass(frozen=True)
+class StringLit:
+    raw: str
+
+    @property
+    def value(self) -> bytes:
+        return unescape(self.raw[1:-1])
+
+
+@dataclass(frozen=True)
+class AtType:
+    name: str
+
+
+def unescape(body: str) -> bytes:
+    """Decode a GNU-as string body: \\n, \\t, octal \\NNN, hex \\xHH, \\\\, \\"."""
+    out = bytearray()
+    i = 0
+    simple = {"n": 10, "t": 9, "r": 13, "b": 8, "f": 12, "v": 11, "a": 7, "\\": 92, '"': 34, "'": 39}
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\" or i + 1 >= len(body):
+            out += ch.encode("utf-8")
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt in simple:
+            out.append(simple[nxt])
+            i += 2
+        elif nxt in "xX":
+            j = i + 2
+            while j < len(body) and body[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(int(body[i + 2:j] or "0", 16) & 0xFF)
+            i = j
+        elif nxt in "01234567":
+            j = i + 1
+            while j < len(body) and j < i + 4 and body[j] in "01234567":
+                j += 1
+            out.append(int(body[i + 1:j], 8) & 0xFF)
+            i = j
+        else:
+            out += nxt.encode("utf-8")
+            i += 2
+    return bytes(out)
+
+
+def _binop(children):
+    left, op, right = children
+    return Binary(str(op), node(left), node(right))
+
+
+def _sign(children):
+    op, operand = children
+    inner = node(operand)
+    if str(op) == "+":
+        return inner
+    if isinstance(inner, Const):
+        return Const(-inner.value)
+    if isinstance(inner, FloatLit):
+        return FloatLit(-inner.value)
+    return Unary("-", inner)
+
+
+def _indexed(children):
+    low = node(children[1])
+    high = node(children[2]) if len(children) > 2 else low
+    return Indexed(str(children[0]).lower(), low, high)
+
+
+def _localref(children):
+    text = str(children[0])
+    return LocalRef(int(text[:-1]), text[-1] == "f")
+
+
+_NODE_BUILDERS = {
+    "int": lambda c: Const(_int(str(c[0]))),
+    "float": lambda c: FloatLit(float(str(c[0]))),
+    "localref": _localref,
+    "name": lambda c: _name(c[0]),
+    "indexed": _indexed,
+    "call": lambda c: Call(str(c[0]).lower(), tuple(node(a) for a in c[1:])),
+    "binop": _binop,
+    "binop_lor": lambda c: Binary("||", node(c[0]), node(c[1])),
+    "binop_land": lambda c: Binary("&&", node(c[0]), node(c[1])),
+    "sign": _sign,
+    "bitnot": lambda c: Unary("~", node(c[0])),
+    "lognot": lambda c: Unary("!", node(c[0])),
+    "abs_bars": lambda c: AbsBars(node(c[0])),
+    "reglist": lambda c: RegList(tuple(node(a) for a in c)),
+    "modifier": lambda c: ModifierNode(str(c[0]).lower(), node(c[1])),
+    "list": lambda c: ListNode(tuple(node(a) for a in c)),
+    "attype": lambda c: AtType(str(c[0])[1:]),
+    "string": lambda c: StringLit(str(c[0])),
+}

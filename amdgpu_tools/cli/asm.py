@@ -1,0 +1,108 @@
+"""``amdgpu-as``: assemble one LLVM-MC-style source file into a relocatable object.
+
+Accepts llvm-mc's spellings too (``-mcpu=``, ``-triple=``, ``-filetype=obj``,
+``-show-encoding``, ``--amdhsa-code-object-version=``), so scripts written for
+llvm-mc work unchanged. Every diagnostic is printed; the output file is
+written (through a temporary file and a rename) only if there is no error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+import click
+
+from ..asm import assemble_object
+from ..errors import AsmError, ToolchainError
+from .common import llvm_style_args, run_click
+
+TOOL = "amdgpu-as"
+
+_LLVM_SPELLINGS = {
+    "mcpu": "mcpu", "triple": "triple", "o": "output", "filetype": "filetype",
+    "arch": "arch", "show-encoding": "show-encoding", "mattr": "mattr",
+    "amdhsa-code-object-version": "code-object-version",
+    "code-object-version": "code-object-version",
+}
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("source", type=click.Path(allow_dash=True, dir_okay=False))
+@click.option("--mcpu", "--cpu", "mcpu", default="gfx900", show_default=True,
+              help="Target processor (gfx600..gfx909 or an alias); may carry :xnack+ etc.")
+@click.option("--triple", default="amdgcn-amd-amdhsa", show_default=True,
+              help="Target triple (amdgcn-amd-amdhsa).")
+@click.option("--arch", default=None, help="Architecture (amdgcn).")
+@click.option("--mattr", default="", help="Target features, e.g. +xnack,-sramecc.")
+@click.option("--code-object-version", "--amdhsa-code-object-version", "code_object_version",
+              type=click.IntRange(2, 5), default=None,
+              help="Code object version (default: from directives, else 5).")
+@click.option("-o", "--output", default=None, help="Output object file (default: SOURCE.o).")
+@click.option("--filetype", type=click.Choice(["obj", "asm", "null"]), default="obj",
+              help="obj writes the object; null only checks the source.")
+@click.option("--show-encoding", is_flag=True, help="Print each instruction with its encoding.")
+def command(source, mcpu, triple, arch, mattr, code_object_version, output, filetype,
+            show_encoding):
+    """Assemble SOURCE (an AMDGPU .s file, '-' for stdin) into an ELF code object."""
+    if not triple.startswith("amdgcn") or (arch and arch != "amdgcn"):
+        raise ToolchainError(f"unsupported target triple '{triple}' (use amdgcn-amd-amdhsa)")
+    text, filename = _read_source(source)
+    try:
+        data, asm = assemble_object(text, mcpu, filename, code_object_version,
+                                    show_encoding, mattr or None)
+    except AsmError as failure:
+        for diagnostic in failure.diagnostics:
+            click.echo(diagnostic.format(), err=True)
+        if not failure.diagnostics:
+            click.echo(f"{TOOL}: error: {failure}", err=True)
+        return 1
+    for diagnostic in asm.diagnostics:
+        click.echo(diagnostic.format(), err=True)
+    if show_encoding:
+        click.echo("\n".join(asm.listing))
+    if filetype == "obj" and not (show_encoding and output is None):
+        _write_atomically(output or _default_output(source), data)
+    return 0
+
+
+def _read_source(source):
+    if source == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(source, encoding="utf-8", errors="surrogateescape") as handle:
+            return handle.read(), source
+    except OSError as error:
+        raise ToolchainError(f"cannot read '{source}': {error.strerror}") from None
+
+
+def _default_output(source):
+    if source == "-":
+        return "a.out"
+    base, _ = os.path.splitext(source)
+    return base + ".o"
+
+
+def _write_atomically(path, data):
+    """Write ``path`` via a temporary file so no partial object is ever left behind."""
+    if path == "-":
+        sys.stdout.buffer.write(data)
+        return
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=".amdgpu-as-", dir=directory)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise ToolchainError(f"cannot write '{path}': {error.strerror}") from None
+
+
+def main(argv=None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    return run_click(command, TOOL, llvm_style_args(args, _LLVM_SPELLINGS))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
