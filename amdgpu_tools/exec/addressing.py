@@ -1,0 +1,236 @@
+"""Address computation for vector memory instructions, vectorised over lanes.
+
+Every function here works on whole batches of waves at once: per-lane values
+are arrays shaped ``(waves, 64)`` and per-wave values arrays shaped
+``(waves,)``.  Nothing here touches memory; it only turns register contents
+into addresses and tells which lanes are in range.  The three address spaces
+a GCN kernel can reach are:
+
+* global memory: a 64-bit device address (``DeviceMemory``);
+* LDS (the group segment): a 32-bit byte offset into the work-group's LDS;
+* private (scratch) memory: a 32-bit byte offset into the lane's private
+  segment, stored lane-interleaved ("swizzled") in a per-dispatch backing
+  allocation, exactly as the private segment buffer V# describes.
+
+A flat address selects one of the three by its high 32 bits (the apertures).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+WAVE_SIZE = 64
+
+#: Segment codes returned by ``classify_flat``.
+SEGMENT_GLOBAL = 0
+SEGMENT_LDS = 1
+SEGMENT_PRIVATE = 2
+
+#: V# ELEMENT_SIZE and INDEX_STRIDE field encodings -> bytes / elements.
+ELEMENT_SIZES = (2, 4, 8, 16)
+INDEX_STRIDES = (8, 16, 32, 64)
+
+_U32 = np.uint32
+_U64 = np.uint64
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+#: Lane numbers of one wave, broadcastable against (waves, 64).
+LANE_IDS = np.arange(WAVE_SIZE, dtype=np.uint64)
+
+
+def _bits(word: np.ndarray, low: int, width: int) -> np.ndarray:
+    return (word >> _U32(low)) & _U32((1 << width) - 1)
+
+
+# ----------------------------------------------------------------- V# resource
+@dataclass
+class BufferResource:
+    """The fields of a buffer resource descriptor (V#), one entry per wave.
+
+    The layout is that of the GCN ISA manuals' "Buffer Resource" table:
+    dword0 base[31:0]; dword1 base[47:32], stride[29:16], cache_swizzle[30],
+    swizzle_enable[31]; dword2 num_records; dword3 dst_sel_x/y/z/w[11:0],
+    num_format[14:12], data_format[18:15], element_size[20:19],
+    index_stride[22:21], add_tid_enable[23].
+    """
+
+    base: np.ndarray            # uint64
+    stride: np.ndarray          # uint64, bytes
+    num_records: np.ndarray     # uint64
+    swizzle_enable: np.ndarray  # bool
+    element_size: np.ndarray    # uint64, bytes
+    index_stride: np.ndarray    # uint64, elements
+    add_tid_enable: np.ndarray  # bool
+    num_format: np.ndarray      # uint32
+    data_format: np.ndarray     # uint32
+    dst_sel: np.ndarray         # uint32, (waves, 4)
+
+
+def decode_buffer_resource(words: np.ndarray, generation: int = 9) -> BufferResource:
+    """Split V# dwords (shape ``(waves, 4)``, uint32) into their fields.
+
+    On GFX8/GFX9 a descriptor with ADD_TID_ENABLE takes stride bits [17:14]
+    from DATA_FORMAT, which is why LLVM clears DATA_FORMAT in its scratch V#.
+    """
+    words = np.asarray(words, dtype=_U32).reshape(-1, 4)
+    base = words[:, 0].astype(_U64) | (_bits(words[:, 1], 0, 16).astype(_U64) << _U64(32))
+    stride = _bits(words[:, 1], 16, 14).astype(_U64)
+    add_tid = _bits(words[:, 3], 23, 1).astype(bool)
+    data_format = _bits(words[:, 3], 15, 4)
+    if generation in (8, 9):
+        stride = stride | np.where(add_tid, data_format.astype(_U64) << _U64(14), _U64(0))
+    dst_sel = np.stack([_bits(words[:, 3], 3 * i, 3) for i in range(4)], axis=1)
+    return BufferResource(
+        base=base,
+        stride=stride,
+        num_records=words[:, 2].astype(_U64),
+        swizzle_enable=_bits(words[:, 1], 31, 1).astype(bool),
+        element_size=np.asarray(ELEMENT_SIZES, _U64)[_bits(words[:, 3], 19, 2)],
+        index_stride=np.asarray(INDEX_STRIDES, _U64)[_bits(words[:, 3], 21, 2)],
+        add_tid_enable=add_tid,
+        num_format=_bits(words[:, 3], 12, 3),
+        data_format=data_format,
+        dst_sel=dst_sel,
+    )
+
+
+def encode_buffer_resource(base: int, *, stride: int = 0, num_records: int = 0xFFFFFFFF,
+                           swizzle_enable: bool = False, element_size: int = 4,
+                           index_stride: int = 64, add_tid_enable: bool = False,
+                           num_format: int = 0, data_format: int = 0,
+                           dst_sel: tuple = (4, 5, 6, 7)) -> tuple:
+    """The four dwords of a V#; the inverse of ``decode_buffer_resource``."""
+    word0 = base & 0xFFFFFFFF
+    word1 = ((base >> 32) & 0xFFFF) | ((stride & 0x3FFF) << 16) | (int(swizzle_enable) << 31)
+    word3 = 0
+    for i, sel in enumerate(dst_sel):
+        word3 |= (sel & 7) << (3 * i)
+    word3 |= (num_format & 7) << 12
+    word3 |= (data_format & 0xF) << 15
+    word3 |= ELEMENT_SIZES.index(element_size) << 19
+    word3 |= INDEX_STRIDES.index(index_stride) << 21
+    word3 |= int(add_tid_enable) << 23
+    return (word0, word1, num_records & 0xFFFFFFFF, word3)
+
+
+@dataclass
+class BufferAccess:
+    """Per-lane, per-component addresses of a buffer access and their validity.
+
+    ``addresses`` has shape ``(waves, 64, components)``; ``in_range`` the same.
+    """
+
+    addresses: np.ndarray
+    in_range: np.ndarray
+
+
+def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
+                     offset: np.ndarray | None, soffset: np.ndarray,
+                     inst_offset: int, components: int, component_bytes: int,
+                     whole_access: bool = False,
+                     addr64: np.ndarray | None = None) -> BufferAccess:
+    """MUBUF/MTBUF addressing as the GCN manuals' "Buffer Addressing" gives it.
+
+    ``index`` / ``offset`` are the per-lane VGPR values (None when IDXEN /
+    OFFEN is clear), ``soffset`` the per-wave SGPR offset.  A linear buffer
+    addresses ``base + soffset + offset + inst_offset + stride * index``; a
+    swizzled one interleaves elements of consecutive indices.  Range checks
+    leave out ``soffset``, as the hardware does: raw buffers (stride 0 or
+    swizzled) check the byte offset against ``num_records``, structured
+    buffers the index.  ``whole_access`` makes the check all-or-nothing
+    (format loads and atomics); otherwise each component is checked alone.
+    ``addr64`` (GFX6/7) replaces index/offset with a 64-bit VGPR address and
+    disables range checking.
+    """
+    waves = rsrc.base.shape[0]
+    shape = (waves, WAVE_SIZE)
+    base = rsrc.base[:, None]
+    sgpr = np.asarray(soffset, dtype=_U64).reshape(waves, 1)
+    comp = (np.arange(components, dtype=_U64) * _U64(component_bytes))
+    if addr64 is not None:
+        start = base + np.asarray(addr64, _U64) + sgpr + _U64(inst_offset)
+        addresses = start[:, :, None] + comp
+        return BufferAccess(addresses, np.ones(addresses.shape, bool))
+    idx = np.zeros(shape, _U64) if index is None else np.asarray(index, _U64) & _MASK32
+    idx = idx + np.where(rsrc.add_tid_enable[:, None], LANE_IDS[None, :], _U64(0))
+    off = (np.zeros(shape, _U64) if offset is None else np.asarray(offset, _U64) & _MASK32)
+    off = (off + _U64(inst_offset)) & _MASK32
+    comp_off = off[:, :, None] + comp                      # (waves, 64, components)
+    stride = rsrc.stride[:, None]
+    linear = base + sgpr + stride * idx
+    addresses = linear[:, :, None] + comp_off
+    if rsrc.swizzle_enable.any():
+        swizzled = _swizzle(rsrc, base + sgpr, idx, comp_off)
+        addresses = np.where(rsrc.swizzle_enable[:, None, None], swizzled, addresses)
+    in_range = _buffer_in_range(rsrc, idx, off, comp_off, component_bytes, whole_access)
+    return BufferAccess(addresses, in_range)
+
+
+def _swizzle(rsrc, start, idx, comp_off):
+    """Swizzled layout: element-sized pieces of consecutive indices interleave."""
+    element = rsrc.element_size[:, None, None]
+    index_stride = rsrc.index_stride[:, None]
+    index_msb = (idx // index_stride)[:, :, None]
+    index_lsb = (idx % index_stride)[:, :, None]
+    offset_msb = comp_off // element
+    offset_lsb = comp_off % element
+    stride = rsrc.stride[:, None, None]
+    inner = (index_msb * stride + offset_msb * element) * index_stride[:, :, None]
+    return start[:, :, None] + inner + index_lsb * element + offset_lsb
+
+
+def _buffer_in_range(rsrc, idx, off, comp_off, component_bytes, whole_access):
+    raw = (rsrc.stride == 0) | rsrc.swizzle_enable
+    records = rsrc.num_records[:, None, None]
+    raw_ok = comp_off + _U64(component_bytes) <= records
+    if whole_access:
+        raw_ok = np.broadcast_to(raw_ok.all(axis=2, keepdims=True), raw_ok.shape)
+    structured_ok = np.broadcast_to((idx[:, :, None] < records), comp_off.shape)
+    return np.where(raw[:, None, None], raw_ok, structured_ok)
+
+
+# ------------------------------------------------------------ private memory
+def swizzled_private_address(wave_base: np.ndarray, offset: np.ndarray,
+                             element_size: int = 4, index_stride: int = 64) -> np.ndarray:
+    """Backing address of private byte ``offset`` of each lane.
+
+    ``wave_base`` (per wave) is where the wave's private area starts; lanes'
+    private segments are interleaved in ``element_size`` pieces, the layout
+    of the private segment buffer V# (swizzled, ADD_TID_ENABLE, stride 0).
+    """
+    offset = np.asarray(offset, _U64)
+    lanes = LANE_IDS.reshape((1, WAVE_SIZE) + (1,) * (offset.ndim - 2))
+    element = _U64(element_size)
+    wave_base = np.asarray(wave_base, _U64).reshape((-1,) + (1,) * (offset.ndim - 1))
+    return (wave_base + (offset // element) * element * _U64(index_stride)
+            + (lanes % _U64(index_stride)) * element + offset % element)
+
+
+# ------------------------------------------------------------ flat apertures
+def classify_flat(addresses: np.ndarray, shared_base: int, private_base: int) -> np.ndarray:
+    """Which segment each flat address falls in (SEGMENT_GLOBAL/LDS/PRIVATE).
+
+    An aperture is the 4 GiB range whose high 32 bits equal the aperture
+    base's high 32 bits; every other address is global.
+    """
+    high = np.asarray(addresses, _U64) >> _U64(32)
+    segment = np.full(high.shape, SEGMENT_GLOBAL, np.uint8)
+    segment[high == _U64(shared_base >> 32)] = SEGMENT_LDS
+    segment[high == _U64(private_base >> 32)] = SEGMENT_PRIVATE
+    return segment
+
+
+def flat_scratch_wave_base(flat_scratch: np.ndarray, generation: int,
+                           hidden_private_base: int) -> np.ndarray:
+    """Start of each wave's private area, from its FLAT_SCRATCH register.
+
+    GFX9 holds a 64-bit address in FLAT_SCRATCH.  GFX7/8 hold the per-lane
+    size in FLAT_SCRATCH_LO and, in FLAT_SCRATCH_HI, the wave's offset from
+    the queue's hidden private base in 256-byte units.
+    """
+    flat_scratch = np.asarray(flat_scratch, _U64)
+    if generation >= 9:
+        return flat_scratch
+    return _U64(hidden_private_base) + ((flat_scratch >> _U64(32)) << _U64(8))

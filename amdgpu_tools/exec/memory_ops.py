@@ -1,0 +1,314 @@
+"""Shared machinery of the memory instructions: byte movement, atomics, faults.
+
+The semantics of each family (``memory_ops_smem``, ``memory_ops_ds``,
+``memory_ops_vmem``) reduce an instruction to *pieces*: a set of active
+lanes, the backend they reach (device memory, or the batch's LDS viewed as
+one flat byte array) and, per lane, the address of each contiguous chunk of
+the access with an in-range flag.  This module moves bytes for pieces and
+applies atomics in the one deterministic order the executor promises:
+lanes of the first wave in lane order, then the next wave, and so on; each
+returned pre-op value reflects that order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import MemoryFault
+
+_U32 = np.uint32
+_U64 = np.uint64
+
+
+class ByteArrayMemory:
+    """A flat ``uint8`` array with DeviceMemory's gather/scatter interface (LDS)."""
+
+    def __init__(self, data: np.ndarray):
+        self.data = data.reshape(-1)
+
+    def gather(self, addresses, nbytes):
+        addresses = np.asarray(addresses, np.int64)
+        return self.data[addresses[:, None] + np.arange(nbytes, dtype=np.int64)]
+
+    def scatter(self, addresses, data):
+        addresses = np.asarray(addresses, np.int64)
+        nbytes = data.shape[1]
+        self.data[addresses[:, None] + np.arange(nbytes, dtype=np.int64)] = data
+
+
+def lds_memory(state) -> ByteArrayMemory:
+    """The batch's LDS rows as one byte array: address = row * size + offset."""
+    cached = state.extra.get("lds_memory")
+    if cached is None or cached[0] is not state.lds:
+        cached = (state.lds, ByteArrayMemory(state.lds))
+        state.extra["lds_memory"] = cached
+    return cached[1]
+
+
+@dataclass
+class Piece:
+    """Lanes of one access going to one backend.
+
+    ``lanes``: (n, 64) bool, the lanes taking part (a subset of EXEC);
+    ``addresses``: (k, chunks) uint64 for the k selected lanes in row-major
+    order; ``valid``: (k, chunks) bool, False for out-of-range chunks (loads
+    read zero, stores and atomics are dropped); ``chunk_bytes``: bytes per chunk.
+    """
+
+    backend: object
+    lanes: np.ndarray
+    addresses: np.ndarray
+    valid: np.ndarray
+    chunk_bytes: int
+
+
+def _fault_wave(piece: Piece, address: int) -> int:
+    """Index (within the group) of the first wave whose lane hit ``address``."""
+    rows = np.flatnonzero((piece.addresses == np.uint64(address)).any(axis=1))
+    waves = np.nonzero(piece.lanes)[0]
+    return int(waves[rows[0]]) if rows.size else int(waves[0]) if waves.size else 0
+
+
+def _guard(ctx, piece, action):
+    """Run ``action``; turn a MemoryFault into a KernelError naming the wave."""
+    try:
+        return action()
+    except MemoryFault as fault:
+        if ctx is None:
+            raise
+        wave = _fault_wave(piece, fault.address)
+        raise ctx.fault(f"memory fault: {fault}", address=fault.address,
+                        wave_index=wave) from None
+
+
+# ------------------------------------------------------------- loads, stores
+def load_pieces(ctx, pieces, shape, nbytes) -> np.ndarray:
+    """Bytes of every lane's access: (n, 64, nbytes) uint8, zero where not read."""
+    out = np.zeros(shape + (nbytes,), np.uint8)
+    for piece in pieces:
+        if not piece.lanes.any():
+            continue
+        chunks = piece.addresses.shape[1]
+        raw = np.zeros((piece.addresses.shape[0], chunks, piece.chunk_bytes), np.uint8)
+        valid = piece.valid
+        if valid.any():
+            addresses = piece.addresses[valid]
+            raw[valid] = _guard(ctx, piece, lambda: piece.backend.gather(addresses,
+                                                                        piece.chunk_bytes))
+        out[piece.lanes] = raw.reshape(raw.shape[0], -1)[:, :nbytes]
+    return out
+
+
+def store_pieces(ctx, pieces, data: np.ndarray) -> None:
+    """Write ``data`` ((n, 64, nbytes) uint8) for every valid chunk of the pieces."""
+    for piece in pieces:
+        if not piece.valid.any():
+            continue
+        chunks = piece.addresses.shape[1]
+        lane_bytes = data[piece.lanes]
+        pad = chunks * piece.chunk_bytes - lane_bytes.shape[1]
+        if pad > 0:
+            lane_bytes = np.pad(lane_bytes, ((0, 0), (0, pad)))
+        rows = lane_bytes.reshape(-1, chunks, piece.chunk_bytes)[piece.valid]
+        addresses = piece.addresses[piece.valid]
+        _guard(ctx, piece, lambda: piece.backend.scatter(addresses, rows))
+
+
+# ---------------------------------------------------------------- conversion
+def words_to_bytes(words: np.ndarray, nbytes: int) -> np.ndarray:
+    """(n, 64, dwords) uint32 register contents -> (n, 64, nbytes) uint8."""
+    words = np.ascontiguousarray(words, dtype=_U32)
+    return words.view(np.uint8).reshape(words.shape[:-1] + (-1,))[..., :nbytes]
+
+
+def bytes_to_words(data: np.ndarray, *, signed: bool = False) -> np.ndarray:
+    """(..., nbytes) uint8 -> (..., dwords) uint32, sub-dword values extended."""
+    nbytes = data.shape[-1]
+    if nbytes % 4 == 0:
+        return np.ascontiguousarray(data).view(_U32)
+    kind = {1: np.int8 if signed else np.uint8, 2: np.int16 if signed else np.uint16}[nbytes]
+    value = np.ascontiguousarray(data).view(kind)
+    return value.astype(np.int32).astype(_U32) if signed else value.astype(_U32)
+
+
+def join64(words: np.ndarray) -> np.ndarray:
+    """(..., 2) uint32 -> (...,) uint64, low dword first."""
+    words = np.asarray(words, _U32)
+    return words[..., 0].astype(_U64) | (words[..., 1].astype(_U64) << _U64(32))
+
+
+def split64(values: np.ndarray) -> np.ndarray:
+    """(...,) uint64 -> (..., 2) uint32."""
+    values = np.asarray(values, _U64)
+    return np.stack([(values & _U64(0xFFFFFFFF)).astype(_U32),
+                     (values >> _U64(32)).astype(_U32)], axis=-1)
+
+
+# -------------------------------------------------------------------- atomics
+def _as_float(values, width):
+    return values.view(np.float32 if width == 4 else np.float64)
+
+
+def _as_signed(values, width):
+    return values.view(np.int32 if width == 4 else np.int64)
+
+
+def _fmin(a, b, width):
+    fa, fb = _as_float(a, width), _as_float(b, width)
+    result = np.where(np.isnan(fa), fb, np.where(np.isnan(fb), fa, np.minimum(fa, fb)))
+    return result.astype(fa.dtype).view(a.dtype)
+
+
+def _fmax(a, b, width):
+    fa, fb = _as_float(a, width), _as_float(b, width)
+    result = np.where(np.isnan(fa), fb, np.where(np.isnan(fb), fa, np.maximum(fa, fb)))
+    return result.astype(fa.dtype).view(a.dtype)
+
+
+def _fadd(a, b, width):
+    with np.errstate(all="ignore"):
+        return (_as_float(a, width) + _as_float(b, width)).view(a.dtype)
+
+
+def _inc(old, data, width):
+    return np.where(old >= data, old.dtype.type(0), old + old.dtype.type(1))
+
+
+def _dec(old, data, width):
+    return np.where((old == 0) | (old > data), data, old - old.dtype.type(1))
+
+
+def _cmpswap(old, data, width, data2):
+    """Memory gets ``data`` (the source) when it equals ``data2`` (the compare)."""
+    return np.where(old == data2, data, old)
+
+
+def _cmpswap_float(old, data, width, data2):
+    return np.where(_as_float(old, width) == _as_float(data2, width), data, old)
+
+
+def _mskor(old, data, width, data2):
+    return (old & ~data) | data2
+
+
+#: Atomic operation name -> fn(old, data, width[, data2]) -> new value.
+#: Values are unsigned arrays of the access width (uint32 or uint64).
+ATOMIC_OPS = {
+    "add": lambda o, d, w: o + d,
+    "sub": lambda o, d, w: o - d,
+    "rsub": lambda o, d, w: d - o,
+    "swap": lambda o, d, w: d,
+    "and": lambda o, d, w: o & d,
+    "or": lambda o, d, w: o | d,
+    "xor": lambda o, d, w: o ^ d,
+    "umin": lambda o, d, w: np.minimum(o, d),
+    "umax": lambda o, d, w: np.maximum(o, d),
+    "smin": lambda o, d, w: np.minimum(_as_signed(o, w), _as_signed(d, w)).view(o.dtype),
+    "smax": lambda o, d, w: np.maximum(_as_signed(o, w), _as_signed(d, w)).view(o.dtype),
+    "fmin": _fmin,
+    "fmax": _fmax,
+    "fadd": _fadd,
+    "inc": _inc,
+    "dec": _dec,
+    "cmpswap": _cmpswap,
+    "fcmpswap": _cmpswap_float,
+    "mskor": _mskor,
+}
+#: Operations taking a second data operand.
+TWO_OPERAND_ATOMICS = frozenset({"cmpswap", "fcmpswap", "mskor"})
+
+
+def _occurrence_rank(addresses: np.ndarray) -> np.ndarray:
+    """For each element, how many earlier elements have the same address."""
+    order = np.argsort(addresses, kind="stable")
+    sorted_addresses = addresses[order]
+    starts = np.r_[True, sorted_addresses[1:] != sorted_addresses[:-1]]
+    group_start = np.maximum.accumulate(np.where(starts, np.arange(order.size), 0))
+    rank = np.empty(order.size, np.int64)
+    rank[order] = np.arange(order.size) - group_start
+    return rank
+
+
+def atomic_serial(backend, addresses, op: str, width: int, data, data2=None):
+    """Apply ``op`` at each address in array order; return the pre-op values.
+
+    Lanes hitting distinct addresses are applied together; a lane whose
+    address an earlier lane also hit waits for a later round, so each lane
+    sees exactly the value left by the lanes before it.
+    """
+    addresses = np.asarray(addresses, _U64)
+    dtype = _U32 if width == 4 else _U64
+    data = np.asarray(data, dtype)
+    data2 = None if data2 is None else np.asarray(data2, dtype)
+    old = np.zeros(addresses.size, dtype)
+    if addresses.size == 0:
+        return old
+    if op in _SUMMING:
+        return _atomic_sum(backend, addresses, op, width, data, dtype)
+    fn = ATOMIC_OPS[op]
+    rank = _occurrence_rank(addresses)
+    for round_number in range(int(rank.max()) + 1):
+        rows = np.flatnonzero(rank == round_number)
+        current = backend.gather(addresses[rows], width).view(dtype)[:, 0]
+        args = (current, data[rows], width) + (() if data2 is None else (data2[rows],))
+        with np.errstate(all="ignore"):
+            new = np.asarray(fn(*args), dtype)
+        backend.scatter(addresses[rows], new.reshape(-1, 1).view(np.uint8))
+        old[rows] = current
+    return old
+
+
+#: Integer atomics whose serial result is a prefix sum: done in one pass.
+_SUMMING = frozenset({"add", "sub"})
+
+
+def _atomic_sum(backend, addresses, op, width, data, dtype):
+    """add/sub with any number of lanes per address, without serial rounds.
+
+    Each lane's pre-op value is the memory value plus (or minus) the sum of
+    the data of the earlier lanes that hit the same address, modulo 2**bits.
+    """
+    order = np.argsort(addresses, kind="stable")
+    sorted_addresses = addresses[order]
+    starts = np.flatnonzero(np.r_[True, sorted_addresses[1:] != sorted_addresses[:-1]])
+    unique = sorted_addresses[starts]
+    memory = backend.gather(unique, width).view(dtype)[:, 0]
+    inclusive = np.cumsum(data[order], dtype=dtype)
+    before_group = np.r_[dtype(0), inclusive[:-1]][starts]
+    group_of = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, order.size]))
+    earlier = inclusive - data[order] - before_group[group_of]
+    totals = np.add.reduceat(data[order], starts, dtype=dtype)
+    if op == "add":
+        old_sorted = memory[group_of] + earlier
+        new = memory + totals
+    else:
+        old_sorted = memory[group_of] - earlier
+        new = memory - totals
+    backend.scatter(unique, np.ascontiguousarray(new, dtype).reshape(-1, 1).view(np.uint8))
+    old = np.empty(addresses.size, dtype)
+    old[order] = old_sorted
+    return old
+
+
+def atomic_pieces(ctx, pieces, shape, op: str, width: int, data, data2=None):
+    """Run an atomic over pieces; returns (n, 64) pre-op values (zero if not done).
+
+    ``data`` / ``data2`` are (n, 64) arrays of the access width.  Atomics are
+    all-or-nothing per lane: a lane with any invalid chunk does nothing.
+    """
+    dtype = _U32 if width == 4 else _U64
+    old = np.zeros(shape, dtype)
+    for piece in pieces:
+        valid = piece.valid.all(axis=1)
+        if not valid.any():
+            continue
+        lane_rows = np.zeros(shape, bool)
+        lane_rows[piece.lanes] = valid
+        addresses = piece.addresses[valid, 0]
+        second = None if data2 is None else data2[lane_rows]
+        result = _guard(ctx, piece, lambda: atomic_serial(
+            piece.backend, addresses, op, width, data[lane_rows], second))
+        old[lane_rows] = result
+    return old

@@ -1,0 +1,396 @@
+"""Semantics of the DS (LDS) instructions, vectorised over lanes and waves.
+
+An LDS address is ``ADDR VGPR + instruction offset`` within the wave's
+work-group segment.  An access is in range when it ends inside the group
+segment and, on GFX6-8, below the byte limit in M0; out-of-range reads
+return zero and out-of-range writes and atomics do nothing, as on hardware.
+GDS (the gds bit, ds_gws_*, ds_ordered_count) is not modelled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .memory_ops import (ATOMIC_OPS, Piece, atomic_pieces, bytes_to_words, join64,
+                         lds_memory, load_pieces, split64, store_pieces, words_to_bytes)
+from .registry import builder, unsupported
+
+_U32 = np.uint32
+_U64 = np.uint64
+_M0 = 124
+WAVE = 64
+
+# ------------------------------------------------------------------ tables
+#: Loads: suffix -> (bytes, signed)
+_READ_SIZES = {"b32": (4, False), "b64": (8, False), "b96": (12, False),
+               "b128": (16, False), "u8": (1, False), "i8": (1, True),
+               "u16": (2, False), "i16": (2, True)}
+_WRITE_SIZES = {"b8": 1, "b16": 2, "b32": 4, "b64": 8, "b96": 12, "b128": 16}
+
+#: DS atomic stem -> (ATOMIC_OPS name, operand order) for each value type.
+#: For two-operand atomics "swap_data" means DATA1 is the new value and DATA0
+#: the comparand (ds_cmpst), "in_order" that DATA0 / DATA1 are used as given.
+_ATOMIC_STEMS = {
+    "add": {"u32": "add", "u64": "add", "f32": "fadd"},
+    "sub": {"u32": "sub", "u64": "sub"},
+    "rsub": {"u32": "rsub", "u64": "rsub"},
+    "inc": {"u32": "inc", "u64": "inc"},
+    "dec": {"u32": "dec", "u64": "dec"},
+    "min": {"i32": "smin", "i64": "smin", "u32": "umin", "u64": "umin",
+            "f32": "fmin", "f64": "fmin"},
+    "max": {"i32": "smax", "i64": "smax", "u32": "umax", "u64": "umax",
+            "f32": "fmax", "f64": "fmax"},
+    "and": {"b32": "and", "b64": "and"},
+    "or": {"b32": "or", "b64": "or"},
+    "xor": {"b32": "xor", "b64": "xor"},
+    "mskor": {"b32": "mskor", "b64": "mskor"},
+    "cmpst": {"b32": "cmpswap", "b64": "cmpswap", "f32": "fcmpswap", "f64": "fcmpswap"},
+    "wrxchg": {"b32": "swap", "b64": "swap"},
+    "wrap": {"b32": "wrap"},
+}
+
+
+def _wrap(old, data, width, data2):
+    """ds_wrap_rtn_b32: subtract DATA while that stays non-negative, else add DATA2."""
+    return np.where(old >= data, old - data, old + data2)
+
+
+ATOMIC_OPS.setdefault("wrap", _wrap)
+
+
+# ----------------------------------------------------------------- helpers
+def _offset16(inst):
+    fields = inst.fields
+    if "offset" in fields:
+        return int(fields["offset"]) & 0xFFFF
+    return (int(fields.get("offset0", 0)) | int(fields.get("offset1", 0)) << 8) & 0xFFFF
+
+
+def _read_vgprs(state, sel, first, count):
+    """(n, 64, count) uint32 from VGPRs first..first+count-1."""
+    return np.stack([state.vgpr[first + i, sel] for i in range(count)], axis=-1)
+
+
+def _write_vgprs(state, sel, first, words, lanes):
+    for i in range(words.shape[-1]):
+        state.write_vgpr(sel, first + i, words[..., i], lanes)
+
+
+def _lds_limit(ctx, generation):
+    """Per-wave byte limit of LDS accesses: the segment size, and M0 before GFX9."""
+    size = ctx.state.lds.shape[1]
+    limit = np.full(ctx.n, size, _U64)
+    if generation < 9:
+        limit = np.minimum(limit, ctx.state.sgpr[_M0, ctx.sel].astype(_U64))
+    return limit
+
+
+def lds_piece(ctx, generation, addresses, nbytes, lanes):
+    """A Piece for LDS byte addresses ``addresses`` ((n, 64) uint64) of ``lanes``."""
+    state = ctx.state
+    size = state.lds.shape[1]
+    limit = _lds_limit(ctx, generation)
+    valid = (addresses + _U64(nbytes)) <= limit[:, None]
+    rows = state.wave_group[ctx.sel].astype(_U64)
+    linear = rows[:, None] * _U64(size) + addresses
+    return Piece(lds_memory(state), lanes, linear[lanes][:, None],
+                 valid[lanes][:, None], nbytes)
+
+
+def _lane_addresses(ctx, inst, extra_offset=0):
+    addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
+    return addr + _U64(_offset16(inst) + extra_offset)
+
+
+def _finish_load(ctx, inst, raw, signed, d16=None):
+    """Write loaded bytes to VDST (extending sub-dword values, merging d16 halves)."""
+    state, lanes = ctx.state, ctx.exec_lanes()
+    vdst = int(inst.fields["vdst"])
+    words = bytes_to_words(raw, signed=signed)
+    if d16 is not None:
+        current = state.vgpr[vdst, ctx.sel]
+        low = words[..., 0] & _U32(0xFFFF)
+        merged = (current & _U32(0xFFFF0000)) | low if d16 == "lo" else \
+            (current & _U32(0xFFFF)) | (low << _U32(16))
+        state.write_vgpr(ctx.sel, vdst, merged, lanes)
+        return
+    _write_vgprs(state, ctx.sel, vdst, words, lanes)
+
+
+# ------------------------------------------------------------------- loads
+def _build_read(inst, program, nbytes, signed, d16=None):
+    generation = program.generation
+
+    def run(ctx):
+        lanes = ctx.exec_lanes()
+        piece = lds_piece(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
+        raw = load_pieces(ctx, [piece], lanes.shape, nbytes)
+        _finish_load(ctx, inst, raw, signed, d16)
+    return run
+
+
+def _build_read2(inst, program, nbytes, stride64):
+    generation = program.generation
+    scale = nbytes * (64 if stride64 else 1)
+    offsets = (int(inst.fields.get("offset0", 0)) * scale,
+               int(inst.fields.get("offset1", 0)) * scale)
+
+    def run(ctx):
+        lanes = ctx.exec_lanes()
+        addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
+        halves = [load_pieces(ctx, [lds_piece(ctx, generation, addr + _U64(off), nbytes, lanes)],
+                              lanes.shape, nbytes) for off in offsets]
+        words = bytes_to_words(np.concatenate(halves, axis=-1))
+        _write_vgprs(ctx.state, ctx.sel, int(inst.fields["vdst"]), words, lanes)
+    return run
+
+
+def _addtid_addresses(ctx, inst):
+    base = (ctx.state.sgpr[_M0, ctx.sel].astype(_U64) & _U64(0xFFFF))[:, None]
+    return base + _U64(_offset16(inst)) + np.arange(WAVE, dtype=_U64)[None, :] * _U64(4)
+
+
+def _build_read_addtid(inst, program):
+    generation = program.generation
+
+    def run(ctx):
+        lanes = ctx.exec_lanes()
+        piece = lds_piece(ctx, generation, _addtid_addresses(ctx, inst), 4, lanes)
+        _finish_load(ctx, inst, load_pieces(ctx, [piece], lanes.shape, 4), False)
+    return run
+
+
+# ------------------------------------------------------------------ stores
+def _build_write(inst, program, nbytes, high_half=False):
+    generation = program.generation
+    dwords = max(1, nbytes // 4)
+
+    def run(ctx):
+        lanes = ctx.exec_lanes()
+        words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), dwords)
+        if high_half:
+            words = words >> _U32(16)
+        piece = lds_piece(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
+        store_pieces(ctx, [piece], words_to_bytes(words, nbytes))
+    return run
+
+
+def _build_write2(inst, program, nbytes, stride64):
+    generation = program.generation
+    scale = nbytes * (64 if stride64 else 1)
+    dwords = nbytes // 4
+    plan = ((int(inst.fields.get("offset0", 0)) * scale, "data0"),
+            (int(inst.fields.get("offset1", 0)) * scale, "data1"))
+
+    def run(ctx):
+        lanes = ctx.exec_lanes()
+        addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
+        for offset, source in plan:
+            words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields[source]), dwords)
+            piece = lds_piece(ctx, generation, addr + _U64(offset), nbytes, lanes)
+            store_pieces(ctx, [piece], words_to_bytes(words, nbytes))
+    return run
+
+
+def _build_write_addtid(inst, program):
+    generation = program.generation
+
+    def run(ctx):
+        lanes = ctx.exec_lanes()
+        words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), 1)
+        piece = lds_piece(ctx, generation, _addtid_addresses(ctx, inst), 4, lanes)
+        store_pieces(ctx, [piece], words_to_bytes(words, 4))
+    return run
+
+
+# ----------------------------------------------------------------- atomics
+def _read_operand(state, sel, reg, width):
+    if width == 4:
+        return state.vgpr[reg, sel].copy()
+    return join64(_read_vgprs(state, sel, reg, 2))
+
+
+def _write_result(ctx, reg, values, width):
+    lanes = ctx.exec_lanes()
+    if width == 4:
+        ctx.state.write_vgpr(ctx.sel, reg, values.astype(_U32), lanes)
+    else:
+        _write_vgprs(ctx.state, ctx.sel, reg, split64(values), lanes)
+
+
+def _build_atomic(inst, program, op, width, returns, offsets=None):
+    """One atomic (or two, for ds_wrxchg2*) per lane, applied in lane-then-wave order."""
+    generation = program.generation
+    two = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
+    fields = inst.fields
+    offsets = offsets or (_offset16(inst),)
+
+    def run(ctx):
+        state, lanes = ctx.state, ctx.exec_lanes()
+        addr = state.vgpr[int(fields["addr"]), ctx.sel].astype(_U64)
+        results = []
+        for index, offset in enumerate(offsets):
+            source = "data1" if index else "data0"
+            data = _read_operand(state, ctx.sel, int(fields[source]), width)
+            data2 = None
+            if two:
+                data2 = _read_operand(state, ctx.sel, int(fields["data1"]), width)
+                if op in ("cmpswap", "fcmpswap"):
+                    data, data2 = data2, data      # DATA0 compares, DATA1 is stored
+            piece = lds_piece(ctx, generation, addr + _U64(offset), width, lanes)
+            results.append(atomic_pieces(ctx, [piece], lanes.shape, op, width, data, data2))
+        if returns:
+            vdst = int(fields["vdst"])
+            for index, old in enumerate(results):
+                _write_result(ctx, vdst + index * (width // 4), old, width)
+    return run
+
+
+# --------------------------------------------------------------- lane ops
+def swizzle_sources(offset: int) -> np.ndarray:
+    """Source lane of each of the 64 lanes for ds_swizzle_b32 with ``offset``."""
+    lanes = np.arange(WAVE)
+    if offset & 0x8000:                           # quad permute mode
+        selects = np.array([(offset >> (2 * i)) & 3 for i in range(4)])
+        return (lanes & ~3) | selects[lanes & 3]
+    and_mask, or_mask, xor_mask = offset & 0x1F, (offset >> 5) & 0x1F, (offset >> 10) & 0x1F
+    within = ((lanes & 31 & and_mask) | or_mask) ^ xor_mask
+    return (lanes & 32) | within
+
+
+def _build_swizzle(inst, program):
+    sources = swizzle_sources(_offset16(inst))
+
+    def run(ctx):
+        state, lanes = ctx.state, ctx.exec_lanes()
+        data = state.vgpr[int(inst.fields["data0"]), ctx.sel]
+        result = np.where(lanes[:, sources], data[:, sources], _U32(0))
+        state.write_vgpr(ctx.sel, int(inst.fields["vdst"]), result, lanes)
+    return run
+
+
+def _permute_lanes(ctx, inst):
+    addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
+    return (((addr + _U64(_offset16(inst))) >> _U64(2)) & _U64(63)).astype(np.int64)
+
+
+def _build_bpermute(inst, program):
+    def run(ctx):
+        state, lanes = ctx.state, ctx.exec_lanes()
+        source = _permute_lanes(ctx, inst)
+        data = state.vgpr[int(inst.fields["data0"]), ctx.sel]
+        picked = np.take_along_axis(data, source, axis=1)
+        active = np.take_along_axis(lanes, source, axis=1)
+        state.write_vgpr(ctx.sel, int(inst.fields["vdst"]),
+                         np.where(active, picked, _U32(0)), lanes)
+    return run
+
+
+def _build_permute(inst, program):
+    def run(ctx):
+        state, lanes = ctx.state, ctx.exec_lanes()
+        target = _permute_lanes(ctx, inst)
+        data = state.vgpr[int(inst.fields["data0"]), ctx.sel]
+        result = np.zeros(data.shape, _U32)
+        waves, lane_ids = np.nonzero(lanes)        # row-major: a later lane wins
+        result[waves, target[waves, lane_ids]] = data[waves, lane_ids]
+        state.write_vgpr(ctx.sel, int(inst.fields["vdst"]), result, lanes)
+    return run
+
+
+def _build_append(inst, program, sign):
+    """ds_append / ds_consume: one counter update per wave at LDS address M0 + offset."""
+    generation = program.generation
+
+    def run(ctx):
+        state, lanes = ctx.state, ctx.exec_lanes()
+        count = lanes.sum(axis=1).astype(_U32)
+        base = state.sgpr[_M0, ctx.sel].astype(_U64) + _U64(_offset16(inst))
+        wave_lanes = np.zeros(lanes.shape, bool)
+        wave_lanes[:, 0] = count > 0
+        piece = lds_piece(ctx, generation, np.broadcast_to(base[:, None], lanes.shape).copy(),
+                          4, wave_lanes)
+        data = np.broadcast_to(count[:, None], lanes.shape)
+        old = atomic_pieces(ctx, [piece], lanes.shape, "add" if sign > 0 else "sub", 4, data)
+        state.write_vgpr(ctx.sel, int(inst.fields["vdst"]),
+                         np.broadcast_to(old[:, :1], lanes.shape), lanes)
+    return run
+
+
+def _build_nop(inst, program):
+    def run(ctx):
+        return None
+    return run
+
+
+# ------------------------------------------------------------ registration
+def _gds_guard(build):
+    """Reject the gds bit at run time with a clear message (GDS is not modelled)."""
+    def make(inst, program):
+        if int(inst.fields.get("gds", 0)):
+            def run(ctx):
+                raise ctx.fault("GDS (global data share) accesses are not supported")
+            return run
+        return build(inst, program)
+    return make
+
+
+def _register(name, build):
+    builder(name)(_gds_guard(build))
+
+
+def _register_all():
+    for suffix, (nbytes, signed) in _READ_SIZES.items():
+        _register(f"ds_read_{suffix}",
+                  lambda i, p, n=nbytes, s=signed: _build_read(i, p, n, s))
+    for size, nbytes in (("u8", 1), ("i8", 1), ("u16", 2)):
+        signed = size.startswith("i")
+        _register(f"ds_read_{size}_d16",
+                  lambda i, p, n=nbytes, s=signed: _build_read(i, p, n, s, "lo"))
+        _register(f"ds_read_{size}_d16_hi",
+                  lambda i, p, n=nbytes, s=signed: _build_read(i, p, n, s, "hi"))
+    for suffix, nbytes in (("b32", 4), ("b64", 8)):
+        _register(f"ds_read2_{suffix}", lambda i, p, n=nbytes: _build_read2(i, p, n, False))
+        _register(f"ds_read2st64_{suffix}", lambda i, p, n=nbytes: _build_read2(i, p, n, True))
+        _register(f"ds_write2_{suffix}", lambda i, p, n=nbytes: _build_write2(i, p, n, False))
+        _register(f"ds_write2st64_{suffix}",
+                  lambda i, p, n=nbytes: _build_write2(i, p, n, True))
+    for suffix, nbytes in _WRITE_SIZES.items():
+        _register(f"ds_write_{suffix}", lambda i, p, n=nbytes: _build_write(i, p, n))
+    _register("ds_write_b8_d16_hi", lambda i, p: _build_write(i, p, 1, True))
+    _register("ds_write_b16_d16_hi", lambda i, p: _build_write(i, p, 2, True))
+    _register("ds_read_addtid_b32", _build_read_addtid)
+    _register("ds_write_addtid_b32", _build_write_addtid)
+    for stem, types in _ATOMIC_STEMS.items():
+        for type_, op in types.items():
+            width = 8 if type_.endswith("64") else 4
+            for returns in (False, True):
+                if stem in ("wrxchg", "wrap") and not returns:
+                    continue
+                name = f"ds_{stem}{'_rtn' if returns else ''}_{type_}"
+                _register(name, lambda i, p, o=op, w=width, r=returns:
+                          _build_atomic(i, p, o, w, r))
+    for suffix, width in (("b32", 4), ("b64", 8)):
+        for st64 in (False, True):
+            name = f"ds_wrxchg2{'st64' if st64 else ''}_rtn_{suffix}"
+            scale = width * (64 if st64 else 1)
+            _register(name, lambda i, p, w=width, s=scale: _build_atomic(
+                i, p, "swap", w, True,
+                (int(i.fields.get("offset0", 0)) * s, int(i.fields.get("offset1", 0)) * s)))
+    _register("ds_swizzle_b32", _build_swizzle)
+    _register("ds_permute_b32", _build_permute)
+    _register("ds_bpermute_b32", _build_bpermute)
+    _register("ds_append", lambda i, p: _build_append(i, p, +1))
+    _register("ds_consume", lambda i, p: _build_append(i, p, -1))
+    _register("ds_nop", _build_nop)
+    for name in ("ds_gws_init", "ds_gws_barrier", "ds_gws_sema_v", "ds_gws_sema_br",
+                 "ds_gws_sema_p", "ds_gws_sema_release_all", "ds_ordered_count"):
+        unsupported(name, "global wave sync / ordered count (GDS) is not modelled")
+    unsupported("ds_condxchg32_rtn_b64", "conditional exchange is not modelled")
+    for stem in ("add", "sub", "rsub", "inc", "dec", "min", "max", "and", "or", "xor",
+                 "write"):
+        for type_ in ("u32", "u64", "i32", "i64", "b32", "b64", "f32", "f64"):
+            unsupported(f"ds_{stem}_src2_{type_}", "DS src2 forms are not modelled")
+
+
+_register_all()

@@ -1,0 +1,173 @@
+"""Semantics of the scalar memory instructions (SMRD on GFX6/7, SMEM on GFX8/9).
+
+A scalar load reads dwords at ``base + offset`` for each wave (the low two
+address bits are ignored, as the hardware ignores them) and writes SGPRs.
+The offset is an immediate (in dwords on GFX6/7, bytes on GFX8/9) or an SGPR
+holding a byte offset; GFX9 can add both (the soe bit).  ``s_buffer_*``
+take their base from a V# and return zero for dwords past its range.
+Cache maintenance instructions are no-ops: the executor has no caches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import MemoryFault
+from .addressing import decode_buffer_resource
+from .operands import scalar_getter
+from .registry import SEMANTICS, builder
+
+_U32 = np.uint32
+_U64 = np.uint64
+_SGPR_OFF = 0x7F          # GFX9 soffset field value meaning "no SGPR offset"
+
+_DWORDS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
+
+
+def _sign_extend(value, bits):
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def _offset_getter(inst, generation):
+    """fn(state, sel) -> (n,) uint64 byte offsets, from the imm/SGPR/literal fields."""
+    fields = inst.fields
+    imm = int(fields.get("imm", 0))
+    offset = int(fields.get("offset", 0))
+    if generation <= 7:
+        if imm:
+            constant = _U64(offset * 4)
+            return lambda state, sel: constant
+        if offset == 255:                          # CI: 32-bit literal dword offset
+            constant = _U64(((inst.literal or 0) & 0xFFFFFFFF) * 4)
+            return lambda state, sel: constant
+        sgpr = scalar_getter(offset, "u32")
+        return lambda state, sel: np.asarray(sgpr(state, sel), _U64)
+    if generation == 8:
+        if imm:
+            constant = _U64(offset & 0xFFFFF)
+            return lambda state, sel: constant
+        sgpr = scalar_getter(offset & 0xFF, "u32")
+        return lambda state, sel: np.asarray(sgpr(state, sel), _U64)
+    parts = []
+    if imm:
+        parts.append(lambda state, sel, c=_U64(_sign_extend(offset, 21) & 0xFFFF_FFFF_FFFF_FFFF): c)
+    else:
+        sgpr = scalar_getter(offset & 0xFF, "u32")
+        parts.append(lambda state, sel, g=sgpr: np.asarray(g(state, sel), _U64))
+    soffset = int(fields.get("soffset", _SGPR_OFF))
+    if int(fields.get("soe", 0)) and soffset != _SGPR_OFF:
+        extra = scalar_getter(soffset, "u32")
+        parts.append(lambda state, sel, g=extra: np.asarray(g(state, sel), _U64))
+
+    def total(state, sel):
+        value = _U64(0)
+        for part in parts:
+            value = value + part(state, sel)
+        return value
+    return total
+
+
+def _data_code(inst):
+    return int(inst.fields["sdata"] if "sdata" in inst.fields else inst.fields["sdst"])
+
+
+def _base_code(inst):
+    return int(inst.fields["sbase"]) * 2
+
+
+def _fault(ctx, fault, addresses):
+    rows = np.flatnonzero((addresses[:, None] <= fault.address)
+                          & (fault.address < addresses[:, None] + _U64(64)))
+    return ctx.fault(f"memory fault: {fault}", address=fault.address,
+                     wave_index=int(rows[0]) if rows.size else 0)
+
+
+def _build_load(inst, program, dwords, buffer):
+    offset_of = _offset_getter(inst, program.generation)
+    base_code, data_code = _base_code(inst), _data_code(inst)
+    generation = program.generation
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
+        if buffer:
+            rsrc = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation)
+            base = rsrc.base
+            limit = np.where(rsrc.stride == 0, rsrc.num_records,
+                             rsrc.num_records * np.maximum(rsrc.stride, _U64(1)))
+        else:
+            base = state.read_sgpr64(sel, base_code)
+        addresses = (base + offset) & ~_U64(3)
+        chunk = addresses[:, None] + np.arange(dwords, dtype=_U64) * _U64(4)
+        valid = np.ones(chunk.shape, bool)
+        if buffer:
+            valid = (offset[:, None] & ~_U64(3)) + np.arange(1, dwords + 1, dtype=_U64) * \
+                _U64(4) <= limit[:, None]
+        values = np.zeros(chunk.shape, _U32)
+        try:
+            if valid.all():
+                values = state.memory.gather(addresses, dwords * 4).view(_U32)
+            elif valid.any():
+                values[valid] = state.memory.gather(chunk[valid], 4).view(_U32)[:, 0]
+        except MemoryFault as fault:
+            raise _fault(ctx, fault, addresses) from None
+        state.write_sgpr(sel, data_code, values if dwords > 1 else values[:, 0], dwords)
+    return run
+
+
+def _build_store(inst, program, dwords, buffer):
+    offset_of = _offset_getter(inst, program.generation)
+    base_code, data_code = _base_code(inst), _data_code(inst)
+    generation = program.generation
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
+        if buffer:
+            base = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation).base
+        else:
+            base = state.read_sgpr64(sel, base_code)
+        addresses = (base + offset) & ~_U64(3)
+        data = state.sgpr[data_code:data_code + dwords, sel].T
+        try:
+            state.memory.scatter(addresses, np.ascontiguousarray(data, _U32).view(np.uint8))
+        except MemoryFault as fault:
+            raise _fault(ctx, fault, addresses) from None
+    return run
+
+
+def _build_memtime(inst, program):
+    """s_memtime / s_memrealtime: a 64-bit counter that only moves forward."""
+    data_code = _data_code(inst)
+
+    def run(ctx):
+        ticks = ctx.state.extra.get("memtime", 0) + 1
+        ctx.state.extra["memtime"] = ticks
+        ctx.state.write_sgpr64(ctx.sel, data_code, np.full(ctx.n, ticks * 64, _U64))
+    return run
+
+
+def _build_nop(inst, program):
+    def run(ctx):
+        return None
+    return run
+
+
+def _register_all():
+    for suffix, dwords in _DWORDS.items():
+        builder(f"s_load_{suffix}")(lambda i, p, d=dwords: _build_load(i, p, d, False))
+        builder(f"s_buffer_load_{suffix}")(lambda i, p, d=dwords: _build_load(i, p, d, True))
+        if dwords <= 4:
+            builder(f"s_store_{suffix}")(lambda i, p, d=dwords: _build_store(i, p, d, False))
+            builder(f"s_buffer_store_{suffix}")(
+                lambda i, p, d=dwords: _build_store(i, p, d, True))
+    builder("s_memtime")(_build_memtime)
+    builder("s_memrealtime")(_build_memtime)
+    for name in ("s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol",
+                 "s_atc_probe", "s_atc_probe_buffer", "s_icache_inv"):
+        if name not in SEMANTICS:
+            builder(name)(_build_nop)
+
+
+_register_all()

@@ -1,0 +1,343 @@
+"""The initial execution state of a kernel's waves, as a GCN dispatcher sets it.
+
+This follows AMDGPUUsage's "Initial Kernel Execution State": the enabled
+user SGPRs are loaded from s0 upwards in the fixed "SGPR Register Set Up
+Order", the enabled system SGPRs follow at ``user_sgpr_count``, the work-item
+ids go to v0/v1/v2, EXEC covers the wave's live work-items.  A dispatch also
+gets its memory: a group segment (LDS) per work-group and a scratch backing
+allocation holding every wave's private segments, lane-interleaved as the
+private segment buffer V# describes.
+
+``prepare_dispatch`` does the per-dispatch part once; ``initial_wave_state``
+builds the registers of any batch of work-groups as NumPy arrays the core
+copies into its wave-batch state; ``release_dispatch`` frees the scratch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import LaunchError, MemoryFault
+from .addressing import WAVE_SIZE, encode_buffer_resource
+
+#: Byte offsets in amd_queue_t of the aperture high halves GFX7/8 code reads.
+QUEUE_GROUP_APERTURE_OFFSET = 0x40
+QUEUE_PRIVATE_APERTURE_OFFSET = 0x44
+
+#: Scratch is handed to waves in units that keep FLAT_SCRATCH_HI (GFX7/8,
+#: 256-byte units) exact; hardware allocates 1 KiB-granular wave slots.
+SCRATCH_WAVE_ALIGNMENT = 1024
+
+#: Value M0 starts with.  The hardware leaves M0 undefined; compilers set it
+#: (to -1 on GFX6-8) before LDS access.  Starting at all ones keeps hand-written
+#: code that forgets this working instead of silently dropping its LDS stores.
+INITIAL_M0 = 0xFFFFFFFF
+
+#: Upper limit of the scratch backing one dispatch may ask for.
+MAX_SCRATCH_BYTES = 1 << 31
+
+
+@dataclass
+class DispatchLayout:
+    """Everything about a dispatch that does not change from wave to wave."""
+
+    request: object
+    generation: int
+    grid_size: tuple
+    workgroup_size: tuple
+    workgroup_counts: tuple
+    group_segment_bytes: int
+    private_bytes_per_lane: int
+    scratch_wave_bytes: int
+    resident_waves: int
+    scratch_address: int = 0
+    scratch_size: int = 0
+    private_segment_buffer: tuple = (0, 0, 0, 0)
+    shared_aperture_base: int = 0
+    private_aperture_base: int = 0
+
+    @property
+    def hidden_private_base(self) -> int:
+        """GFX7/8 SH_HIDDEN_PRIVATE_BASE_VIMID: where FLAT_SCRATCH_HI counts from."""
+        return self.scratch_address
+
+    @property
+    def workgroup_total(self) -> int:
+        x, y, z = self.workgroup_counts
+        return x * y * z
+
+    @property
+    def max_waves_per_group(self) -> int:
+        x, y, z = self.workgroup_size
+        return -(-(x * y * z) // WAVE_SIZE)
+
+
+@dataclass
+class WaveBatchInit:
+    """Initial registers of a batch of waves, one row per wave.
+
+    ``sgprs[:, i]`` is the value of s<i>; ``workitem_ids[:, d, lane]`` that of
+    v<d> (only the dimensions the kernel enables are meaningful to it).
+    ``group_slot`` tells which work-group of the batch (and so which LDS) a
+    wave belongs to.
+    """
+
+    sgprs: np.ndarray            # (waves, n) uint32
+    workitem_ids: np.ndarray     # (waves, 3, 64) uint32
+    exec_mask: np.ndarray        # (waves, 64) bool
+    m0: np.ndarray               # (waves,) uint32
+    flat_scratch: np.ndarray     # (waves,) uint64 (GFX7/8: HI << 32 | LO)
+    workgroup_id: np.ndarray     # (waves, 3) int64
+    group_slot: np.ndarray       # (waves,) int64
+    wave_in_group: np.ndarray    # (waves,) int64
+    private_wave_offset: np.ndarray  # (waves,) uint32
+    vgpr_count_used: int = 1
+    extra: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- dispatch
+def _align(value: int, alignment: int) -> int:
+    return -(-value // alignment) * alignment
+
+
+def prepare_dispatch(request, resident_waves: int | None = None) -> DispatchLayout:
+    """Compute the dispatch geometry and map its scratch backing.
+
+    ``resident_waves`` is how many waves may hold private memory at once
+    (the core's batch size); by default every wave of the grid gets a slot.
+    """
+    setup = request.setup
+    grid = tuple(int(v) for v in request.grid_size)
+    block = tuple(int(v) for v in request.workgroup_size)
+    if any(v <= 0 for v in block) or any(v < 0 for v in grid):
+        raise LaunchError(f"invalid grid {grid} / work-group size {block}")
+    counts = tuple(-(-g // b) for g, b in zip(grid, block))
+    generation = int(request.target.generation)
+    lane_bytes = _align(max(int(request.private_segment_size),
+                            int(setup.private_segment_fixed_size)), 4)
+    wave_bytes = _align(lane_bytes * WAVE_SIZE, SCRATCH_WAVE_ALIGNMENT) if lane_bytes else 0
+    waves_per_group = -(-(block[0] * block[1] * block[2]) // WAVE_SIZE)
+    total_waves = counts[0] * counts[1] * counts[2] * waves_per_group
+    layout = DispatchLayout(
+        request=request, generation=generation, grid_size=grid, workgroup_size=block,
+        workgroup_counts=counts,
+        group_segment_bytes=max(int(request.group_segment_size),
+                                int(setup.group_segment_fixed_size)),
+        private_bytes_per_lane=lane_bytes, scratch_wave_bytes=wave_bytes,
+        resident_waves=int(resident_waves or total_waves),
+        shared_aperture_base=int(request.shared_aperture_base),
+        private_aperture_base=int(request.private_aperture_base))
+    _map_scratch(layout)
+    _publish_apertures(layout)
+    return layout
+
+
+def _map_scratch(layout: DispatchLayout) -> None:
+    """Allocate the scratch backing and describe it with the private segment V#."""
+    size = layout.scratch_wave_bytes * layout.resident_waves
+    if size > MAX_SCRATCH_BYTES:
+        raise LaunchError(f"kernel '{layout.request.kernel_name}' needs {size} bytes of "
+                          f"scratch for {layout.resident_waves} waves (limit {MAX_SCRATCH_BYTES})")
+    if size:
+        layout.scratch_address = layout.request.memory.allocate(
+            size, align=SCRATCH_WAVE_ALIGNMENT, kind="scratch",
+            name=f"scratch:{layout.request.kernel_name}")
+        layout.scratch_size = size
+    layout.private_segment_buffer = encode_buffer_resource(
+        layout.scratch_address, stride=0, num_records=size if size else 0,
+        swizzle_enable=True, element_size=4, index_stride=64, add_tid_enable=True,
+        num_format=4, data_format=0)
+
+
+def _publish_apertures(layout: DispatchLayout) -> None:
+    """Fill amd_queue_t's aperture fields, which GFX7/8 code loads via the queue ptr."""
+    memory = layout.request.memory
+    address = int(layout.request.queue_address)
+    if not address or layout.generation >= 9:
+        return
+    try:
+        memory.write_u32(address + QUEUE_GROUP_APERTURE_OFFSET,
+                         layout.shared_aperture_base >> 32)
+        memory.write_u32(address + QUEUE_PRIVATE_APERTURE_OFFSET,
+                         layout.private_aperture_base >> 32)
+    except MemoryFault:
+        pass    # no queue structure mapped (a bare executor test): nothing to publish
+
+
+def release_dispatch(layout: DispatchLayout) -> None:
+    """Unmap the dispatch's scratch backing."""
+    if layout.scratch_size:
+        layout.request.memory.free(layout.scratch_address)
+        layout.scratch_size = 0
+
+
+# ------------------------------------------------------------- work-groups
+def all_workgroup_ids(layout: DispatchLayout) -> np.ndarray:
+    """Every work-group id of the grid, X fastest, shape (groups, 3)."""
+    x, y, z = layout.workgroup_counts
+    zz, yy, xx = np.meshgrid(np.arange(z), np.arange(y), np.arange(x), indexing="ij")
+    return np.stack([xx.ravel(), yy.ravel(), zz.ravel()], axis=1).astype(np.int64)
+
+
+def workgroup_extent(layout: DispatchLayout, group_ids: np.ndarray) -> np.ndarray:
+    """Actual size of each work-group: the last one in a dimension may be partial."""
+    block = np.asarray(layout.workgroup_size, np.int64)
+    grid = np.asarray(layout.grid_size, np.int64)
+    return np.minimum(block, grid - np.asarray(group_ids, np.int64) * block)
+
+
+@dataclass
+class WaveGeometry:
+    """Where each wave of a batch sits in the grid (one row per wave)."""
+
+    workgroup_id: np.ndarray     # (waves, 3) int64
+    workgroup_size: np.ndarray   # (waves, 3) int64, actual (partial) size
+    wave_in_group: np.ndarray    # (waves,) int64
+    group_slot: np.ndarray       # (waves,) int64: work-group index in the batch
+    workitem_id: np.ndarray      # (3, waves, 64) uint32
+    lane_valid: np.ndarray       # (waves, 64) bool
+
+
+def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
+    """Split work-groups ``group_ids`` (shape (g, 3)) into 64-lane waves.
+
+    Work-items are numbered x fastest within their (possibly partial)
+    work-group and dealt to waves 64 at a time, as the SPI does.
+    """
+    group_ids = np.asarray(group_ids, np.int64).reshape(-1, 3)
+    extent = workgroup_extent(layout, group_ids)
+    items = extent.prod(axis=1)
+    waves_per_group = -(-items // WAVE_SIZE)
+    group_slot = np.repeat(np.arange(len(group_ids)), waves_per_group)
+    first_of_group = np.concatenate(([0], np.cumsum(waves_per_group)[:-1]))
+    wave_in_group = np.arange(group_slot.size) - np.repeat(first_of_group, waves_per_group)
+    flat_id = wave_in_group[:, None] * WAVE_SIZE + np.arange(WAVE_SIZE)[None, :]
+    ext = extent[group_slot]
+    valid = flat_id < items[group_slot][:, None]
+    ids = np.zeros((3, group_slot.size, WAVE_SIZE), np.uint32)
+    ids[0] = flat_id % ext[:, 0:1]
+    ids[1] = (flat_id // ext[:, 0:1]) % ext[:, 1:2]
+    ids[2] = flat_id // (ext[:, 0:1] * ext[:, 1:2])
+    ids[:, ~valid] = 0
+    return WaveGeometry(group_ids[group_slot], ext, wave_in_group, group_slot, ids, valid)
+
+
+# ------------------------------------------------------------ wave registers
+def make_lds(layout: DispatchLayout, group_count: int) -> np.ndarray:
+    """Zeroed group segments (LDS) of ``group_count`` work-groups: (groups, bytes)."""
+    return np.zeros((group_count, layout.group_segment_bytes), np.uint8)
+
+
+def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 0
+                       ) -> WaveBatchInit:
+    """Initial registers of the waves of ``geometry``: a WaveGeometry or work-group ids.
+
+    With work-group ids (shape (g, 3)) the waves are ordered by work-group,
+    then by wave within it.  The private wave offset of the n-th wave is that
+    of scratch slot ``first_wave_slot + n`` (modulo the resident slots).
+    """
+    if not isinstance(geometry, WaveGeometry):
+        geometry = wave_geometry(layout, geometry)
+    waves = geometry.wave_in_group.size
+    slots = (first_wave_slot + np.arange(waves)) % max(layout.resident_waves, 1)
+    wave_offset = (slots * layout.scratch_wave_bytes).astype(np.uint64)
+    state = WaveBatchInit(
+        sgprs=np.zeros((waves, 0), np.uint32),
+        workitem_ids=np.ascontiguousarray(np.transpose(geometry.workitem_id, (1, 0, 2))),
+        exec_mask=geometry.lane_valid.copy(), m0=np.full(waves, INITIAL_M0, np.uint32),
+        flat_scratch=_initial_flat_scratch(layout, wave_offset),
+        workgroup_id=geometry.workgroup_id, group_slot=geometry.group_slot,
+        wave_in_group=geometry.wave_in_group, private_wave_offset=wave_offset.astype(np.uint32),
+        vgpr_count_used=int(layout.request.setup.enable_vgpr_workitem_id) + 1)
+    group_waves = -(-geometry.workgroup_size.prod(axis=1) // WAVE_SIZE)
+    state.sgprs = _initial_sgprs(layout, state, group_waves)
+    state.extra["dispatch_layout"] = layout
+    return state
+
+
+def _initial_flat_scratch(layout: DispatchLayout, wave_offset: np.ndarray) -> np.ndarray:
+    """FLAT_SCRATCH as the kernel prolog would set it from flat scratch init.
+
+    Setting it here too lets hand-written code that skips the prolog use flat
+    scratch; a prolog overwrites it with the same value.
+    """
+    if layout.generation >= 9:
+        return np.uint64(layout.scratch_address) + wave_offset
+    high = wave_offset >> np.uint64(8)
+    return (high << np.uint64(32)) | np.uint64(layout.private_bytes_per_lane)
+
+
+def user_sgpr_values(layout: DispatchLayout) -> list:
+    """The user SGPR values (the same for every wave), in set-up order."""
+    setup = layout.request.setup
+    request = layout.request
+    values = []
+
+    def pointer(value):
+        values.extend((value & 0xFFFFFFFF, (value >> 32) & 0xFFFFFFFF))
+
+    if setup.enable_sgpr_private_segment_buffer:
+        values.extend(layout.private_segment_buffer)
+    if setup.enable_sgpr_dispatch_ptr:
+        pointer(int(request.packet_address))
+    if setup.enable_sgpr_queue_ptr:
+        pointer(int(request.queue_address))
+    if setup.enable_sgpr_kernarg_segment_ptr:
+        pointer(int(request.kernarg_address))
+    if setup.enable_sgpr_dispatch_id:
+        pointer(int(request.dispatch_id))
+    if setup.enable_sgpr_flat_scratch_init:
+        pointer(_flat_scratch_init(layout))
+    if setup.enable_sgpr_private_segment_size:
+        values.append(layout.private_bytes_per_lane)
+    for dim, enabled in enumerate((setup.enable_sgpr_grid_workgroup_count_x,
+                                   setup.enable_sgpr_grid_workgroup_count_y,
+                                   setup.enable_sgpr_grid_workgroup_count_z)):
+        if enabled:
+            values.append(layout.workgroup_counts[dim])
+    return values
+
+
+def _flat_scratch_init(layout: DispatchLayout) -> int:
+    """GFX9: the scratch base address. GFX7/8: offset from the hidden base | size << 32."""
+    if layout.generation >= 9:
+        return layout.scratch_address
+    offset_from_hidden_base = layout.scratch_address - layout.hidden_private_base
+    return offset_from_hidden_base | (layout.private_bytes_per_lane << 32)
+
+
+def _initial_sgprs(layout: DispatchLayout, state: WaveBatchInit,
+                   group_waves: np.ndarray) -> np.ndarray:
+    setup = layout.request.setup
+    user = user_sgpr_values(layout)[:setup.user_sgpr_count]
+    waves = state.exec_mask.shape[0]
+    system = []
+    for dim, enabled in enumerate((setup.enable_sgpr_workgroup_id_x,
+                                   setup.enable_sgpr_workgroup_id_y,
+                                   setup.enable_sgpr_workgroup_id_z)):
+        if enabled:
+            system.append(state.workgroup_id[:, dim].astype(np.uint32))
+    if setup.enable_sgpr_workgroup_info:
+        first_wave = (state.wave_in_group == 0).astype(np.uint32) << np.uint32(31)
+        system.append(first_wave | group_waves.astype(np.uint32))
+    if setup.enable_sgpr_private_segment_wave_offset:
+        system.append(state.private_wave_offset)
+    sgprs = np.zeros((waves, setup.user_sgpr_count + len(system)), np.uint32)
+    sgprs[:, :len(user)] = np.asarray(user, np.uint32)
+    for i, column in enumerate(system):
+        sgprs[:, setup.user_sgpr_count + i] = column
+    return sgprs
+
+
+# ------------------------------------------------ the core's wave-batch state
+def flat_scratch_code(generation: int) -> int:
+    """Scalar operand code of FLAT_SCRATCH_LO: s104 on GFX7, s102 on GFX8/9."""
+    return 104 if generation == 7 else 102
+
+
+def dispatch_layout(state):
+    """The DispatchLayout of the dispatch a WaveState belongs to (or None)."""
+    layout = getattr(state, "layout", None)
+    return layout if layout is not None else state.extra.get("dispatch_layout")
