@@ -1,0 +1,208 @@
+"""Loading code objects: properties of real compiler output, and one clear
+LoadError for every class of malformed input."""
+
+import struct
+
+import msgpack
+import pytest
+
+from amdgpu_tools.errors import LoadError, ToolchainError
+from amdgpu_tools.runtime.api import Device
+from amdgpu_tools.runtime.codeobject import parse_code_object
+from amdgpu_tools.runtime.hsa import Agent
+from amdgpu_tools.runtime.metadata import parse_v2_yaml
+
+from .conftest import FakeExecutor, read_data
+
+
+def _load(data, target=None):
+    return Agent(target, FakeExecutor()).load(data)
+
+
+def test_v2_kernel_without_metadata_local_symbol():
+    loaded = _load(read_data("hello_world_v2.hsaco"))
+    assert loaded.target.name == "gfx803"
+    kernel = loaded.kernels["hello_world"]
+    assert kernel.code_object_version == 2
+    assert kernel.args is None                      # no metadata: arguments unknown
+    assert kernel.kernarg_size == 8
+    assert kernel.setup.enable_sgpr_kernarg_segment_ptr
+    assert kernel.setup.user_sgpr_count == 2
+    assert (kernel.sgpr_count, kernel.vgpr_count) == (2, 3)
+    assert kernel.setup.entry_address == kernel.kernel_object + 256
+
+
+def test_v2_kernels_with_yaml_metadata():
+    kernels = _load(read_data("kernels_v2_gfx803.hsaco")).kernels
+    assert set(kernels) == {"vadd", "scale", "hello"}
+    vadd = kernels["vadd"]
+    assert [(a.offset, a.size, a.value_kind) for a in vadd.args] == [
+        (0, 8, "global_buffer"), (8, 8, "global_buffer"), (16, 8, "global_buffer"),
+        (24, 4, "by_value")]
+    assert vadd.setup.enable_sgpr_dispatch_ptr
+    hello = kernels["hello"]
+    hidden = [(a.offset, a.value_kind) for a in hello.hidden_args]
+    assert hidden[:4] == [(16, "hidden_global_offset_x"), (24, "hidden_global_offset_y"),
+                          (32, "hidden_global_offset_z"), (40, "hidden_printf_buffer")]
+    assert hidden[-1] == (64, "hidden_multigrid_sync_arg")
+    assert hello.printf_formats[1].format == "hello %d %f %s\n"
+    assert hello.printf_formats[1].arg_sizes == (4, 4, 4)
+    assert kernels["scale"].explicit_args[1].size == 8
+
+
+@pytest.mark.parametrize("name,version,target", [
+    ("kernels_v4_gfx900.hsaco", 4, "gfx900"), ("kernels_v5_gfx900.hsaco", 5, "gfx900"),
+    ("kernels_v4_gfx803.hsaco", 4, "gfx803")])
+def test_v4_v5_kernels(name, version, target):
+    loaded = _load(read_data(name))
+    assert loaded.target.name == target
+    assert set(loaded.kernels) == {"vadd", "saxpy", "reduce", "geometry", "fill64"}
+    reduce = loaded.kernels["reduce"]
+    assert reduce.code_object_version == version
+    assert reduce.symbol == "reduce.kd"
+    kinds = [a.value_kind for a in reduce.explicit_args]
+    assert kinds == ["global_buffer", "global_buffer", "dynamic_shared_pointer"]
+    assert reduce.explicit_args[2].size == 4
+    assert reduce.wavefront_size == 64 and reduce.max_flat_workgroup_size == 256
+    geometry = loaded.kernels["geometry"]
+    hidden = {a.value_kind: a.offset for a in geometry.hidden_args}
+    if version == 5:
+        assert hidden["hidden_block_count_x"] == 8 and hidden["hidden_group_size_x"] == 20
+        assert geometry.kernarg_size >= 256
+    else:
+        assert hidden["hidden_global_offset_x"] == 8
+
+
+def test_device_target_must_match():
+    with pytest.raises(LoadError, match="code object is for gfx803, but the device is gfx900"):
+        _load(read_data("hello_world_v2.hsaco"), "gfx900")
+
+
+def test_default_target_is_the_code_objects():
+    device = Device(executor=FakeExecutor())
+    device.load(read_data("kernels_v5_gfx900.hsaco"))
+    assert device.target.name == "gfx900"
+    with pytest.raises(LoadError, match="gfx803"):
+        device.load(read_data("kernels_v4_gfx803.hsaco"))
+
+
+# ------------------------------------------------------------- malformed input
+def _patch(data, offset, raw):
+    data = bytearray(data)
+    data[offset:offset + len(raw)] = raw
+    return bytes(data)
+
+
+V5 = read_data("kernels_v5_gfx900.hsaco")
+V2 = read_data("kernels_v2_gfx803.hsaco")
+
+
+def _metadata_note_offset(data):
+    """File offset of the msgpack descriptor of the NT_AMDGPU_METADATA note."""
+    code = parse_code_object(data)
+    desc = [d for o, t, d in code.notes if t == 32][0]
+    return data.index(desc), len(desc)
+
+
+@pytest.mark.parametrize("data,message", [
+    (b"", "not an ELF file"),
+    (b"\x7fELF", "truncated code object"),
+    (V5[:40], "truncated code object"),
+    (V5[:200], "truncated code object"),
+    (b"MZ" + V5[2:], "not an ELF file"),
+    (_patch(V5, 4, b"\x01"), "not a 64-bit ELF"),
+    (_patch(V5, 18, struct.pack("<H", 62)), "wrong machine: e_machine is 62"),
+    (_patch(V5, 7, b"\x00"), "wrong OS/ABI 0"),
+    (_patch(V5, 8, b"\x09"), "unsupported ABI version 9"),
+    (_patch(V5, 16, struct.pack("<H", 2)), "neither a shared nor a relocatable"),
+    (_patch(V5, 32, struct.pack("<Q", 1 << 40)), "truncated code object: program header 0"),
+    (_patch(V5, 40, struct.pack("<Q", len(V5) - 10)), "truncated code object: section header"),
+    (_patch(V5, 48, struct.pack("<I", 0x2A)), "code object is for gfx803, but the device is gfx900"),
+    (_patch(V5, 48, struct.pack("<I", 0x7F)), "unknown processor"),
+])
+def test_malformed_headers(data, message):
+    with pytest.raises(LoadError, match=message):
+        _load(data, "gfx900")
+
+
+def test_segment_past_end_of_file():
+    code = parse_code_object(V5)
+    # program header 1 (the first PT_LOAD) file size made huge
+    ph = struct.unpack_from("<Q", V5, 32)[0]
+    for i in range(8):
+        p_type = struct.unpack_from("<I", V5, ph + 56 * i)[0]
+        if p_type == 1:
+            bad = _patch(V5, ph + 56 * i + 32, struct.pack("<Q", 1 << 30))
+            break
+    with pytest.raises(LoadError, match="truncated code object: PT_LOAD segment"):
+        _load(bad)
+    assert code.segments
+
+
+def test_missing_metadata():
+    offset, size = _metadata_note_offset(V5)
+    # the note header's type field sits 4 bytes before the 8-byte name "AMDGPU\0\0"
+    bad = _patch(V5, offset - 8 - 4, struct.pack("<I", 99))
+    with pytest.raises(LoadError, match="missing metadata"):
+        _load(bad)
+
+
+def test_malformed_msgpack_metadata():
+    offset, size = _metadata_note_offset(V5)
+    with pytest.raises(LoadError, match="malformed metadata"):
+        _load(_patch(V5, offset, b"\xc1" * size))
+
+
+def test_metadata_naming_an_undefined_descriptor():
+    offset, size = _metadata_note_offset(V5)
+    document = msgpack.unpackb(V5[offset:offset + size])
+    document["amdhsa.kernels"][0][".symbol"] = "zadd.kd"   # same length, undefined
+    raw = msgpack.packb(document)
+    assert len(raw) == size
+    with pytest.raises(LoadError, match="descriptor symbol 'zadd.kd' is not defined"):
+        _load(_patch(V5, offset, raw))
+
+
+@pytest.mark.parametrize("text,message", [
+    ("Kernels: [ {Name: k, Args: [ {Size: 4, Align: 3, ValueKind: ByValue} ]} ]",
+     "Align 3 is not a power of two"),
+    ("Kernels: [ {Name: k, Args: [ {Align: 4, ValueKind: ByValue} ]} ]", "Size is None"),
+    ("Kernels: [ {Args: []} ]", "no 'Name'"),
+    ("Kernels: 7", "not a list"),
+    ("[1, 2", "YAML does not parse"),
+    ("Kernels: [ {Name: k, Args: [ {Size: 4, Align: 4} ]} ]", "has no ValueKind"),
+])
+def test_malformed_v2_metadata(text, message):
+    with pytest.raises(LoadError, match=message):
+        parse_v2_yaml(text)
+
+
+def test_v2_metadata_offsets_follow_alignment():
+    metadata = parse_v2_yaml(
+        "Kernels: [ {Name: k, Args: [ {Size: 4, Align: 4, ValueKind: ByValue},"
+        " {Size: 8, Align: 8, ValueKind: GlobalBuffer},"
+        " {Size: 8, Align: 8, ValueKind: HiddenMultiGridSyncArg} ]} ]")
+    args = metadata.kernels[0].args
+    assert [(a.offset, a.value_kind) for a in args] == [
+        (0, "by_value"), (8, "global_buffer"), (16, "hidden_multigrid_sync_arg")]
+
+
+def test_unknown_kernel_is_a_launch_error():
+    device = Device(executor=FakeExecutor())
+    program = device.load(V2)
+    with pytest.raises(ToolchainError, match=r"no kernel named 'nope'.*kernels: hello, scale, vadd"):
+        program["nope"]
+
+
+def test_loading_a_missing_file():
+    with pytest.raises(ToolchainError, match="cannot read"):
+        Device().load("/nonexistent/k.hsaco")
+
+
+def test_segments_are_mapped_at_the_load_base():
+    agent = Agent(None, FakeExecutor())
+    loaded = agent.load(V5)
+    code = loaded.code
+    for segment in code.segments:
+        mapped = agent.memory.read(loaded.base + segment.vaddr, segment.filesz)
+        assert mapped == V5[segment.offset:segment.offset + segment.filesz]
