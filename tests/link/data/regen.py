@@ -1,0 +1,69 @@
+"""Rebuild the recorded linker test inputs and ld.lld's outputs for them.
+
+Dev-time only (the tests read the recorded files and never need LLVM):
+
+    python tests/link/data/regen.py
+
+Objects come from llvm-mc 14 (code object v2), llvm-mc 19 (v4/v5), clang-19
+(OpenCL, v4 and v5) and clang-14 (OpenCL, v2); reference links from
+``ld.lld-19 -shared``. Outputs are written next to this file.
+"""
+
+import pathlib
+import subprocess
+
+HERE = pathlib.Path(__file__).parent
+SRC = HERE / "src"
+MC14 = ["/usr/bin/llvm-mc", "-arch=amdgcn", "-mcpu=gfx803", "-filetype=obj"]
+MC19 = ["/usr/lib/llvm-19/bin/llvm-mc", "--triple=amdgcn-amd-amdhsa", "-filetype=obj"]
+BITCODE = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+CLANG19 = ["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-x", "cl",
+           "-cl-std=CL2.0", "-O2", f"--rocm-device-lib-path={BITCODE}", "-c"]
+CLANG14 = ["clang-14", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx803",
+           "-mcode-object-version=2", "-nogpulib", "-x", "cl", "-cl-std=CL2.0", "-O2", "-c"]
+
+#: object name -> command (source appended, then -o OUT)
+OBJECTS = {
+    "v2_kernel.o": MC14 + ["v2_kernel.s"],
+    "v5_kernel_call.o": MC19 + ["-mcpu=gfx900", "v5_kernel_call.s"],
+    "v5_func.o": MC19 + ["-mcpu=gfx900", "v5_func.s"],
+    "v5_symbols.o": MC19 + ["-mcpu=gfx900", "v5_symbols.s"],
+    "v5_relocs.o": MC19 + ["-mcpu=gfx900", "v5_relocs.s"],
+    "v5_abs32.o": MC19 + ["-mcpu=gfx900", "v5_abs32.s"],
+    "err_undefined.o": MC19 + ["-mcpu=gfx900", "err_undefined.s"],
+    "err_duplicate.o": MC19 + ["-mcpu=gfx900", "err_duplicate.s"],
+    "err_overflow.o": MC19 + ["-mcpu=gfx900", "err_overflow.s"],
+    "err_pic.o": MC19 + ["-mcpu=gfx900", "err_pic.s"],
+    "v5_gfx803.o": MC19 + ["-mcpu=gfx803", "v5_gfx803.s"],
+    "v4_gfx900.o": MC19 + ["-mcpu=gfx900", "--amdhsa-code-object-version=4", "v4_gfx900.s"],
+    "cl_v5.o": CLANG19 + ["-mcode-object-version=5", "cl_v5.cl"],
+    "cl_v5_func.o": CLANG19 + ["-mcode-object-version=5", "cl_v5_func.cl"],
+    "cl_v4.o": CLANG19 + ["-mcode-object-version=4", "cl_v5.cl"],
+    "cl_v4_func.o": CLANG19 + ["-mcode-object-version=4", "cl_v5_func.cl"],
+    "cl_v2.o": CLANG14 + ["cl_v2.cl"],
+}
+
+#: reference link name -> its inputs (ld.lld-19 -shared)
+LINKS = {
+    "call.lld.so": ["v5_kernel_call.o", "v5_func.o"],
+    "symbols.lld.so": ["v5_symbols.o"],
+    "relocs.lld.so": ["v5_relocs.o"],
+    "v2_kernel.lld.so": ["v2_kernel.o"],
+    "cl_v5.lld.so": ["cl_v5.o", "cl_v5_func.o"],
+    "cl_v4.lld.so": ["cl_v4.o", "cl_v4_func.o"],
+    "cl_v2.lld.so": ["cl_v2.o"],
+}
+
+
+def main():
+    for name, command in OBJECTS.items():
+        subprocess.run(command + ["-o", str(HERE / name)], cwd=SRC, check=True)
+    for name, inputs in LINKS.items():
+        subprocess.run(["ld.lld-19", "-shared", *inputs, "-o", name], cwd=HERE, check=True)
+    (HERE / "libfunc.a").unlink(missing_ok=True)
+    subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", "rcs", "libfunc.a", "v5_func.o"],
+                   cwd=HERE, check=True)
+
+
+if __name__ == "__main__":
+    main()
