@@ -161,7 +161,10 @@ class Program:
 
 
 def _dims(value, what: str, limit: int) -> tuple:
-    values = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    try:
+        values = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    except TypeError:
+        values = (value,)
     if not 1 <= len(values) <= 3:
         raise LaunchError(f"{what} must have 1 to 3 dimensions, got {len(values)}")
     for v in values:

@@ -56,7 +56,7 @@ def test_v2_kernels_with_yaml_metadata():
 def test_v4_v5_kernels(name, version, target):
     loaded = _load(read_data(name))
     assert loaded.target.name == target
-    assert set(loaded.kernels) == {"vadd", "saxpy", "reduce", "geometry", "fill64"}
+    assert set(loaded.kernels) == {"vadd", "saxpy", "reduce", "geometry", "fill64", "lookup"}
     reduce = loaded.kernels["reduce"]
     assert reduce.code_object_version == version
     assert reduce.symbol == "reduce.kd"
@@ -203,6 +203,24 @@ def test_segments_are_mapped_at_the_load_base():
     agent = Agent(None, FakeExecutor())
     loaded = agent.load(V5)
     code = loaded.code
+    relocated = {r.offset + k for r in code.relocations for k in range(8)}
     for segment in code.segments:
         mapped = agent.memory.read(loaded.base + segment.vaddr, segment.filesz)
-        assert mapped == V5[segment.offset:segment.offset + segment.filesz]
+        original = V5[segment.offset:segment.offset + segment.filesz]
+        kept = [i for i in range(segment.filesz) if segment.vaddr + i not in relocated]
+        assert [mapped[i] for i in kept] == [original[i] for i in kept]
+
+
+def test_relative_relocations_are_applied():
+    """The constant pointer table of kernel 'lookup' holds load-base-relative addresses."""
+    agent = Agent(None, FakeExecutor())
+    loaded = agent.load(V5)
+    relocations = loaded.code.relocations
+    assert [r.type for r in relocations] == [13, 13]          # R_AMDGPU_RELATIVE64
+    for reloc in relocations:
+        assert agent.memory.read_u64(loaded.base + reloc.offset) == loaded.base + reloc.addend
+    # the addends point at the two value tables: 10, 20, 30, 40 and 50, 60, 70, 80
+    first = agent.memory.read(loaded.base + relocations[0].addend, 16)
+    second = agent.memory.read(loaded.base + relocations[1].addend, 16)
+    assert struct.unpack("<4i", first) == (10, 20, 30, 40)
+    assert struct.unpack("<4i", second) == (50, 60, 70, 80)

@@ -41,3 +41,14 @@ kernel void geometry(global uint *out) {
 kernel void fill64(global long *out, long value) {
   out[get_global_id(0)] = value + (long)get_global_id(0);
 }
+
+// A constant table of pointers: the shared object carries dynamic
+// relocations (R_AMDGPU_RELATIVE64) that the loader must apply.
+constant int first_values[4] = {10, 20, 30, 40};
+constant int second_values[4] = {50, 60, 70, 80};
+constant int *constant tables[2] = {first_values, second_values};
+
+kernel void lookup(global int *out, int which) {
+  uint i = get_global_id(0);
+  out[i] = tables[which][i & 3];
+}
