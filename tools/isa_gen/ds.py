@@ -94,24 +94,16 @@ def _operand_texts(row):
 
 def main():
     tables = {}
-    for generation in (8, 9):
-        tables[sw.SWEEP_TARGETS[generation]] = sweep_vi(sw.SWEEP_TARGETS[generation])
+    for mcpu in sw.DISASSEMBLY_TARGETS:
+        tables[mcpu] = sweep_vi(mcpu)
     known = {}
     for rows in tables.values():
         for name, row in rows.items():
             known[name] = ", ".join(_operand_texts(row))
     names = sorted(set(sw.candidate_names(["ds_"])) | set(known))
-    for generation in (6, 7):
-        tables[sw.SWEEP_TARGETS[generation]] = probe_si(sw.SWEEP_TARGETS[generation], names, known)
-    instructions = {}
-    for mcpu, rows in tables.items():
-        for name, row in rows.items():
-            instructions.setdefault(name, {})[mcpu] = row
-    payload = {"format": "DS", "sweep_targets": list(tables),
-               "instructions": [{"name": name, "targets": instructions[name]}
-                                for name in sorted(instructions)]}
-    sw.write_json(f"{sw.DATA_DIR}/ds.json", "tools/isa_gen/ds.py", payload)
-
+    for mcpu in sw.ASSEMBLY_TARGETS:
+        tables[mcpu] = probe_si(mcpu, names, known)
+    sw.write_table("ds.json", "tools/isa_gen/ds.py", "DS", tables)
 
 if __name__ == "__main__":
     main()

@@ -27,8 +27,11 @@ from amdgpu_tools.isa.fields import int_to_words, words_to_int  # noqa: E402
 
 DATA_DIR = os.path.join(ROOT, "amdgpu_tools", "isa", "data")
 
-#: Oracle processors: one per generation, plus sub-targets whose tables differ.
+#: Oracle processors: one per generation, plus sub-targets whose tables differ
+#: (gfx810 packs D16 data like GFX9; gfx908 adds float atomics).
 SWEEP_TARGETS = {6: "gfx600", 7: "gfx700", 8: "gfx803", 9: "gfx900"}
+DISASSEMBLY_TARGETS = ("gfx803", "gfx810", "gfx900", "gfx908")
+ASSEMBLY_TARGETS = ("gfx600", "gfx700")
 
 _REG = re.compile(r"^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
 
@@ -140,3 +143,19 @@ def write_json(path, generator, payload):
     with open(path, "w") as out:
         json.dump(document, out, indent=1, sort_keys=False)
         out.write("\n")
+
+
+def vreg_text(index, width):
+    return f"v{index}" if width == 1 else f"v[{index}:{index + width - 1}]"
+
+
+def write_table(filename, generator, format_name, tables):
+    """Write {processor: {name: row}} as one row per mnemonic with per-processor sub-rows."""
+    instructions = {}
+    for mcpu, rows in tables.items():
+        for name, row in rows.items():
+            instructions.setdefault(name, {})[mcpu] = row
+    payload = {"format": format_name, "sweep_targets": list(tables),
+               "instructions": [{"name": name, "targets": instructions[name]}
+                                for name in sorted(instructions)]}
+    write_json(os.path.join(DATA_DIR, filename), generator, payload)
