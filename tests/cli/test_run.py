@@ -1,0 +1,155 @@
+"""amdgpu-run over a fake executor (the runtime's wiring, not instruction semantics)."""
+
+import os
+import struct
+
+import numpy as np
+import pytest
+import yaml
+
+import amdgpu_tools.exec as exec_package
+from amdgpu_tools.cli.run import main
+from amdgpu_tools.exec.launch import DispatchResult
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "runtime", "data")
+
+
+def data(name):
+    return os.path.join(DATA, name)
+
+
+def fake_run_dispatch(request):
+    """hello_world stores 3.14159 to arg 0; vadd adds; anything else does nothing."""
+    memory, kernarg = request.memory, request.kernarg_address
+    if request.kernel_name == "hello_world":
+        memory.write(memory.read_u64(kernarg), struct.pack("<f", 3.14159))
+    elif request.kernel_name == "vadd":
+        a, b, c = (memory.read_u64(kernarg + 8 * k) for k in range(3))
+        n = struct.unpack("<i", memory.read(kernarg + 24, 4))[0]
+        x = np.frombuffer(memory.read(a, 4 * n), np.float32)
+        y = np.frombuffer(memory.read(b, 4 * n), np.float32)
+        memory.write(c, x + y)
+    return DispatchResult(waves=1, profile={0x1000: 3, 0x1004: 3})
+
+
+@pytest.fixture(autouse=True)
+def fake_executor(monkeypatch):
+    monkeypatch.setattr(exec_package, "run_dispatch", fake_run_dispatch, raising=False)
+
+
+def test_hello_world_prints_its_buffer(capsys):
+    status = main([data("hello_world_v2.hsaco"), "--kernel", "hello_world", "--grid", "64",
+                   "--block", "64", "--arg", "buf:float32[4]"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.startswith("arg 0: [3.14159 0.      0.      0.     ]")
+
+
+def test_single_kernel_needs_no_kernel_option(capsys):
+    assert main([data("hello_world_v2.hsaco"), "--grid", "64", "--arg", "buf:float32[4]"]) == 0
+    assert "3.14159" in capsys.readouterr().out
+
+
+def test_save_and_npy_inputs(tmp_path, capsys):
+    a = np.arange(1000, dtype=np.float32)
+    np.save(tmp_path / "a.npy", a)
+    out_path = tmp_path / "c.npy"
+    status = main([data("kernels_v4_gfx900.hsaco"), "--kernel", "vadd", "--grid", "1024",
+                   "--block", "64", "--arg", f"buf:{tmp_path / 'a.npy'}",
+                   "--arg", f"buf:{tmp_path / 'a.npy'}", "--arg", "buf:float32[1000]",
+                   "--arg", "i32:1000", "--save", f"2={out_path}"])
+    assert status == 0
+    np.testing.assert_array_equal(np.load(out_path), 2 * a)
+    out = capsys.readouterr().out
+    assert f"arg 2: saved float32[1000] to {out_path}" in out
+    assert "arg 0:" not in out                          # large buffers are not printed
+
+
+def test_profile_lists_pcs(capsys):
+    assert main([data("hello_world_v2.hsaco"), "--grid", "64", "--arg", "buf:float32[4]",
+                 "--profile"]) == 0
+    out = capsys.readouterr().out
+    assert "0x1000: 3" in out and "0x1004: 3" in out
+
+
+def test_info_lists_agent_regions_and_kernels(capsys):
+    assert main(["--info", data("kernels_v2_gfx803.hsaco")]) == 0
+    out = capsys.readouterr().out
+    assert "Name:" in out and "gfx803" in out
+    assert "KERNARG" in out and "GROUP" in out
+    assert "kernel vadd" in out and "arg 3: offset 24, size 4, by_value int" in out
+
+
+def _spec(tmp_path, expected):
+    a = np.linspace(0, 1, 1000, dtype=np.float32)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "out.npy", expected(a))
+    spec = {
+        "name": "vadd-1000",
+        "code_object": os.path.relpath(data("kernels_v4_gfx900.hsaco"), tmp_path),
+        "buffers": {"a": {"file": "a.npy"}, "out": {"zeros": 1000, "dtype": "float32"}},
+        "launches": [{"kernel": "vadd", "grid": [1024, 1, 1], "block": [64, 1, 1],
+                      "args": [{"buf": "a"}, {"buf": "a"}, {"buf": "out"}, {"i32": 1000}]}],
+        "expect": {"out": {"file": "out.npy", "rtol": 0.0, "atol": 0.0}},
+    }
+    path = tmp_path / "launch.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    return str(path)
+
+
+def test_spec_pass(tmp_path, capsys):
+    assert main(["--spec", _spec(tmp_path, lambda a: a + a)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS out (1000 x float32)" in out and "PASS vadd-1000: 1/1" in out
+
+
+def test_spec_fail(tmp_path, capsys):
+    assert main(["--spec", _spec(tmp_path, lambda a: a + a + np.float32(1))]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL out: 1000 of 1000 elements differ" in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    ([data("kernels_v4_gfx900.hsaco")], "has 6 kernels"),
+    ([data("kernels_v4_gfx900.hsaco"), "--kernel", "nope"], "no kernel named 'nope'"),
+    ([data("hello_world_v2.hsaco"), "--arg", "q32:1"], "unknown argument type 'q32'"),
+    ([data("hello_world_v2.hsaco"), "--arg", "i32:abc"], "'abc' is not a valid i32"),
+    ([data("hello_world_v2.hsaco"), "--arg", "u8:300"], "300 does not fit in u8"),
+    ([data("hello_world_v2.hsaco"), "--arg", "buf:nothing.npy"], "cannot read 'nothing.npy'"),
+    ([data("hello_world_v2.hsaco"), "--arg", "buf:float99[4]"], "unknown NumPy dtype"),
+    ([data("hello_world_v2.hsaco"), "--arg", "i32:1", "--save", "0=x.npy"], "not a buffer"),
+    (["/nonexistent.hsaco"], "cannot read '/nonexistent.hsaco'"),
+    ([data("hello_world_v2.hsaco"), "--mcpu", "gfx900", "--arg", "buf:float32[4]"],
+     "code object is for gfx803, but the device is gfx900"),
+    ([data("kernels_v4_gfx900.hsaco"), "--kernel", "vadd", "--grid", "64",
+      "--block", "512", "--arg", "buf:float32[4]", "--arg", "buf:float32[4]",
+      "--arg", "buf:float32[4]", "--arg", "i32:4"], "allows at most 256"),
+    ([data("kernels_v4_gfx900.hsaco"), "--kernel", "vadd", "--arg", "i32:4"],
+     r"takes 4 argument\(s\)"),
+    (["--spec", "/nonexistent.yaml"], "cannot read spec"),
+])
+def test_errors_are_one_line_without_traceback(argv, message, capsys):
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.startswith("amdgpu-run: error: ")
+    assert "Traceback" not in err
+    import re
+    assert re.search(message, err), err
+
+
+def test_kernel_error_exits_non_zero(capsys, monkeypatch):
+    from amdgpu_tools.errors import KernelError
+
+    def trap(request):
+        raise KernelError("s_trap 2", wave=0, pc=0x1234, instruction="s_trap 2")
+
+    monkeypatch.setattr(exec_package, "run_dispatch", trap, raising=False)
+    assert main([data("hello_world_v2.hsaco"), "--arg", "buf:float32[4]"]) == 1
+    err = capsys.readouterr().err
+    assert "kernel 'hello_world'" in err and "pc 0x1234" in err
+
+
+def test_usage_errors(capsys):
+    assert main([]) == 2
+    assert "missing PROGRAM" in capsys.readouterr().err
