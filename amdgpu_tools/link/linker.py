@@ -168,8 +168,10 @@ class Linker:
                     comments.append(section)
                     continue
                 if section.type == C.SHT_NOTE and self.merge_notes:
-                    notes.setdefault(L.output_name(section.name), []).append(section)
-                    if len(notes[L.output_name(section.name)]) > 1:
+                    group = notes.setdefault(L.output_name(section.name), [])
+                    group.append(section)
+                    if len(group) > 1:
+                        group[0].output.flags |= section.flags
                         continue
                 output_for(section).add(section)
         for group in notes.values():

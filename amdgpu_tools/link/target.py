@@ -20,11 +20,15 @@ def describe(obj) -> str:
 
 
 def merged_identity(objects) -> tuple[int, int, int]:
-    """(OS/ABI, ABI version, e_flags) shared by every object, or a LinkError."""
+    """(OS/ABI, ABI version, e_flags) for the output, or a LinkError.
+
+    OS/ABI and ABI version come from the first object, as in ld.lld (v2
+    objects from llvm-mc say ELFOSABI_NONE, from clang ELFOSABI_AMDGPU_HSA).
+    """
     first = objects[0]
     flags = first.flags
     for obj in objects[1:]:
-        if (obj.osabi, obj.code_object_version) != (first.osabi, first.code_object_version):
+        if obj.code_object_version != first.code_object_version:
             raise LinkError(f"code object version mismatch: {first.name} is code object "
                             f"v{first.code_object_version} but {obj.name} is code object "
                             f"v{obj.code_object_version}")

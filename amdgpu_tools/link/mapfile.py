@@ -1,0 +1,34 @@
+"""The link map (``-Map`` / ``--print-map``) in ld.lld's column layout.
+
+One line per output section, then per input section placed in it, then per
+symbol defined there: address, load address, size, alignment.
+"""
+
+from __future__ import annotations
+
+from .symbols import DEFINED
+
+_HEADER = f"{'VMA':>16} {'LMA':>16} {'Size':>8} {'Align':>5} Out     In      Symbol"
+
+
+def render_map(linker) -> str:
+    by_section: dict = {}
+    local, global_ = linker.symtab_symbols()
+    for symbol in local + global_:
+        if symbol.kind == DEFINED and symbol.name:
+            by_section.setdefault(id(symbol.section), []).append(symbol)
+    lines = [_HEADER]
+    for out in linker.outputs:
+        lines.append(_row(out.addr, out.size, out.align, out.name))
+        for section in out.sections:
+            origin = section.obj.name if section.obj is not None else "<internal>"
+            lines.append(_row(section.address if out.is_alloc else section.out_offset,
+                              section.size, section.align,
+                              f"        {origin}:({section.name})"))
+            for symbol in sorted(by_section.get(id(section), []), key=lambda s: s.value):
+                lines.append(_row(symbol.address, 0, 1, f"                {symbol.name}"))
+    return "\n".join(lines) + "\n"
+
+
+def _row(address: int, size: int, align: int, text: str) -> str:
+    return f"{address:>16x} {address:>16x} {size:>8x} {align:>5} {text}"
