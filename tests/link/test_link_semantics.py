@@ -104,7 +104,7 @@ def test_v2_amd_kernel_code_t_at_kernel_symbol():
     assert kernel % 256 == 0
     major, minor = struct.unpack("<II", view.read(kernel, 8))
     entry_offset = struct.unpack("<q", view.read(kernel + 16, 8))[0]
-    assert (major, minor, entry_offset) == (1, 1, 256)
+    assert (major, minor, entry_offset) == (1, 2, 256)
     # s_load_dwordx2 s[0:1], s[4:5], 0x0 (GFX8 SMEM) follows the 256-byte header
     assert view.read(kernel + 256, 8) == bytes.fromhex("020006c0" "00000000")
 
