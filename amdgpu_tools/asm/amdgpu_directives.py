@@ -148,7 +148,8 @@ class AmdgpuState:
         name = rest.strip()
         if not name:
             raise ToolchainError("expected symbol name after .amdhsa_kernel")
-        descriptor = KernelDescriptor.defaults(self.asm.target, self.asm.code_object_version)
+        descriptor = KernelDescriptor.defaults(self.asm.target, self.asm.code_object_version,
+                                                _target_id(self.asm))
         seen = set()
         for line in body:
             text = line.text.strip()

@@ -1,0 +1,35 @@
+"""amdgpu-as produces the same objects as llvm-mc on every golden source.
+
+References were recorded with llvm-mc (``record_goldens.py``), so these tests
+run without LLVM; ``test_goldens_are_current`` re-checks the recordings
+against the installed llvm-mc when it is there.
+"""
+
+import subprocess
+
+import pytest
+
+import asm_goldens as goldens
+from asm_objcompare import assert_same_object, describe
+from reftools import find_tool
+from amdgpu_tools.asm import assemble_object
+
+CASES = goldens.cases()
+
+
+@pytest.mark.parametrize("source", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_same_object_as_llvm_mc(source):
+    data, _ = assemble_object(source.read_text(), filename=str(source),
+                              **goldens.our_arguments(source))
+    assert_same_object(data, goldens.reference_path(source).read_bytes())
+
+
+@pytest.mark.llvm
+@pytest.mark.parametrize("source", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_goldens_are_current(source, tmp_path):
+    tool = find_tool(goldens.MC[goldens.options(source).get("mc", "19")])
+    if tool is None:
+        pytest.skip("llvm-mc is not installed")
+    output = tmp_path / "ref.o"
+    subprocess.run(goldens.llvm_mc_argv(tool, source, output), check=True, capture_output=True)
+    assert describe(output.read_bytes()) == describe(goldens.reference_path(source).read_bytes())
