@@ -83,7 +83,6 @@ class Linker:
         self._allocate_commons()
         self._create_output_sections()
         scan([s for o in self.outputs for s in o.sections if s.obj is not None], self.plan)
-        self._check_undefined_references()
         self._create_dynamic_sections()
         self._layout()
         self._fill_contents()
@@ -127,11 +126,9 @@ class Linker:
         for symbol in missing:
             where = places.get(symbol.name, symbol.file.name)
             messages.append(f"undefined symbol: {symbol.name}\n>>> referenced by {where}")
-        raise LinkError("\n".join(messages))
-
-    def _check_undefined_references(self) -> None:
-        # Allowed undefined symbols (no --no-undefined) are left to the loader.
-        self.plan.undefined.clear()
+        failure = LinkError("\n".join(messages))
+        failure.diagnostics = messages
+        raise failure
 
     def _allocate_commons(self) -> None:
         commons = [s for s in self.symbols.globals.values() if s.kind == COMMON]

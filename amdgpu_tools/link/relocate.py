@@ -44,7 +44,6 @@ class RelocationPlan:
         self.dynamic = []
         #: input section -> list of (offset, type, symbol, addend) applied at link time
         self.static = {}
-        self.undefined = {}
 
     def got_slot(self, symbol) -> int:
         if symbol.got_index is None:
@@ -63,9 +62,6 @@ def scan(sections, plan: RelocationPlan) -> None:
         writable = bool(section.flags & C.SHF_WRITE)
         for offset, rtype, index, addend in section.relocations:
             symbol = refs[index]
-            if symbol.kind == "undefined" and symbol.bind != C.STB_WEAK:
-                plan.undefined.setdefault(symbol.name, section.where(offset))
-                continue
             if not section.is_alloc:
                 patches.append((offset, rtype, symbol, addend))
                 continue

@@ -147,9 +147,7 @@ class SymbolTable:
     def compute_preemption(self) -> None:
         """ld.lld's rule for -shared: default-visibility non-local symbols may be interposed."""
         for symbol in self.globals.values():
-            symbol.preemptible = (symbol.visibility == C.STV_DEFAULT
-                                  and symbol.kind != DISCARDED
-                                  and (symbol.kind != UNDEFINED or symbol.bind == C.STB_WEAK))
+            symbol.preemptible = symbol.visibility == C.STV_DEFAULT and symbol.kind != DISCARDED
 
 
 def _classify(esym, sections):

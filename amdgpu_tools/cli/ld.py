@@ -1,0 +1,137 @@
+"""``amdgpu-ld``: link relocatable AMDGPU objects into a shared code object.
+
+Takes ld.lld's spellings used for AMDGPU (``-shared``/``--shared``, ``-o``,
+``--no-undefined``, ``-z defs``/``-z undefs``, ``-Map``/``-M``/
+``--print-map``) so build scripts written for ld.lld work unchanged. The
+output is written through a temporary file and a rename: after an error no
+output file is left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import click
+
+from ..errors import ElfFormatError, LinkError
+from ..link import link_result
+from .common import run_click
+
+TOOL = "amdgpu-ld"
+
+#: ld.lld single-dash spellings -> our option names.
+_ALIASES = {"-shared": "--shared", "-Bshareable": "--shared", "-M": "--print-map",
+            "-no-undefined": "--no-undefined", "-print-map": "--print-map"}
+
+
+def translate_args(args) -> list[str]:
+    """Rewrite ld.lld spellings (``-Map=F``, ``-z defs``, ``-oF``) for click."""
+    out, items = [], iter(args)
+    for arg in items:
+        if arg in _ALIASES:
+            out.append(_ALIASES[arg])
+        elif arg in ("-Map", "--Map"):
+            out += ["--map", next(items, "")]
+        elif arg.startswith(("-Map=", "--Map=")):
+            out.append("--map=" + arg.split("=", 1)[1])
+        elif arg == "-z":
+            out.append(_z_option(next(items, "")))
+        elif arg.startswith("-z") and len(arg) > 2:
+            out.append(_z_option(arg[2:]))
+        elif arg.startswith("-o") and len(arg) > 2 and not arg.startswith("--"):
+            out += ["-o", arg[2:]]
+        else:
+            out.append(arg)
+    return out
+
+
+def _z_option(keyword: str) -> str:
+    if keyword == "defs":
+        return "--no-undefined"
+    if keyword == "undefs":
+        return "--allow-undefined"
+    raise click.UsageError(f"unsupported option: -z {keyword}")
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("inputs", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--shared", is_flag=True, help="Create a shared object (the only output kind).")
+@click.option("-o", "--output", default="a.out", show_default=True, help="Output file.")
+@click.option("--no-undefined/--allow-undefined", "no_undefined", default=True,
+              show_default=True, help="Report undefined symbols (ld.lld's -z defs).")
+@click.option("--map", "map_file", default=None, help="Write the link map to this file (-Map).")
+@click.option("--print-map", is_flag=True, help="Print the link map on standard output.")
+@click.option("--concatenate-notes", is_flag=True,
+              help="Keep every input note as ld.lld does instead of one merged note set.")
+def command(inputs, shared, output, no_undefined, map_file, print_map, concatenate_notes):
+    """Link relocatable AMDGPU objects (and .a archives) into a shared code object."""
+    if not inputs:
+        raise LinkError("no input files")
+    try:
+        result = link_result(list(inputs), no_undefined=no_undefined,
+                             merge_notes=not concatenate_notes)
+    except (LinkError, ElfFormatError) as failure:
+        _remove_stale(output)
+        diagnostics = getattr(failure, "diagnostics", None)
+        if not diagnostics:
+            raise
+        for message in diagnostics:  # one "error:" line per problem, as ld.lld prints
+            click.echo(f"{TOOL}: error: {message}", err=True)
+        return 1
+    _write_atomically(output, result.data)
+    if map_file or print_map:
+        text = result.map_text()
+        if print_map:
+            click.echo(text, nl=False)
+        if map_file:
+            _write_atomically(map_file, text.encode(), mode=0o644)
+    return 0
+
+
+def _remove_stale(path: str) -> None:
+    """Like GNU ld, do not leave an older output that looks like this link's result."""
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _write_atomically(path: str, data: bytes, mode: int = 0o755) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".amdgpu-ld-")
+    except OSError as failure:
+        raise LinkError(f"cannot open output file {path}: {failure.strerror}") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, mode & ~_umask())
+        os.replace(temporary, path)
+    except OSError as failure:
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
+        raise LinkError(f"cannot write output file {path}: {failure.strerror}") from None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def main(argv=None) -> int:
+    import sys
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        translated = translate_args(list(args))
+    except click.UsageError as usage:
+        click.echo(f"{TOOL}: error: {usage.message}", err=True)
+        return 1
+    return run_click(command, TOOL, translated)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
