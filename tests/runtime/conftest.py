@@ -99,3 +99,6 @@ def executor_ready():
     if not real_executor_available():
         pytest.skip("the embedded executor cannot run kernels yet")
     return True
+
+
+ROCM_BITCODE_DIR = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"

@@ -1,0 +1,191 @@
+"""Real code objects (llvm-mc-14, clang-14 v2, clang-19 v4/v5) run on the
+embedded executor through the API and through amdgpu-run, checked with NumPy.
+
+Skipped while the executor cannot run the hello-world sample yet.
+"""
+
+import io
+import os
+import subprocess
+
+import numpy as np
+import pytest
+import yaml
+
+from amdgpu_tools import Device, LocalMemory
+from amdgpu_tools.errors import KernelError, ToolchainError
+from amdgpu_tools.runtime.queues import Queue
+
+from .conftest import ROCM_BITCODE_DIR, data_path, read_data
+
+pytestmark = pytest.mark.usefixtures("executor_ready")
+
+V45 = ["kernels_v4_gfx900.hsaco", "kernels_v5_gfx900.hsaco", "kernels_v4_gfx803.hsaco"]
+
+
+def test_hello_world_sample():
+    device = Device()
+    program = device.load(data_path("hello_world_v2.hsaco"))
+    out = device.zeros(4, np.float32)
+    program["hello_world"](out, grid=64, block=64)
+    device.synchronize()
+    np.testing.assert_array_equal(out.numpy(), np.array([3.14159, 0, 0, 0], np.float32))
+
+
+def test_v2_clang14_vadd_and_scale():
+    device = Device()
+    program = device.load(read_data("kernels_v2_gfx803.hsaco"))
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal(1000).astype(np.float32)
+    b = rng.standard_normal(1000).astype(np.float32)
+    c = device.zeros(1000, np.float32)
+    program["vadd"](device.array(a), device.array(b), c, np.int32(1000), grid=1024, block=64)
+    np.testing.assert_array_equal(c.numpy(), a + b)
+    x = rng.standard_normal(256)
+    buffer = device.array(x)
+    program["scale"](buffer, np.float64(-2.5), grid=256, block=128)
+    np.testing.assert_array_equal(buffer.numpy(), x * -2.5)
+
+
+@pytest.mark.parametrize("name", V45)
+def test_v4_v5_vadd_saxpy_fill(name):
+    device = Device()
+    program = device.load(read_data(name))
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal(1000).astype(np.float32)
+    b = rng.standard_normal(1000).astype(np.float32)
+    c = device.zeros(1000, np.float32)
+    program["vadd"](device.array(a), device.array(b), c, np.int32(1000), grid=(1024,), block=(64,))
+    np.testing.assert_array_equal(c.numpy(), a + b)
+    y = device.array(b)
+    program["saxpy"](np.float32(3.0), device.array(a), y, np.uint32(1000), grid=1000, block=100)
+    # gfx9 fuses the multiply-add (one rounding), gfx8 rounds twice: allow 1 ulp
+    expected = (3.0 * a.astype(np.float64) + b).astype(np.float32)
+    np.testing.assert_allclose(y.numpy(), expected, rtol=2 ** -23, atol=2 ** -30)
+    out = device.zeros(128, np.int64)
+    program["fill64"](out, np.int64(1 << 40), grid=128, block=64)
+    np.testing.assert_array_equal(out.numpy(), (1 << 40) + np.arange(128))
+
+
+@pytest.mark.parametrize("name", V45)
+def test_reduce_with_local_memory(name):
+    device = Device()
+    program = device.load(read_data(name))
+    values = np.arange(1024, dtype=np.int32) * 3 - 500
+    out = device.zeros(4, np.int32)
+    program["reduce"](device.array(values), out, LocalMemory(256 * 4), grid=1024, block=256)
+    np.testing.assert_array_equal(out.numpy(), values.reshape(4, 256).sum(axis=1))
+
+
+@pytest.mark.parametrize("name", V45)
+def test_geometry_as_the_kernel_sees_it(name):
+    device = Device()
+    program = device.load(read_data(name))
+    out = device.zeros(8, np.uint32)
+    program["geometry"](out, grid=(100, 3), block=(32, 1))
+    assert list(out.numpy()) == [2, 100, 3, 32, 1, 4, 3, 4]
+
+
+@pytest.mark.parametrize("name", V45)
+def test_relocated_pointer_table(name):
+    device = Device()
+    program = device.load(read_data(name))
+    out = device.zeros(8, np.int32)
+    program["lookup"](out, np.int32(1), grid=8, block=8)
+    np.testing.assert_array_equal(out.numpy(), [50, 60, 70, 80] * 2)
+
+
+def test_printf_v2():
+    stream = io.StringIO()
+    device = Device(printf_stream=stream)
+    program = device.load(read_data("kernels_v2_gfx803.hsaco"))
+    out = device.zeros(64, np.int32)
+    program["hello"](out, np.int32(7), grid=64, block=64)
+    assert stream.getvalue() == "hello 7 1.500000 ok\nhello 8 1.500000 ok\n"
+    np.testing.assert_array_equal(out.numpy(), np.arange(64))
+
+
+def test_trap_raises_and_sets_the_queue_error_state():
+    device = Device()
+    program = device.load(read_data("trap_v2.hsaco"))
+    out = device.zeros(4, np.int32)
+    with pytest.raises(KernelError) as info:
+        program["trap"](out, grid=64, block=64)
+    assert "kernel 'trap'" in str(info.value) and "s_trap" in str(info.value)
+    assert device.queue.state == Queue.ERROR
+    assert out.numpy()[0] == 1
+
+
+def test_relocatable_object_is_linked_on_load():
+    try:
+        from amdgpu_tools.link import link  # noqa: F401
+    except ImportError:
+        pytest.skip("the linker is not available")
+    device = Device()
+    try:
+        program = device.load(read_data("kernels_v5_gfx900.o"))
+    except ToolchainError as failure:
+        pytest.skip(f"linking on load does not work yet: {failure}")
+    out = device.zeros(8, np.int32)
+    program["lookup"](out, np.int32(0), grid=8, block=8)
+    np.testing.assert_array_equal(out.numpy(), [10, 20, 30, 40] * 2)
+
+
+def test_spec_through_amdgpu_run(tmp_path, capsys):
+    from amdgpu_tools.cli.run import main
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(1000).astype(np.float32)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "out.npy", a + a)
+    np.save(tmp_path / "sums.npy", np.array([a[:500].sum(), a[500:].sum()]))
+    spec = {
+        "name": "vadd-1000",
+        "code_object": data_path("kernels_v5_gfx900.hsaco"),
+        "buffers": {"a": {"file": "a.npy"}, "out": {"zeros": 1000, "dtype": "float32"},
+                    "n": {"data": list(range(512)), "dtype": "int32"},
+                    "sums": {"zeros": 2, "dtype": "int32"}},
+        "launches": [
+            {"kernel": "vadd", "grid": [1024, 1, 1], "block": [64, 1, 1],
+             "args": [{"buf": "a"}, {"buf": "a"}, {"buf": "out"}, {"i32": 1000}]},
+            {"kernel": "reduce", "grid": [512], "block": [256],
+             "args": [{"buf": "n"}, {"buf": "sums"}, {"local": 1024}]}],
+        "expect": {"out": {"file": "out.npy"},
+                   "sums": {"data": [sum(range(256)), sum(range(256, 512))]}},
+    }
+    path = tmp_path / "launch.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    assert main(["--spec", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS out" in out and "PASS sums" in out
+
+
+@pytest.mark.llvm
+@pytest.mark.parametrize("cpu,version", [("gfx900", 4), ("gfx900", 5), ("gfx803", 5)])
+def test_fresh_clang19_build(tmp_path, clang19, ld_lld19, cpu, version):
+    source = data_path(os.path.join("src", "kernels.cl"))
+    obj, hsaco = tmp_path / "k.o", tmp_path / "k.hsaco"
+    subprocess.run([clang19, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}",
+                    f"-mcode-object-version={version}", "-x", "cl", "-cl-std=CL2.0", "-O2",
+                    f"--rocm-device-lib-path={ROCM_BITCODE_DIR}", "-c", source, "-o", str(obj)],
+                   check=True)
+    subprocess.run([ld_lld19, "-shared", str(obj), "-o", str(hsaco)], check=True)
+    device = Device(cpu)
+    program = device.load(str(hsaco))
+    a = np.arange(300, dtype=np.float32)
+    c = device.zeros(300, np.float32)
+    program["vadd"](device.array(a), device.array(a), c, np.int32(300), grid=320, block=64)
+    np.testing.assert_array_equal(c.numpy(), 2 * a)
+
+
+@pytest.mark.llvm
+def test_llvm_mc14_v2_object(tmp_path, llvm_mc14, ld_lld19):
+    obj, hsaco = tmp_path / "h.o", tmp_path / "h.hsaco"
+    sample = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "hello_world.s")
+    subprocess.run([llvm_mc14, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx803",
+                    "--amdhsa-code-object-version=2", "-filetype=obj", sample, "-o", str(obj)],
+                   check=True)
+    subprocess.run([ld_lld19, "-shared", str(obj), "-o", str(hsaco)], check=True)
+    device = Device("fiji")
+    out = device.zeros(4, np.float32)
+    device.load(str(hsaco))["hello_world"](out, grid=128, block=64)
+    assert out.numpy()[0] == np.float32(3.14159)
