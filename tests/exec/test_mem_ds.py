@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from amdgpu_tools.errors import KernelError
-from test_mem_support import make_state, run, set_exec
+from .test_mem_support import make_state, run, set_exec
 
 LANE = np.arange(64)
 
