@@ -59,11 +59,14 @@ def _register(semantic: Semantic):
     return semantic.fn
 
 
-def salu(op, dst, *srcs, scc_in=False, scc_out=False):
-    """Register a scalar ALU semantic (SOP1/SOP2/SOPK/SOPC)."""
+def salu(op, dst, *srcs, scc_in=False, scc_out=False, dst_in=False):
+    """Register a scalar ALU semantic (SOP1/SOP2/SOPK/SOPC).
+
+    Arguments arrive as ``(*sources, [scc], [old destination])``.
+    """
     def decorate(fn):
         return _register(Semantic(op, "salu", fn, dst, srcs,
-                                  {"scc_in": scc_in, "scc_out": scc_out}))
+                                  {"scc_in": scc_in, "scc_out": scc_out, "dst_in": dst_in}))
     return decorate
 
 

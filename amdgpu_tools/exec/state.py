@@ -99,6 +99,9 @@ class WaveState:
         self.wave_number = np.arange(num_waves, dtype=np.int64)
         self.workitem_id = np.zeros((3, num_waves, WAVE_SIZE), dtype=np.uint32)
         self.lane_valid = np.zeros((num_waves, WAVE_SIZE), dtype=np.bool_)
+        #: MODE.FP_DENORM for f32 is "flush" (the default float_mode 0xC0):
+        #: kept as one flag, refreshed when s_setreg writes MODE.
+        self.flush_f32 = True
         #: free slot for the memory helper (scratch bases, apertures, ...)
         self.extra = {}
 

@@ -1,0 +1,284 @@
+"""``run_dispatch``: work-groups -> batches of waves -> the run loop.
+
+The grid is cut into batches of whole work-groups (as many as fit a memory
+budget); each batch's waves share one ``WaveState`` and run together. The
+scheduler keeps *groups*: sets of waves at the same PC. It always runs the
+group with the lowest PC, which makes diverged waves meet again at join
+points and lets whole batches run an instruction as one NumPy operation.
+Branches split groups, equal PCs merge them, ``s_barrier`` parks waves until
+every live wave of their work-group has arrived.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..errors import KernelError, MemoryFault, WatchdogTimeout
+from .context import BARRIER, END, Branch, Context, Jump
+from .launch import DispatchResult
+from .operands import OperandError
+from .program import Program
+from .state import EXEC_HI, EXEC_LO, WaveState
+from .trace import Tracer
+
+#: Bytes of VGPR state a batch may hold (bounds memory for huge grids).
+VGPR_BUDGET_BYTES = 256 << 20
+#: Most waves in one batch (vectorisation gains flatten out well before).
+MAX_BATCH_WAVES = 1 << 15
+#: How often (in scheduler steps) the wall clock is checked.
+CLOCK_CHECK_STEPS = 256
+
+
+def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
+    """Run every wave of ``request`` to completion.
+
+    ``initializer(state, request, layout, group_ids)`` replaces the default
+    initial register set-up (tests use it); ``decode`` replaces the ISA
+    decoder.
+    """
+    from . import setup as setup_mod
+    started = time.monotonic()
+    result = DispatchResult()
+    setup = request.setup
+    vgprs = max(int(setup.vgpr_count), 1)
+    waves_per_group = -(-int(np.prod(request.workgroup_size)) // 64)
+    batch_waves = max(waves_per_group, min(MAX_BATCH_WAVES,
+                                           VGPR_BUDGET_BYTES // (vgprs * 256)))
+    groups_per_batch = max(1, batch_waves // waves_per_group)
+    layout = setup_mod.prepare_dispatch(request, resident_waves=groups_per_batch * waves_per_group)
+    program = Program(request.memory, request.target, request, decode=decode)
+    tracer = Tracer(request.trace)
+    budget = _Budget(request.limits, started)
+    try:
+        group_ids = setup_mod.all_workgroup_ids(layout)
+        first_wave = 0
+        for start in range(0, len(group_ids), groups_per_batch):
+            chunk = group_ids[start:start + groups_per_batch]
+            state = _make_state(request, layout, chunk, first_wave, initializer)
+            Scheduler(state, program, request, result, tracer, budget).run()
+            first_wave += state.num_waves
+            result.waves += state.num_waves
+    finally:
+        setup_mod.release_dispatch(layout)
+    result.seconds = time.monotonic() - started
+    result.profile = tracer.profile
+    return result
+
+
+def _make_state(request, layout, group_ids, first_wave, initializer):
+    """A WaveState for the work-groups ``group_ids`` with their initial registers."""
+    from . import setup as setup_mod
+    init = setup_mod.initial_wave_state(layout, group_ids, first_wave_slot=first_wave)
+    waves = init.exec_mask.shape[0]
+    state = WaveState(target=request.target, num_waves=waves,
+                      vgpr_count=int(request.setup.vgpr_count), num_groups=len(group_ids),
+                      lds_bytes=0, request=request)
+    state.lds = setup_mod.make_lds(layout, len(group_ids))
+    state.layout = layout
+    count = min(init.sgprs.shape[1], 102)
+    state.sgpr[:count] = init.sgprs[:, :count].T
+    for dim in range(min(init.vgpr_count_used, state.vgpr.shape[0])):
+        state.vgpr[dim] = init.workitem_ids[:, dim]
+    state.set_exec_lanes(slice(None), init.exec_mask)
+    state.sgpr[124] = init.m0
+    flat_row = 102 if getattr(request.target, "generation", 9) >= 8 else 104
+    state.write_sgpr64(slice(None), flat_row, init.flat_scratch)
+    state.workgroup_id[:] = init.workgroup_id
+    state.wave_group[:] = init.group_slot
+    state.wave_in_group[:] = init.wave_in_group
+    state.wave_number[:] = first_wave + np.arange(waves)
+    state.workitem_id[:] = init.workitem_ids.transpose(1, 0, 2)
+    state.lane_valid[:] = init.exec_mask
+    state.extra.update(init.extra)
+    state.extra["private_wave_offset"] = init.private_wave_offset
+    float_mode = int(request.setup.float_mode)
+    state.mode[:] = float_mode | (int(request.setup.dx10_clamp) << 8) | \
+        (int(request.setup.ieee_mode) << 9)
+    state.flush_f32 = (float_mode >> 4) & 3 == 0
+    if initializer is not None:
+        initializer(state, request, layout, group_ids)
+    return state
+
+
+class _Budget:
+    """The watchdog: an instruction budget and a wall-clock deadline."""
+
+    def __init__(self, limits, started):
+        self.max_instructions = limits.max_wave_instructions
+        self.deadline = started + limits.max_seconds
+        self.max_seconds = limits.max_seconds
+
+
+def _as_sel(indices):
+    """Sorted wave indices -> a slice when contiguous (views instead of copies)."""
+    if indices.size and int(indices[-1]) - int(indices[0]) + 1 == indices.size:
+        return slice(int(indices[0]), int(indices[-1]) + 1)
+    return indices
+
+
+def _indices(sel):
+    if isinstance(sel, slice):
+        return np.arange(sel.start, sel.stop, dtype=np.int64)
+    return sel
+
+
+def _count(sel):
+    return sel.stop - sel.start if isinstance(sel, slice) else int(sel.size)
+
+
+class Scheduler:
+    """Runs one batch of waves until all have executed s_endpgm."""
+
+    def __init__(self, state, program, request, result, tracer, budget):
+        self.state = state
+        self.program = program
+        self.request = request
+        self.result = result
+        self.tracer = tracer
+        self.budget = budget
+        waves = state.num_waves
+        self.groups = {}
+        self.alive = np.ones(waves, dtype=np.bool_)
+        self.at_barrier = np.zeros(waves, dtype=np.bool_)
+        self.resume_pc = np.zeros(waves, dtype=np.int64)
+        group_count = int(state.wave_group.max()) + 1 if waves else 0
+        self.live_per_group = np.bincount(state.wave_group, minlength=group_count)
+        self.arrived_per_group = np.zeros(group_count, dtype=np.int64)
+        if waves:
+            self.groups[int(request.setup.entry_address)] = slice(0, waves)
+
+    # ----------------------------------------------------------- grouping
+    def _add(self, pc, sel):
+        existing = self.groups.get(pc)
+        if existing is None:
+            self.groups[pc] = sel
+            return
+        merged = np.union1d(_indices(existing), _indices(sel))
+        self.groups[pc] = _as_sel(merged)
+
+    def _add_many(self, pcs, indices):
+        """Waves ``indices`` continue at per-wave ``pcs``."""
+        for pc in np.unique(pcs):
+            self._add(int(pc), _as_sel(indices[pcs == pc]))
+
+    # ------------------------------------------------------------ the loop
+    def run(self):
+        state, program, tracer = self.state, self.program, self.tracer
+        budget = self.budget
+        result = self.result
+        groups = self.groups
+        executed = result.wave_instructions
+        lanes_executed = result.lane_instructions
+        steps = 0
+        with np.errstate(all="ignore"):
+            while groups:
+                pc = min(groups)
+                sel = groups.pop(pc)
+                n = _count(sel)
+                try:
+                    record = program.at(pc)
+                except KernelError as error:
+                    raise self._fetch_error(sel, pc, error) from error
+                ctx = Context(state, sel, n, record)
+                executed += n
+                if executed > budget.max_instructions:
+                    raise self._watchdog(ctx, f"instruction budget of {budget.max_instructions}"
+                                         " wave-instructions exceeded")
+                steps += 1
+                if steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > budget.deadline:
+                    raise self._watchdog(ctx, f"wall-clock limit of {budget.max_seconds} s"
+                                         " exceeded")
+                if tracer.active:
+                    tracer.before(ctx)
+                try:
+                    if record.is_vector:
+                        lanes_executed += int(np.count_nonzero(ctx.exec_lanes()))
+                    else:
+                        lanes_executed += n
+                    outcome = record.run(ctx)
+                except MemoryFault as fault:
+                    raise ctx.fault(str(fault), address=fault.address) from fault
+                except OperandError as error:
+                    raise ctx.fault(str(error)) from error
+                if tracer.active:
+                    tracer.after(ctx)
+                if outcome is None:
+                    self._add(record.next_pc, sel)
+                else:
+                    self._resolve(ctx, outcome)
+        result.wave_instructions = executed
+        result.lane_instructions = lanes_executed
+        if self.at_barrier.any():
+            raise KernelError("waves wait at s_barrier but their work-group cannot arrive",
+                              kernel=self.request.kernel_name)
+
+    def _resolve(self, ctx, outcome):
+        record, sel = ctx.record, ctx.sel
+        if isinstance(outcome, Branch):
+            taken = outcome.taken
+            if isinstance(taken, (bool, np.bool_)):
+                self._add(outcome.target if taken else record.next_pc, sel)
+                return
+            taken = np.asarray(taken, dtype=np.bool_)
+            if taken.all():
+                self._add(outcome.target, sel)
+            elif not taken.any():
+                self._add(record.next_pc, sel)
+            else:
+                indices = _indices(sel)
+                self._add(outcome.target, _as_sel(indices[taken]))
+                self._add(record.next_pc, _as_sel(indices[~taken]))
+        elif isinstance(outcome, Jump):
+            pcs = np.broadcast_to(np.asarray(outcome.pcs, dtype=np.int64), (ctx.n,))
+            self._add_many(pcs, _indices(sel))
+        elif outcome is END:
+            self._end(sel)
+        elif outcome is BARRIER:
+            self._barrier(sel, record.next_pc)
+        else:
+            raise ctx.fault(f"internal error: unknown outcome {outcome!r}")
+
+    # ---------------------------------------------------- end and barrier
+    def _end(self, sel):
+        indices = _indices(sel)
+        self.alive[indices] = False
+        groups = self.state.wave_group[indices]
+        np.subtract.at(self.live_per_group, groups, 1)
+        self._release(np.unique(groups))
+
+    def _barrier(self, sel, resume_pc):
+        indices = _indices(sel)
+        self.at_barrier[indices] = True
+        self.resume_pc[indices] = resume_pc
+        groups = self.state.wave_group[indices]
+        np.add.at(self.arrived_per_group, groups, 1)
+        self._release(np.unique(groups))
+
+    def _release(self, groups):
+        """Let the work-groups ``groups`` go on if all their live waves arrived."""
+        arrived = self.arrived_per_group[groups]
+        ready = groups[(arrived > 0) & (arrived >= self.live_per_group[groups])]
+        if ready.size == 0:
+            return
+        self.arrived_per_group[ready] = 0
+        waiting = self.at_barrier & np.isin(self.state.wave_group, ready)
+        indices = np.flatnonzero(waiting)
+        self.at_barrier[indices] = False
+        self._add_many(self.resume_pc[indices], indices)
+
+    def _fetch_error(self, sel, pc, error):
+        """A decode/fetch failure, reported with the first wave that reached it."""
+        wave = int(_indices(sel)[0])
+        state = self.state
+        return KernelError(error.cause, kernel=self.request.kernel_name,
+                           workgroup=tuple(int(v) for v in state.workgroup_id[wave]),
+                           wave=int(state.wave_number[wave]), pc=pc, address=error.address)
+
+    def _watchdog(self, ctx, cause):
+        error = ctx.fault(cause, error=WatchdogTimeout)
+        return error
+
+
+__all__ = ["run_dispatch", "Scheduler", "EXEC_LO", "EXEC_HI"]

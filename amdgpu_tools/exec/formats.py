@@ -1,0 +1,320 @@
+"""Per-format wrappers: bind a decoded instruction to its semantic function.
+
+Each ``build_*`` runs once per instruction (pre-decode) and returns
+``run(ctx) -> outcome``: the closure already holds the operand getters, the
+destination and the modifiers, so executing it is a handful of NumPy calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import operands as ops
+from .context import END
+from .state import EXEC_HI, EXEC_LO, VCC_LO, lanes_to_mask
+
+_NO_DST = (None, "none")
+
+
+# ------------------------------------------------------------------ helpers
+def field(inst, *names, default=0):
+    """The first of ``names`` present in the instruction's fields."""
+    fields = inst.fields
+    for name in names:
+        if name in fields:
+            return fields[name]
+    return default
+
+
+def _aperture_reader(program):
+    request = program.request
+    shared = getattr(request, "shared_aperture_base", 0) or 0
+    private = getattr(request, "private_aperture_base", 0) or 0
+
+    def aperture(code):
+        return {ops.SHARED_BASE: shared >> 32, ops.SHARED_LIMIT: (shared >> 32),
+                ops.PRIVATE_BASE: private >> 32, ops.PRIVATE_LIMIT: private >> 32}[code]
+    return aperture
+
+
+def write_scalar(state, sel, code, bits, wide):
+    """Write SALU result bits to the scalar destination ``code``."""
+    if wide:
+        bits = np.asarray(bits, dtype=np.uint64)
+        state.sgpr[code, sel] = bits & np.uint64(0xFFFFFFFF)
+        state.sgpr[code + 1, sel] = bits >> np.uint64(32)
+    else:
+        state.sgpr[code, sel] = bits
+
+
+def _scalar_bits(result, wide):
+    result = np.asarray(result)
+    if wide:
+        return result.astype(np.uint64) if result.dtype != np.uint64 else result
+    if result.dtype == np.bool_:
+        return result.astype(np.uint32)
+    return result.astype(np.uint32) if result.dtype != np.uint32 else result
+
+
+# --------------------------------------------------------------------- SALU
+def build_salu(inst, semantic, program):
+    """SOP1 / SOP2 / SOPC / SOPK with a pure semantic function."""
+    fn = semantic.fn
+    flags = semantic.flags
+    scc_in, scc_out = flags["scc_in"], flags["scc_out"]
+    aperture = _aperture_reader(program)
+    encoding = inst.encoding
+    dst_type = semantic.dst
+    getters = []
+    if encoding == "SOPK":
+        dst_code = field(inst, "sdst")
+        imm = np.uint32(field(inst, "simm16"))
+        if len(semantic.srcs) == 2:
+            getters.append(ops.scalar_getter(dst_code, semantic.srcs[0]))
+        getters.append(lambda state, sel: imm)
+    else:
+        names = ("ssrc0", "ssrc1")
+        for name, type_ in zip(names, semantic.srcs):
+            getters.append(ops.scalar_getter(field(inst, name), type_, inst.literal, aperture))
+        dst_code = field(inst, "sdst") if dst_type not in _NO_DST else None
+    wide = ops.bits_of(dst_type) == 64 if dst_type not in _NO_DST else False
+    writes_exec = dst_code in (EXEC_LO, EXEC_HI) or (wide and dst_code == EXEC_LO - 1)
+    if dst_type in _NO_DST:
+        dst_code = None
+    old_dst = ops.scalar_getter(dst_code, dst_type) if flags.get("dst_in") else None
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        args = [get(state, sel) for get in getters]
+        if scc_in:
+            args.append(state.scc[sel])
+        if old_dst is not None:
+            args.append(old_dst(state, sel))
+        result = fn(*args)
+        if scc_out:
+            result, scc = result
+            state.scc[sel] = scc
+        if dst_code is not None:
+            write_scalar(state, sel, dst_code, _scalar_bits(result, wide), wide)
+            if writes_exec:
+                ctx.exec_changed()
+        return None
+    return run
+
+
+# --------------------------------------------------------------------- VALU
+_OMOD = {1: 2.0, 2: 4.0, 3: 0.5}
+
+
+def _source_codes(inst, semantic):
+    """The operand codes of the sources, in the semantic's argument order."""
+    base = inst.base_encoding if inst.encoding in ("DPP", "SDWA") else inst.encoding
+    layout = semantic.flags.get("layout")
+    if base in ("VOP3", "VOP3P"):
+        codes = [field(inst, "src0"), field(inst, "src1"), field(inst, "src2")]
+        if layout == "mac":
+            codes[2] = 256 + field(inst, "vdst")
+        return codes[:len(semantic.srcs)]
+    src0 = field(inst, "src0")
+    if inst.encoding in ("DPP", "SDWA"):
+        src0 = 256 + field(inst, "src0_vgpr", "vsrc0", "src0")
+        if inst.encoding == "SDWA" and field(inst, "s0"):
+            src0 = field(inst, "src0_vgpr", "vsrc0", "src0")
+    vsrc1 = 256 + field(inst, "vsrc1")
+    if base == "VOP1":
+        return [src0][:len(semantic.srcs)]
+    if layout == "madmk":
+        return [src0, ops.LITERAL, vsrc1]
+    if layout == "madak":
+        return [src0, vsrc1, ops.LITERAL]
+    if layout == "mac":
+        return [src0, vsrc1, 256 + field(inst, "vdst")]
+    return [src0, vsrc1][:len(semantic.srcs)]
+
+
+def _flush_f32(bits):
+    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 = flush)."""
+    bits = np.asarray(bits)
+    return np.where((bits & np.uint32(0x7F800000)) == 0, bits & np.uint32(0x80000000), bits)
+
+
+def _modifier_fn(type_, use_abs, use_neg):
+    """Apply VOP3/DPP/SDWA abs and neg to raw float bits (exact, NaN-safe)."""
+    width = ops.FLOAT_TYPES.get(type_)
+    if width is None or not (use_abs or use_neg):
+        return None
+    dtype = np.uint64 if width == 64 else np.uint32
+    sign = dtype(ops.SIGN_BIT[width])
+    keep = dtype(~ops.SIGN_BIT[width] & ((1 << (64 if width == 64 else 32)) - 1))
+
+    def modify(bits):
+        bits = np.asarray(bits, dtype=dtype)
+        if use_abs:
+            bits = bits & keep
+        if use_neg:
+            bits = bits ^ sign
+        return bits
+    return modify
+
+
+def _result_modifiers(type_, clamp, omod):
+    """Output modifiers (omod, then clamp to [0, 1] with NaN -> 0) on a float result."""
+    if type_ not in ops.FLOAT_TYPES or not (clamp or omod):
+        return None
+    scale = _OMOD.get(omod)
+
+    def modify(values):
+        if scale is not None:
+            values = values * values.dtype.type(scale)
+        if clamp:
+            values = np.where(np.isnan(values), values.dtype.type(0),
+                              np.clip(values, values.dtype.type(0), values.dtype.type(1)))
+        return values
+    return modify
+
+
+def build_valu(inst, semantic, program):
+    """VOP1/VOP2/VOP3 (and their DPP/SDWA forms) with a pure semantic function."""
+    from . import lanes as lane_ops
+    fn = semantic.fn
+    flags = semantic.flags
+    is_vop3 = inst.encoding == "VOP3"
+    aperture = _aperture_reader(program)
+    codes = _source_codes(inst, semantic)
+    neg = field(inst, "neg") if is_vop3 else 0
+    abs_ = field(inst, "abs") if is_vop3 else 0
+    src_mods = lane_ops.source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
+    fetch = []
+    for i, (code, type_) in enumerate(zip(codes, semantic.srcs)):
+        getter = ops.vector_getter(code, type_, inst.literal, aperture)
+        if src_mods is not None:
+            getter = src_mods.wrap(i, getter, type_)
+        if type_ == "f32" and not flags.get("no_flush"):
+            getter = _flushing(getter, program)
+        modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
+        if modify is not None:
+            getter = _compose(modify, getter)
+        fetch.append((getter, type_))
+    if src_mods is not None and inst.encoding == "SDWA":
+        fetch = src_mods.sdwa_fetch(fetch)
+    dst_type = semantic.dst
+    post = _result_modifiers(dst_type, field(inst, "clamp") if is_vop3 or inst.encoding == "SDWA"
+                             else 0, field(inst, "omod") if is_vop3 or inst.encoding == "SDWA"
+                             else 0)
+    dst = field(inst, "vdst")
+    wide = ops.bits_of(dst_type) == 64
+    carry_in_code = carry_out_code = None
+    if flags["carry_in"]:
+        carry_in_code = field(inst, "src2") if is_vop3 else VCC_LO
+    if flags["carry_out"]:
+        carry_out_code = field(inst, "sdst") if is_vop3 else VCC_LO
+    flush_out = dst_type == "f32" and not flags.get("no_flush")
+    writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
+    dst_is_sgpr = flags.get("sgpr_dst", False)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        args = [ops.typed(get(state, sel), type_) for get, type_ in fetch]
+        if carry_in_code is not None:
+            args.append(state.read_mask(sel, carry_in_code))
+        result = fn(*args)
+        if carry_out_code is not None:
+            result, carry = result
+            state.write_mask(sel, carry_out_code, carry & ctx.exec_lanes())
+        if post is not None:
+            result = post(result)
+        bits = ops.to_bits(result, dst_type)
+        if flush_out and state.flush_f32:
+            bits = _flush_f32(bits)
+        if dst_is_sgpr:
+            return None
+        lanes = ctx.write_lanes() if src_mods is None else src_mods.lanes(ctx, ctx.exec_lanes())
+        if writer is not None:
+            writer(state, sel, bits, lanes)
+        elif wide:
+            low, high = ops.split64(bits)
+            state.write_vgpr(sel, dst, low, lanes)
+            state.write_vgpr(sel, dst + 1, high, lanes)
+        else:
+            state.write_vgpr(sel, dst, bits, lanes)
+        return None
+    return run
+
+
+def _flushing(getter, program):
+    def get(state, sel):
+        bits = getter(state, sel)
+        return _flush_f32(bits) if state.flush_f32 else bits
+    return get
+
+
+def _compose(modify, getter):
+    return lambda state, sel: modify(getter(state, sel))
+
+
+# ------------------------------------------------------------------ compare
+def build_vcmp(inst, semantic, program):
+    """VOPC or VOP3-encoded compare: a lane mask to VCC/SGPR pair (and EXEC)."""
+    from . import lanes as lane_ops
+    fn = semantic.fn
+    is_vop3 = inst.encoding == "VOP3"
+    aperture = _aperture_reader(program)
+    codes = _source_codes(inst, semantic)
+    neg = field(inst, "neg") if is_vop3 else 0
+    abs_ = field(inst, "abs") if is_vop3 else 0
+    src_mods = lane_ops.source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
+    fetch = []
+    no_flush = semantic.flags.get("no_flush")
+    for i, (code, type_) in enumerate(zip(codes, semantic.srcs)):
+        getter = ops.vector_getter(code, type_, inst.literal, aperture)
+        if src_mods is not None:
+            getter = src_mods.wrap(i, getter, type_)
+        if type_ == "f32" and not no_flush:
+            getter = _flushing(getter, program)
+        modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
+        if modify is not None:
+            getter = _compose(modify, getter)
+        fetch.append((getter, type_))
+    if src_mods is not None and inst.encoding == "SDWA":
+        fetch = src_mods.sdwa_fetch(fetch)
+    if is_vop3:
+        dst_code = field(inst, "sdst", "vdst")
+    elif inst.encoding == "SDWA" and field(inst, "sd"):
+        dst_code = field(inst, "sdst")
+    else:
+        dst_code = VCC_LO
+    exec_write = semantic.flags["exec_write"]
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        args = [ops.typed(get(state, sel), type_) for get, type_ in fetch]
+        lanes = ctx.exec_lanes() if src_mods is None else src_mods.lanes(ctx, ctx.exec_lanes())
+        result = np.broadcast_to(fn(*args), (ctx.n, 64)) & lanes
+        lo, hi = lanes_to_mask(result)
+        if exec_write:
+            state.sgpr[EXEC_LO, sel] = lo
+            state.sgpr[EXEC_HI, sel] = hi
+            ctx.exec_changed()
+        if dst_code not in (EXEC_LO,) or not exec_write:
+            state.sgpr[dst_code, sel] = lo
+            state.sgpr[dst_code + 1, sel] = hi
+        return None
+    return run
+
+
+# ----------------------------------------------------------------------- raw
+def build_raw(inst, semantic, program):
+    fn = semantic.fn
+    return fn
+
+
+def build_builder(inst, semantic, program):
+    return semantic.fn(inst, program)
+
+
+def end_program(ctx):
+    return END
+
+
+BUILDERS = {"salu": build_salu, "valu": build_valu, "vcmp": build_vcmp,
+            "raw": build_raw, "builder": build_builder}

@@ -1,0 +1,124 @@
+"""Decode once, run many: code in device memory -> pre-decoded records.
+
+Instructions are decoded lazily the first time a wave reaches their address
+(functions called through s_swappc may live anywhere in the code object) and
+cached by address. A ``Record`` binds the decoded instruction to the closure
+its format wrapper built, so the run loop only calls ``record.run(ctx)``.
+"""
+
+from __future__ import annotations
+
+from ..errors import DecodeError, KernelError, MemoryFault, UnsupportedInstruction
+from .formats import BUILDERS
+from .operands import OperandError
+from .registry import SEMANTICS, UNSUPPORTED
+
+#: Longest GCN instruction: 8 bytes + a 4-byte literal; read a little more.
+_FETCH_BYTES = 16
+
+#: Mnemonics whose meaning moved between generations: the executor keys
+#: semantics by what the op *does*, the decoder names it as the target does.
+GENERATION_RENAMES = {
+    6: {"v_add_i32": "v_add_co_u32", "v_sub_i32": "v_sub_co_u32",
+        "v_subrev_i32": "v_subrev_co_u32", "v_addc_u32": "v_addc_co_u32",
+        "v_subb_u32": "v_subb_co_u32", "v_subbrev_u32": "v_subbrev_co_u32"},
+    8: {"v_add_u32": "v_add_co_u32", "v_sub_u32": "v_sub_co_u32",
+        "v_subrev_u32": "v_subrev_co_u32", "v_addc_u32": "v_addc_co_u32",
+        "v_subb_u32": "v_subb_co_u32", "v_subbrev_u32": "v_subbrev_co_u32"},
+}
+GENERATION_RENAMES[7] = GENERATION_RENAMES[6]
+
+
+class Record:
+    """One pre-decoded instruction."""
+
+    __slots__ = ("pc", "size", "inst", "text", "op", "run", "next_pc", "is_vector")
+
+    def __init__(self, pc, inst, run):
+        self.pc = pc
+        self.inst = inst
+        self.size = inst.size
+        self.next_pc = pc + inst.size
+        self.op = inst.op
+        self.text = _text(inst)
+        self.run = run
+        self.is_vector = inst.encoding not in ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP",
+                                               "SMRD", "SMEM")
+
+
+def _text(inst):
+    try:
+        return inst.text()
+    except Exception:  # a printer gap must not hide the real error
+        return inst.op
+
+
+def semantic_for(inst, generation):
+    """The registered semantic of ``inst`` (after generation renames), or None."""
+    op = GENERATION_RENAMES.get(generation, {}).get(inst.op, inst.op)
+    return SEMANTICS.get(op)
+
+
+class Program:
+    """The decode cache of one dispatch (or one loaded code object)."""
+
+    def __init__(self, memory, target, request=None, decode=None):
+        from . import semantics  # noqa: F401  (registers every semantic)
+        self.memory = memory
+        self.target = target
+        self.request = request
+        self.generation = getattr(target, "generation", 9)
+        if decode is None:
+            from ..isa import decode as decode_fn
+            decode = decode_fn
+        self._decode = decode
+        self._records = {}
+
+    def at(self, pc: int) -> Record:
+        record = self._records.get(pc)
+        if record is None:
+            record = self._records[pc] = self._build(pc)
+        return record
+
+    def _fetch(self, pc):
+        try:
+            allocation = self.memory.allocation_at(pc, 4)
+        except MemoryFault as fault:
+            raise KernelError(f"instruction fetch from unmapped address 0x{pc:x}",
+                              pc=pc, address=pc) from fault
+        start = pc - allocation.address
+        return allocation.data[start:start + _FETCH_BYTES].tobytes()
+
+    def _build(self, pc):
+        code = self._fetch(pc)
+        try:
+            inst = self._decode(code, 0, self.target)
+        except DecodeError as error:
+            raise KernelError(f"illegal instruction: {error}", pc=pc) from error
+        return Record(pc, inst, self._bind(inst, pc))
+
+    def _bind(self, inst, pc):
+        semantic = semantic_for(inst, self.generation)
+        if semantic is None:
+            return _rejecting(inst)
+        try:
+            return BUILDERS[semantic.kind](inst, semantic, self)
+        except OperandError as error:
+            return _failing(str(error))
+
+
+def _rejecting(inst):
+    reason = UNSUPPORTED.get(inst.op) or UNSUPPORTED.get(inst.encoding)
+
+    def run(ctx):
+        if reason:
+            raise ctx.fault(f"unsupported instruction: {reason}", error=UnsupportedInstruction)
+        raise ctx.fault(f"the executor has no semantics for '{inst.op}'"
+                        f" ({inst.encoding})", error=UnsupportedInstruction)
+    return run
+
+
+def _failing(message):
+    def run(ctx):
+        raise ctx.fault(message)
+    return run

@@ -1,0 +1,393 @@
+"""Program control and special scalar ops: SOPP, PC moves, EXEC save ops,
+hardware registers (s_getreg/s_setreg), relative moves, messages and traps.
+
+These are raw semantics (``fn(ctx) -> outcome``) because they touch the PC,
+EXEC or hardware state rather than computing a value from operands.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .context import BARRIER, END, Branch, Jump
+from .formats import field, write_scalar
+from .operands import scalar_getter
+from .registry import builder, instruction, unsupported
+from .state import EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO
+
+_M64 = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+
+
+def branch_target(ctx):
+    """PC + 4 + simm16 * 4 (simm16 signed), as SOPP branches compute it."""
+    simm = field(ctx.inst, "simm16")
+    simm = simm - 0x10000 if simm & 0x8000 else simm
+    return ctx.record.pc + 4 + simm * 4
+
+
+# ------------------------------------------------------------------ SOPP
+def _no_op(ctx):
+    return None
+
+
+for _name in ("s_nop", "s_waitcnt", "s_sleep", "s_setprio", "s_icache_inv",
+              "s_incperflevel", "s_decperflevel", "s_ttracedata", "s_set_gpr_idx_off",
+              "s_wakeup", "s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol",
+              "s_dcache_wb_vol", "s_sethalt", "s_trap_nop"):
+    instruction(_name)(_no_op)
+
+
+@instruction("s_endpgm")
+def s_endpgm(ctx):
+    return END
+
+
+@instruction("s_endpgm_saved")
+def s_endpgm_saved(ctx):
+    return END
+
+
+@instruction("s_endpgm_ordered_ps_done")
+def s_endpgm_ordered_ps_done(ctx):
+    return END
+
+
+@instruction("s_barrier")
+def s_barrier(ctx):
+    return BARRIER
+
+
+@instruction("s_branch")
+def s_branch(ctx):
+    return Branch(True, branch_target(ctx))
+
+
+def _conditional_branch(name, condition):
+    @instruction(name)
+    def fn(ctx):
+        return Branch(condition(ctx.state, ctx.sel), branch_target(ctx))
+    fn.__name__ = name
+
+
+def _vcc_zero(state, sel):
+    return (state.sgpr[VCC_LO, sel] | state.sgpr[VCC_HI, sel]) == 0
+
+
+def _exec_zero(state, sel):
+    return (state.sgpr[EXEC_LO, sel] | state.sgpr[EXEC_HI, sel]) == 0
+
+
+_conditional_branch("s_cbranch_scc0", lambda state, sel: ~state.scc[sel])
+_conditional_branch("s_cbranch_scc1", lambda state, sel: state.scc[sel].copy())
+_conditional_branch("s_cbranch_vccz", _vcc_zero)
+_conditional_branch("s_cbranch_vccnz", lambda state, sel: ~_vcc_zero(state, sel))
+_conditional_branch("s_cbranch_execz", _exec_zero)
+_conditional_branch("s_cbranch_execnz", lambda state, sel: ~_exec_zero(state, sel))
+# No debugger is attached: the cdbg branches never branch.
+for _name in ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
+              "s_cbranch_cdbgsys_and_user"):
+    _conditional_branch(_name, lambda state, sel: False)
+
+#: s_sendmsg message ids that matter to compute waves.
+MSG_INTERRUPT, MSG_GS, MSG_GS_DONE, MSG_SAVEWAVE, MSG_STALL_WAVE_GEN, MSG_SYSMSG = 1, 2, 3, 4, 5, 15
+
+
+@instruction("s_sendmsg")
+def s_sendmsg(ctx):
+    """Compute kernels only send interrupts / save-wave hints: nothing to emulate.
+
+    GS messages belong to graphics pipelines and are rejected.
+    """
+    message = field(ctx.inst, "simm16") & 0xF
+    if message in (MSG_GS, MSG_GS_DONE):
+        raise ctx.fault("s_sendmsg GS messages are graphics-only")
+    return None
+
+
+@instruction("s_sendmsghalt")
+def s_sendmsghalt(ctx):
+    return s_sendmsg(ctx)
+
+
+#: Trap ids of the AMDGPU trap handler ABI (AMDGPUUsage "Trap Handler ABI").
+TRAP_DEBUG, TRAP_LLVM_TRAP, TRAP_DEBUG_TRAP = 1, 2, 3
+
+
+@instruction("s_trap")
+def s_trap(ctx):
+    """s_trap 2 (llvm.trap) and unknown ids abort the dispatch; 3 (debugtrap) too.
+
+    Without a debugger attached, llvm.debugtrap is treated like a trap so that
+    the user learns where the kernel stopped.
+    """
+    trap_id = field(ctx.inst, "simm16") & 0xFF
+    if trap_id == TRAP_LLVM_TRAP:
+        raise ctx.fault("s_trap 2: the kernel executed llvm.trap (queue error)")
+    if trap_id == TRAP_DEBUG_TRAP:
+        raise ctx.fault("s_trap 3: the kernel executed llvm.debugtrap")
+    raise ctx.fault(f"s_trap {trap_id}: trap taken (no trap handler installed)")
+
+
+@instruction("s_setkill")
+def s_setkill(ctx):
+    return None
+
+
+@instruction("s_set_gpr_idx_mode")
+def s_set_gpr_idx_mode(ctx):
+    raise ctx.fault("GPR indexing mode (s_set_gpr_idx_*) is not supported")
+
+
+unsupported("s_set_gpr_idx_on", "VGPR indexing mode is not emulated")
+unsupported("s_cbranch_g_fork", "fork/join stacks are not emulated")
+unsupported("s_cbranch_i_fork", "fork/join stacks are not emulated")
+unsupported("s_cbranch_join", "fork/join stacks are not emulated")
+unsupported("s_rfe_b64", "return from exception needs a trap handler")
+unsupported("s_rfe_restore_b64", "return from exception needs a trap handler")
+unsupported("s_setvskip", "vector skip mode is not emulated")
+unsupported("s_cbranch_fork", "fork/join stacks are not emulated")
+
+
+# ----------------------------------------------------------- PC (SOP1/SOPK)
+def _dst(inst):
+    return field(inst, "sdst", "sdata")
+
+
+@builder("s_getpc_b64")
+def s_getpc_b64(inst, program):
+    dst = _dst(inst)
+
+    def run(ctx):
+        write_scalar(ctx.state, ctx.sel, dst, np.uint64(ctx.record.next_pc), True)
+    return run
+
+
+@builder("s_setpc_b64")
+def s_setpc_b64(inst, program):
+    source = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
+
+    def run(ctx):
+        target = np.broadcast_to(source(ctx.state, ctx.sel), (ctx.n,)).astype(np.int64)
+        return Jump(target)
+    return run
+
+
+@builder("s_swappc_b64")
+def s_swappc_b64(inst, program):
+    source = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
+    dst = _dst(inst)
+
+    def run(ctx):
+        target = np.broadcast_to(source(ctx.state, ctx.sel), (ctx.n,)).astype(np.int64).copy()
+        write_scalar(ctx.state, ctx.sel, dst, np.uint64(ctx.record.next_pc), True)
+        return Jump(target)
+    return run
+
+
+@builder("s_call_b64")
+def s_call_b64(inst, program):
+    dst = _dst(inst)
+
+    def run(ctx):
+        write_scalar(ctx.state, ctx.sel, dst, np.uint64(ctx.record.next_pc), True)
+        return Branch(True, branch_target(ctx))
+    return run
+
+
+# ------------------------------------------------------------ saveexec
+def _exec64(state, sel):
+    return state.sgpr[EXEC_LO, sel].astype(np.uint64) | \
+        (state.sgpr[EXEC_HI, sel].astype(np.uint64) << np.uint64(32))
+
+
+_SAVEEXEC = {
+    "s_and_saveexec_b64": lambda s, e: s & e, "s_or_saveexec_b64": lambda s, e: s | e,
+    "s_xor_saveexec_b64": lambda s, e: s ^ e, "s_andn2_saveexec_b64": lambda s, e: s & ~e,
+    "s_orn2_saveexec_b64": lambda s, e: s | ~e, "s_nand_saveexec_b64": lambda s, e: ~(s & e),
+    "s_nor_saveexec_b64": lambda s, e: ~(s | e), "s_xnor_saveexec_b64": lambda s, e: ~(s ^ e),
+    "s_andn1_saveexec_b64": lambda s, e: ~s & e, "s_orn1_saveexec_b64": lambda s, e: ~s | e,
+}
+_WREXEC = {"s_andn1_wrexec_b64": lambda s, e: ~s & e, "s_andn2_wrexec_b64": lambda s, e: s & ~e}
+
+
+def _saveexec(name, op, write_dst_old_exec):
+    @builder(name)
+    def build(inst, program):
+        source = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
+        dst = _dst(inst)
+
+        def run(ctx):
+            state, sel = ctx.state, ctx.sel
+            value = np.asarray(source(state, sel), np.uint64)
+            old = _exec64(state, sel)
+            new = op(value, old) & _M64
+            write_scalar(state, sel, dst, old if write_dst_old_exec else new, True)
+            write_scalar(state, sel, EXEC_LO, new, True)
+            state.scc[sel] = new != 0
+            ctx.exec_changed()
+        return run
+    build.__name__ = name
+
+
+for _name, _op in _SAVEEXEC.items():
+    _saveexec(_name, _op, True)
+for _name, _op in _WREXEC.items():
+    _saveexec(_name, _op, False)
+
+
+# --------------------------------------------------------- relative moves
+@builder("s_movrels_b32")
+def s_movrels_b32(inst, program):
+    return _movrel(inst, 1, source_relative=True)
+
+
+@builder("s_movrels_b64")
+def s_movrels_b64(inst, program):
+    return _movrel(inst, 2, source_relative=True)
+
+
+@builder("s_movreld_b32")
+def s_movreld_b32(inst, program):
+    return _movrel(inst, 1, source_relative=False)
+
+
+@builder("s_movreld_b64")
+def s_movreld_b64(inst, program):
+    return _movrel(inst, 2, source_relative=False)
+
+
+def _movrel(inst, count, source_relative):
+    """SGPR[base + M0] moves: the index differs per wave, so go wave by wave."""
+    src, dst = field(inst, "ssrc0"), _dst(inst)
+
+    def run(ctx):
+        state = ctx.state
+        for wave in ctx.waves():
+            offset = int(state.sgpr[M0, wave])
+            s = src + offset if source_relative else src
+            d = dst if source_relative else dst + offset
+            if max(s, d) + count > 102 and not (s >= 102 and d >= 102):
+                raise ctx.fault(f"relative SGPR index out of range (m0={offset})")
+            state.sgpr[d:d + count, wave] = state.sgpr[s:s + count, wave].copy()
+    return run
+
+
+# ---------------------------------------------------- hardware registers
+HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID = 1, 2, 3, 4
+HW_REG_GPR_ALLOC, HW_REG_LDS_ALLOC, HW_REG_IB_STS, HW_REG_SH_MEM_BASES = 5, 6, 7, 15
+
+
+def hwreg_fields(simm16):
+    """(register id, bit offset, bit count) of a hwreg(...) operand."""
+    return simm16 & 0x3F, (simm16 >> 6) & 0x1F, ((simm16 >> 11) & 0x1F) + 1
+
+
+def read_hwreg(state, sel, reg_id, ctx):
+    """The full 32-bit value of hardware register ``reg_id`` for each wave."""
+    n = ctx.n
+    if reg_id == HW_REG_MODE:
+        return state.mode[sel].copy()
+    if reg_id == HW_REG_STATUS:
+        status = state.status[sel] & np.uint32(~0x601 & 0xFFFFFFFF)
+        status |= state.scc[sel].astype(np.uint32)
+        status |= _exec_zero(state, sel).astype(np.uint32) << np.uint32(9)
+        status |= _vcc_zero(state, sel).astype(np.uint32) << np.uint32(10)
+        return status
+    if reg_id == HW_REG_TRAPSTS:
+        return state.trapsts[sel].copy()
+    if reg_id == HW_REG_HW_ID:
+        waves = ctx.waves()
+        wave_id = (state.wave_in_group[waves] & 15).astype(np.uint32)
+        cu_id = (state.wave_group[waves] & 15).astype(np.uint32)
+        return wave_id | (cu_id << np.uint32(8))
+    if reg_id == HW_REG_GPR_ALLOC:
+        vgprs = max(state.vgpr_count, 1)
+        sgprs = int(getattr(state.request.setup, "sgpr_count", 16)) if state.request else 16
+        value = (((-(-vgprs // 4)) - 1) << 8) | (((-(-sgprs // 16)) - 1) << 24)
+        return np.full(n, value & 0xFFFFFFFF, np.uint32)
+    if reg_id == HW_REG_LDS_ALLOC:
+        size = int(getattr(state.request, "group_segment_size", 0) or 0) if state.request else 0
+        return np.full(n, ((-(-size // 256)) & 0x1FF) << 12, np.uint32)
+    if reg_id == HW_REG_IB_STS:
+        return np.zeros(n, np.uint32)
+    if reg_id == HW_REG_SH_MEM_BASES:
+        request = state.request
+        private = (getattr(request, "private_aperture_base", 0) or 0) >> 48
+        shared = (getattr(request, "shared_aperture_base", 0) or 0) >> 48
+        return np.full(n, (private & 0xFFFF) | ((shared & 0xFFFF) << 16), np.uint32)
+    raise ctx.fault(f"s_getreg of hardware register {reg_id} is not supported")
+
+
+def write_hwreg(ctx, reg_id, offset, size, value):
+    state, sel = ctx.state, ctx.sel
+    mask = np.uint32(((1 << size) - 1) << offset) if size < 32 else np.uint32(0xFFFFFFFF)
+    placed = (np.asarray(value, np.uint32) << np.uint32(offset)) & mask
+    if reg_id == HW_REG_MODE:
+        state.mode[sel] = (state.mode[sel] & ~mask) | placed
+        state.flush_f32 = bool(((int(state.mode[sel][0] if np.ndim(state.mode[sel]) else
+                                     state.mode[sel]) >> 4) & 3) == 0)
+    elif reg_id == HW_REG_TRAPSTS:
+        state.trapsts[sel] = (state.trapsts[sel] & ~mask) | placed
+    elif reg_id == HW_REG_STATUS:
+        state.status[sel] = (state.status[sel] & ~mask) | placed
+    else:
+        raise ctx.fault(f"s_setreg of hardware register {reg_id} is not supported")
+
+
+@builder("s_getreg_b32")
+def s_getreg_b32(inst, program):
+    reg_id, offset, size = hwreg_fields(field(inst, "simm16"))
+    dst = _dst(inst)
+    mask = np.uint32((1 << size) - 1 if size < 32 else 0xFFFFFFFF)
+
+    def run(ctx):
+        value = read_hwreg(ctx.state, ctx.sel, reg_id, ctx)
+        ctx.state.sgpr[dst, ctx.sel] = (value >> np.uint32(offset)) & mask
+    return run
+
+
+@builder("s_setreg_b32")
+def s_setreg_b32(inst, program):
+    reg_id, offset, size = hwreg_fields(field(inst, "simm16"))
+    src = _dst(inst)
+
+    def run(ctx):
+        write_hwreg(ctx, reg_id, offset, size, ctx.state.sgpr[src, ctx.sel])
+    return run
+
+
+@builder("s_setreg_imm32_b32")
+def s_setreg_imm32_b32(inst, program):
+    reg_id, offset, size = hwreg_fields(field(inst, "simm16"))
+    value = np.uint32(inst.literal or 0)
+
+    def run(ctx):
+        write_hwreg(ctx, reg_id, offset, size, np.full(ctx.n, value, np.uint32))
+    return run
+
+
+# ------------------------------------------------------------- time
+#: s_memrealtime counts a 100 MHz "REFCLK" (as on Vega); s_memtime a shader clock.
+REALTIME_HZ = 100_000_000
+
+
+@builder("s_memtime")
+def s_memtime(inst, program):
+    dst = _dst(inst)
+
+    def run(ctx):
+        ticks = np.uint64(ctx.state.extra.setdefault("clock", 0) + time.perf_counter_ns())
+        write_scalar(ctx.state, ctx.sel, dst, ticks, True)
+    return run
+
+
+@builder("s_memrealtime")
+def s_memrealtime(inst, program):
+    dst = _dst(inst)
+
+    def run(ctx):
+        ticks = np.uint64(time.perf_counter_ns() // (1_000_000_000 // REALTIME_HZ))
+        write_scalar(ctx.state, ctx.sel, dst, ticks, True)
+    return run

@@ -1,0 +1,118 @@
+"""Cross-lane and scalar<->vector moves: v_readlane, v_writelane,
+v_readfirstlane, v_swap, v_movrel*, and the VALU no-ops."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .formats import field
+from .operands import scalar_getter, vector_getter
+from .registry import builder, instruction
+from .state import M0
+
+
+def _source_vgpr(inst):
+    code = field(inst, "src0")
+    return code - 256 if code >= 256 else code
+
+
+@builder("v_readlane_b32")
+def v_readlane_b32(inst, program):
+    """SGPR = VGPR[lane], lane = src1 & 63 (EXEC is ignored)."""
+    reg = _source_vgpr(inst)
+    lane = scalar_getter(field(inst, "src1", "vsrc1"), "u32", inst.literal)
+    dst = field(inst, "vdst", "sdst")
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        lanes = np.broadcast_to(np.asarray(lane(state, sel), np.int64) & 63, (ctx.n,))
+        state.sgpr[dst, sel] = state.vgpr[reg, sel][np.arange(ctx.n), lanes]
+    return run
+
+
+@builder("v_writelane_b32")
+def v_writelane_b32(inst, program):
+    """VGPR[lane] = SGPR/constant, lane = src1 & 63, regardless of EXEC."""
+    value = scalar_getter(field(inst, "src0"), "b32", inst.literal)
+    lane = scalar_getter(field(inst, "src1", "vsrc1"), "u32", inst.literal)
+    dst = field(inst, "vdst")
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        lanes = np.broadcast_to(np.asarray(lane(state, sel), np.int64) & 63, (ctx.n,))
+        values = np.broadcast_to(np.asarray(value(state, sel), np.uint32), (ctx.n,))
+        rows = state.vgpr[dst, sel]
+        rows[np.arange(ctx.n), lanes] = values
+        state.vgpr[dst, sel] = rows
+    return run
+
+
+@builder("v_readfirstlane_b32")
+def v_readfirstlane_b32(inst, program):
+    """SGPR = the source in the lowest active lane (lane 0 when EXEC is 0)."""
+    source = vector_getter(field(inst, "src0"), "b32", inst.literal)
+    dst = field(inst, "vdst")
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        values = np.broadcast_to(np.asarray(source(state, sel), np.uint32), (ctx.n, 64))
+        first = np.argmax(ctx.exec_lanes(), axis=1)
+        state.sgpr[dst, sel] = values[np.arange(ctx.n), first]
+    return run
+
+
+@builder("v_swap_b32")
+def v_swap_b32(inst, program):
+    a, b = field(inst, "vdst"), _source_vgpr(inst)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        lanes = ctx.write_lanes()
+        first, second = state.vgpr[a, sel].copy(), state.vgpr[b, sel].copy()
+        state.write_vgpr(sel, a, second, lanes)
+        state.write_vgpr(sel, b, first, lanes)
+    return run
+
+
+def _movrel(inst, src_relative, dst_relative):
+    """VGPR moves indexed by M0 (which differs per wave: handled wave by wave)."""
+    src, dst = _source_vgpr(inst), field(inst, "vdst")
+
+    def run(ctx):
+        state = ctx.state
+        lanes = ctx.exec_lanes()
+        for position, wave in enumerate(ctx.waves()):
+            offset = int(state.sgpr[M0, wave])
+            s = src + offset if src_relative else src
+            d = dst + offset if dst_relative else dst
+            if max(s, d) >= state.vgpr.shape[0]:
+                raise ctx.fault(f"relative VGPR index out of range (m0={offset})",
+                                wave_index=position)
+            active = lanes[position]
+            state.vgpr[d, wave, active] = state.vgpr[s, wave, active]
+    return run
+
+
+@builder("v_movrels_b32")
+def v_movrels_b32(inst, program):
+    return _movrel(inst, True, False)
+
+
+@builder("v_movreld_b32")
+def v_movreld_b32(inst, program):
+    return _movrel(inst, False, True)
+
+
+@builder("v_movrelsd_b32")
+def v_movrelsd_b32(inst, program):
+    return _movrel(inst, True, True)
+
+
+@instruction("v_nop")
+def v_nop(ctx):
+    return None
+
+
+@instruction("v_clrexcp")
+def v_clrexcp(ctx):
+    return None

@@ -1,0 +1,431 @@
+"""Vector ALU floating-point semantics: f16/f32/f64 arithmetic, conversions,
+transcendentals and the division helpers.
+
+NumPy's IEEE arithmetic rounds to nearest even, as the default MODE does.
+Transcendentals are computed in float64 and rounded once, which is at least
+as accurate as the hardware's 1-ulp approximations; v_sin/v_cos take their
+input in revolutions (x * 2*pi) as the ISA manual defines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .registry import valu
+
+F16, F32, F64 = np.float16, np.float32, np.float64
+U32, U64 = np.uint32, np.uint64
+_FTYPES = {"f16": F16, "f32": F32, "f64": F64}
+
+
+def _binary(name, type_, op):
+    @valu(name, type_, type_, type_)
+    def fn(a, b):
+        return op(a, b)
+    fn.__name__ = name
+
+
+def _unary(name, type_, op, out=None):
+    @valu(name, out or type_, type_)
+    def fn(a):
+        return op(a)
+    fn.__name__ = name
+
+
+def ieee_min(a, b):
+    """min with IEEE-754 minNum: a NaN operand loses to a number."""
+    return np.fmin(a, b)
+
+
+def ieee_max(a, b):
+    return np.fmax(a, b)
+
+
+def fract(x):
+    """x - floor(x), clamped below 1.0 (so tiny negatives do not round up to 1)."""
+    dtype = np.asarray(x).dtype
+    below_one = np.nextafter(dtype.type(1), dtype.type(0))
+    result = np.minimum(x - np.floor(x), below_one)
+    return np.where(np.isinf(x), dtype.type(np.nan), result)
+
+
+for _t in ("f16", "f32", "f64"):
+    _binary(f"v_add_{_t}", _t, np.add)
+    _binary(f"v_mul_{_t}", _t, np.multiply)
+    _binary(f"v_min_{_t}", _t, ieee_min)
+    _binary(f"v_max_{_t}", _t, ieee_max)
+    _unary(f"v_ceil_{_t}", _t, np.ceil)
+    _unary(f"v_floor_{_t}", _t, np.floor)
+    _unary(f"v_trunc_{_t}", _t, np.trunc)
+    _unary(f"v_rndne_{_t}", _t, np.rint)
+    _unary(f"v_fract_{_t}", _t, fract)
+    _unary(f"v_sqrt_{_t}", _t, lambda a, d=_FTYPES[_t]: np.sqrt(a.astype(F64)).astype(d))
+    _unary(f"v_rcp_{_t}", _t, lambda a, d=_FTYPES[_t]: (1.0 / a.astype(F64)).astype(d))
+    _unary(f"v_rsq_{_t}", _t, lambda a, d=_FTYPES[_t]: (1.0 / np.sqrt(a.astype(F64))).astype(d))
+for _t in ("f16", "f32"):
+    _binary(f"v_sub_{_t}", _t, np.subtract)
+    _binary(f"v_subrev_{_t}", _t, lambda a, b: b - a)
+    _unary(f"v_exp_{_t}", _t, lambda a, d=_FTYPES[_t]: np.exp2(a.astype(F64)).astype(d))
+    _unary(f"v_log_{_t}", _t, lambda a, d=_FTYPES[_t]: np.log2(a.astype(F64)).astype(d))
+    _unary(f"v_sin_{_t}", _t, lambda a, d=_FTYPES[_t]:
+           np.sin(a.astype(F64) * (2 * np.pi)).astype(d))
+    _unary(f"v_cos_{_t}", _t, lambda a, d=_FTYPES[_t]:
+           np.cos(a.astype(F64) * (2 * np.pi)).astype(d))
+
+_unary("v_rcp_iflag_f32", "f32", lambda a: (1.0 / a.astype(F64)).astype(F32))
+_unary("v_exp_legacy_f32", "f32", lambda a: np.exp2(a.astype(F64)).astype(F32))
+_unary("v_log_legacy_f32", "f32", lambda a: np.log2(a.astype(F64)).astype(F32))
+
+
+@valu("v_mul_legacy_f32", "f32", "f32", "f32")
+def v_mul_legacy_f32(a, b):
+    """DX9 multiply: 0 * anything (even Inf/NaN) is 0."""
+    return np.where((a == 0) | (b == 0), F32(0), a * b)
+
+
+# ---------------------------------------------------------- multiply-add
+def fma32(a, b, c):
+    """Fused f32 multiply-add: the f64 product of two f32 values is exact."""
+    return (a.astype(F64) * b.astype(F64) + c.astype(F64)).astype(F32)
+
+
+def fma64(a, b, c):
+    """Fused f64 multiply-add via an exact two-product (Dekker/Veltkamp split)."""
+    a, b, c = (np.asarray(x, F64) for x in (a, b, c))
+    product = a * b
+    split = F64(134217729.0)
+    a_hi = a * split - (a * split - a)
+    b_hi = b * split - (b * split - b)
+    a_lo, b_lo = a - a_hi, b - b_hi
+    error = ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    total = product + c
+    finite = np.isfinite(total) & np.isfinite(error)
+    return np.where(finite, total + ((product - total) + c + error) *
+                    np.where(np.abs(product) >= np.abs(c), 1.0, 0.0) +
+                    np.where(np.abs(product) >= np.abs(c), 0.0, ((c - total) + product + error)),
+                    total)
+
+
+@valu("v_fma_f32", "f32", "f32", "f32", "f32")
+def v_fma_f32(a, b, c):
+    return fma32(a, b, c)
+
+
+@valu("v_fma_f64", "f64", "f64", "f64", "f64")
+def v_fma_f64(a, b, c):
+    return fma64(a, b, c)
+
+
+@valu("v_fma_f16", "f16", "f16", "f16", "f16")
+def v_fma_f16(a, b, c):
+    return (a.astype(F64) * b.astype(F64) + c.astype(F64)).astype(F16)
+
+
+@valu("v_mad_f32", "f32", "f32", "f32", "f32")
+def v_mad_f32(a, b, c):
+    return a * b + c
+
+
+@valu("v_mad_f16", "f16", "f16", "f16", "f16")
+def v_mad_f16(a, b, c):
+    return a * b + c
+
+
+@valu("v_mac_f32", "f32", "f32", "f32", "f32", layout="mac")
+def v_mac_f32(a, b, c):
+    return a * b + c
+
+
+@valu("v_mac_f16", "f16", "f16", "f16", "f16", layout="mac")
+def v_mac_f16(a, b, c):
+    return a * b + c
+
+
+@valu("v_fmac_f32", "f32", "f32", "f32", "f32", layout="mac")
+def v_fmac_f32(a, b, c):
+    return fma32(a, b, c)
+
+
+@valu("v_madmk_f32", "f32", "f32", "f32", "f32", layout="madmk")
+def v_madmk_f32(a, k, b):
+    return a * k + b
+
+
+@valu("v_madak_f32", "f32", "f32", "f32", "f32", layout="madak")
+def v_madak_f32(a, b, k):
+    return a * b + k
+
+
+@valu("v_madmk_f16", "f16", "f16", "f16", "f16", layout="madmk")
+def v_madmk_f16(a, k, b):
+    return a * k + b
+
+
+@valu("v_madak_f16", "f16", "f16", "f16", "f16", layout="madak")
+def v_madak_f16(a, b, k):
+    return a * b + k
+
+
+@valu("v_mad_legacy_f32", "f32", "f32", "f32", "f32")
+def v_mad_legacy_f32(a, b, c):
+    return np.where((a == 0) | (b == 0), F32(0), a * b) + c
+
+
+# --------------------------------------------------------------- 3-operand
+def _three(name, type_, combine):
+    @valu(name, type_, type_, type_, type_)
+    def fn(a, b, c):
+        return combine(a, b, c)
+    fn.__name__ = name
+
+
+def median3_float(a, b, c):
+    """v_med3_f32: the middle value; with a NaN operand the ISA returns min3."""
+    any_nan = np.isnan(a) | np.isnan(b) | np.isnan(c)
+    middle = np.fmax(np.fmin(a, b), np.fmin(np.fmax(a, b), c))
+    return np.where(any_nan, np.fmin(np.fmin(a, b), c), middle)
+
+
+for _t in ("f16", "f32"):
+    _three(f"v_min3_{_t}", _t, lambda a, b, c: np.fmin(np.fmin(a, b), c))
+    _three(f"v_max3_{_t}", _t, lambda a, b, c: np.fmax(np.fmax(a, b), c))
+    _three(f"v_med3_{_t}", _t, median3_float)
+
+
+# ------------------------------------------------------------- exponents
+@valu("v_ldexp_f32", "f32", "f32", "i32")
+def v_ldexp_f32(a, b):
+    return np.ldexp(a.astype(F64), np.clip(b, -1100, 1100)).astype(F32)
+
+
+@valu("v_ldexp_f64", "f64", "f64", "i32")
+def v_ldexp_f64(a, b):
+    return np.ldexp(a, np.clip(b, -2200, 2200))
+
+
+@valu("v_ldexp_f16", "f16", "f16", "i16")
+def v_ldexp_f16(a, b):
+    return np.ldexp(a.astype(F64), np.clip(b.astype(np.int32), -100, 100)).astype(F16)
+
+
+def _frexp_exp(x):
+    mantissa, exponent = np.frexp(x)
+    return np.where(np.isfinite(x), exponent, 0).astype(np.int32)
+
+
+def _frexp_mant(x):
+    mantissa, exponent = np.frexp(x)
+    return np.where(np.isfinite(x), mantissa, x).astype(np.asarray(x).dtype)
+
+
+_unary("v_frexp_exp_i32_f32", "f32", _frexp_exp, out="i32")
+_unary("v_frexp_exp_i32_f64", "f64", _frexp_exp, out="i32")
+_unary("v_frexp_exp_i16_f16", "f16", lambda x: _frexp_exp(x).astype(np.int16), out="i16")
+_unary("v_frexp_mant_f32", "f32", _frexp_mant)
+_unary("v_frexp_mant_f64", "f64", _frexp_mant)
+_unary("v_frexp_mant_f16", "f16", _frexp_mant)
+
+
+# ------------------------------------------------------------ conversions
+def float_to_int(x, low, high, dtype):
+    """Round toward zero, saturate, NaN -> 0 (the ISA's v_cvt_*_f* rule)."""
+    x = np.asarray(x, F64)
+    return np.where(np.isnan(x), 0, np.clip(np.trunc(x), low, high)).astype(dtype)
+
+
+_unary("v_cvt_i32_f32", "f32", lambda x: float_to_int(x, -2**31, 2**31 - 1, np.int32), out="i32")
+_unary("v_cvt_u32_f32", "f32", lambda x: float_to_int(x, 0, 2**32 - 1, np.uint32), out="u32")
+_unary("v_cvt_i32_f64", "f64", lambda x: float_to_int(x, -2**31, 2**31 - 1, np.int32), out="i32")
+_unary("v_cvt_u32_f64", "f64", lambda x: float_to_int(x, 0, 2**32 - 1, np.uint32), out="u32")
+_unary("v_cvt_i16_f16", "f16", lambda x: float_to_int(x, -2**15, 2**15 - 1, np.int16), out="i16")
+_unary("v_cvt_u16_f16", "f16", lambda x: float_to_int(x, 0, 2**16 - 1, np.uint16), out="u16")
+_unary("v_cvt_f32_i32", "i32", lambda x: x.astype(F32), out="f32")
+_unary("v_cvt_f32_u32", "u32", lambda x: x.astype(F32), out="f32")
+_unary("v_cvt_f64_i32", "i32", lambda x: x.astype(F64), out="f64")
+_unary("v_cvt_f64_u32", "u32", lambda x: x.astype(F64), out="f64")
+_unary("v_cvt_f16_i16", "i16", lambda x: x.astype(F16), out="f16")
+_unary("v_cvt_f16_u16", "u16", lambda x: x.astype(F16), out="f16")
+_unary("v_cvt_f32_f64", "f64", lambda x: x.astype(F32), out="f32")
+_unary("v_cvt_f64_f32", "f32", lambda x: x.astype(F64), out="f64")
+_unary("v_cvt_f16_f32", "f32", lambda x: x.astype(F16), out="f16")
+_unary("v_cvt_f32_f16", "f16", lambda x: x.astype(F32), out="f32")
+_unary("v_cvt_rpi_i32_f32", "f32",
+       lambda x: float_to_int(np.floor(np.asarray(x, F64) + 0.5), -2**31, 2**31 - 1, np.int32),
+       out="i32")
+_unary("v_cvt_flr_i32_f32", "f32",
+       lambda x: float_to_int(np.floor(np.asarray(x, F64)), -2**31, 2**31 - 1, np.int32),
+       out="i32")
+for _byte in range(4):
+    _unary(f"v_cvt_f32_ubyte{_byte}", "u32",
+           lambda x, s=_byte: ((x >> U32(8 * s)) & U32(0xFF)).astype(F32), out="f32")
+_unary("v_cvt_off_f32_i4", "u32",
+       lambda x: (((x & U32(15)).astype(np.int32) ^ 8) - 8).astype(F32) / F32(16), out="f32")
+
+
+@valu("v_cvt_pkrtz_f16_f32", "b32", "f32", "f32")
+def v_cvt_pkrtz_f16_f32(a, b):
+    """Pack two f32 as f16, rounding toward zero."""
+    return _f16_rtz(a) | (_f16_rtz(b) << U32(16))
+
+
+def _f16_rtz(x):
+    x = np.asarray(x, F32)
+    nearest = x.astype(F16)
+    overshoot = np.abs(nearest.astype(F32)) > np.abs(x)
+    finite = np.isfinite(x)
+    toward_zero = np.where(overshoot & finite,
+                           np.nextafter(nearest, F16(0)), nearest)
+    return toward_zero.astype(F16).view(np.uint16).astype(U32)
+
+
+@valu("v_cvt_pknorm_i16_f32", "b32", "f32", "f32")
+def v_cvt_pknorm_i16_f32(a, b):
+    norm = lambda x: np.rint(np.clip(np.nan_to_num(x), -1, 1) * 32767).astype(np.int16)
+    return norm(a).view(np.uint16).astype(U32) | (norm(b).view(np.uint16).astype(U32) << U32(16))
+
+
+@valu("v_cvt_pknorm_u16_f32", "b32", "f32", "f32")
+def v_cvt_pknorm_u16_f32(a, b):
+    norm = lambda x: np.rint(np.clip(np.nan_to_num(x), 0, 1) * 65535).astype(U32)
+    return norm(a) | (norm(b) << U32(16))
+
+
+@valu("v_cvt_pk_u8_f32", "b32", "f32", "u32", "u32")
+def v_cvt_pk_u8_f32(a, b, c):
+    """Convert a to a byte (round to nearest even, saturate) into byte b[1:0] of c."""
+    byte = np.clip(np.rint(np.nan_to_num(np.asarray(a, F64))), 0, 255).astype(U32)
+    shift = (b & U32(3)) * U32(8)
+    return (c & ~(U32(0xFF) << shift)) | (byte << shift)
+
+
+@valu("v_pack_b32_f16", "b32", "f16", "f16")
+def v_pack_b32_f16(a, b):
+    return a.view(np.uint16).astype(U32) | (b.view(np.uint16).astype(U32) << U32(16))
+
+
+# ------------------------------------------------------------- division
+@valu("v_div_fixup_f32", "f32", "f32", "f32", "f32")
+def v_div_fixup_f32(q, d, n):
+    return _div_fixup(q, d, n)
+
+
+@valu("v_div_fixup_f64", "f64", "f64", "f64", "f64")
+def v_div_fixup_f64(q, d, n):
+    return _div_fixup(q, d, n)
+
+
+@valu("v_div_fixup_f16", "f16", "f16", "f16", "f16")
+def v_div_fixup_f16(q, d, n):
+    return _div_fixup(q, d, n)
+
+
+def _div_fixup(quotient, denominator, numerator):
+    """The special cases of n / d (NaN, 0/0, Inf/Inf, x/0, Inf/x) over an estimate."""
+    dtype = np.asarray(quotient).dtype.type
+    sign = np.signbit(denominator) ^ np.signbit(numerator)
+    signed_inf = np.where(sign, dtype(-np.inf), dtype(np.inf))
+    signed_zero = np.where(sign, dtype(-0.0), dtype(0.0))
+    result = np.where(sign, -np.abs(quotient), np.abs(quotient))
+    nan = np.isnan(denominator) | np.isnan(numerator)
+    result = np.where(((denominator == 0) & (numerator == 0)) |
+                      (np.isinf(denominator) & np.isinf(numerator)), dtype(np.nan), result)
+    result = np.where((denominator == 0) & (numerator != 0) & ~nan, signed_inf, result)
+    result = np.where(np.isinf(numerator) & ~np.isinf(denominator) & ~nan, signed_inf, result)
+    result = np.where(np.isinf(denominator) & ~np.isinf(numerator) & ~nan, signed_zero, result)
+    return np.where(nan, np.where(np.isnan(numerator), numerator, denominator), result)
+
+
+@valu("v_div_scale_f32", "f32", "f32", "f32", "f32", carry_out=True)
+def v_div_scale_f32(a, b, c):
+    return _div_scale(a, b, c, 126, 24)
+
+
+@valu("v_div_scale_f64", "f64", "f64", "f64", "f64", carry_out=True)
+def v_div_scale_f64(a, b, c):
+    return _div_scale(a, b, c, 1022, 53)
+
+
+def _div_scale(value, denominator, numerator, emax, mant):
+    """Known simplification: no pre-scaling. The value passes through and VCC
+    is clear, so v_div_fmas does not rescale; quotients of operands with
+    extreme exponent differences (near the f32/f64 range limits) may lose
+    the precision the hardware's scaling would keep.
+    """
+    value = np.asarray(value)
+    return value, np.zeros(value.shape, np.bool_)
+
+
+@valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True)
+def v_div_fmas_f32(a, b, c, vcc):
+    result = fma32(a, b, c)
+    return np.where(vcc, result * F32(2.0 ** 32), result)
+
+
+@valu("v_div_fmas_f64", "f64", "f64", "f64", "f64", carry_in=True)
+def v_div_fmas_f64(a, b, c, vcc):
+    result = fma64(a, b, c)
+    return np.where(vcc, result * F64(2.0 ** 64), result)
+
+
+# ----------------------------------------------------------------- cube map
+def _cube_axes(x, y, z):
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    major_z = (az >= ax) & (az >= ay)
+    major_y = ~major_z & (ay >= ax)
+    return major_z, major_y
+
+
+@valu("v_cubeid_f32", "f32", "f32", "f32", "f32")
+def v_cubeid_f32(x, y, z):
+    major_z, major_y = _cube_axes(x, y, z)
+    return np.where(major_z, np.where(z < 0, 5.0, 4.0),
+                    np.where(major_y, np.where(y < 0, 3.0, 2.0),
+                             np.where(x < 0, 1.0, 0.0))).astype(F32)
+
+
+@valu("v_cubesc_f32", "f32", "f32", "f32", "f32")
+def v_cubesc_f32(x, y, z):
+    major_z, major_y = _cube_axes(x, y, z)
+    return np.where(major_z, np.where(z < 0, -x, x),
+                    np.where(major_y, x, np.where(x < 0, z, -z))).astype(F32)
+
+
+@valu("v_cubetc_f32", "f32", "f32", "f32", "f32")
+def v_cubetc_f32(x, y, z):
+    major_z, major_y = _cube_axes(x, y, z)
+    return np.where(major_z, -y, np.where(major_y, np.where(y < 0, -z, z), -y)).astype(F32)
+
+
+@valu("v_cubema_f32", "f32", "f32", "f32", "f32")
+def v_cubema_f32(x, y, z):
+    major_z, major_y = _cube_axes(x, y, z)
+    return (F32(2) * np.where(major_z, z, np.where(major_y, y, x))).astype(F32)
+
+
+# ---------------------------------------------------------------- trig_preop
+#: Bits of 2/pi, most significant first (1200 bits, as the hardware table).
+_TWO_OVER_PI_HEX = (
+    "A2F9836E4E441529FC2757D1F534DDC0DB6295993C439041FE5163ABDEBBC561B7246E3A424DD2E0"
+    "06492EEA09D1921CFE1DEB1CB129A73EE88235F52EBB4484E99C7026B45F7E413991D639835339F4"
+    "9C845F8BBDF9283B1FF897FFDE05980FEF2F118B5A0A6D1F6D367ECF27CB09B74F463F669E5FEA2D"
+    "7527BAC7EBE5F17B3D0739F78A5292EA6BFB5FB11F8D5D0856033046FC7B6BABF0CFBC209AF4361D"
+    "A9E391615EE61B086599855F14A068408DFFD8804D73273106061556CA73A8C960E27BC08C6B")
+
+
+@valu("v_trig_preop_f64", "f64", "f64", "u32")
+def v_trig_preop_f64(x, segment):
+    """53 bits of 2/pi starting at bit (segment[4:0] * 53), scaled for x's exponent."""
+    import math
+    bits = int(_TWO_OVER_PI_HEX, 16)
+    total = len(_TWO_OVER_PI_HEX) * 4
+    x, segment = np.broadcast_arrays(np.asarray(x, F64), np.asarray(segment, U32))
+    out = np.empty(x.shape, F64)
+    for index in np.ndindex(x.shape):
+        _, exponent = math.frexp(float(x[index])) if np.isfinite(x[index]) and x[index] != 0 \
+            else (0, 0)
+        shift = int(segment[index] & 31) * 53
+        if exponent - 1 > 1077:
+            shift += exponent - 1 - 1077
+        chunk = (bits >> max(total - shift - 53, 0)) & ((1 << 53) - 1)
+        out[index] = math.ldexp(chunk, -shift - 53)
+    return out

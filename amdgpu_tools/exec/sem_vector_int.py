@@ -1,0 +1,567 @@
+"""Vector ALU integer and bit semantics (VOP1/VOP2/VOP3, 16/32/64-bit).
+
+Sources arrive viewed as their declared type; shift amounts use only their
+low bits as the ISA manual specifies (``& 31`` for 32-bit, ``& 15`` for
+16-bit, ``& 63`` for 64-bit results).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .registry import valu
+from .sem_scalar import bitfield_extract, find_first_one_high, popcount, reverse_bits
+
+U16, U32, U64 = np.uint16, np.uint32, np.uint64
+I32, I64 = np.int32, np.int64
+
+
+def u32(x):
+    return np.asarray(x, dtype=U32)
+
+
+def u64(x):
+    return np.asarray(x, dtype=U64)
+
+
+def s32(x):
+    return np.asarray(x).astype(U32).view(I32) if np.asarray(x).dtype != I32 else np.asarray(x)
+
+
+# ------------------------------------------------------------------ moves
+@valu("v_mov_b32", "b32", "b32")
+def v_mov_b32(a):
+    return a
+
+
+@valu("v_not_b32", "b32", "b32")
+def v_not_b32(a):
+    return ~u32(a)
+
+
+@valu("v_bfrev_b32", "b32", "b32")
+def v_bfrev_b32(a):
+    a = np.broadcast_to(u32(a), np.broadcast_shapes(np.shape(a), (1, 1)))
+    return reverse_bits(a.reshape(-1), 32).reshape(a.shape)
+
+
+@valu("v_cndmask_b32", "b32", "b32", "b32", carry_in=True)
+def v_cndmask_b32(a, b, condition):
+    return np.where(condition, b, a)
+
+
+# ------------------------------------------------------------ add and sub
+@valu("v_add_u32", "u32", "u32", "u32")
+def v_add_u32(a, b):
+    return u32(a) + u32(b)
+
+
+@valu("v_sub_u32", "u32", "u32", "u32")
+def v_sub_u32(a, b):
+    return u32(a) - u32(b)
+
+
+@valu("v_subrev_u32", "u32", "u32", "u32")
+def v_subrev_u32(a, b):
+    return u32(b) - u32(a)
+
+
+@valu("v_add_co_u32", "u32", "u32", "u32", carry_out=True)
+def v_add_co_u32(a, b):
+    wide = u64(a) + u64(b)
+    return wide.astype(U32), wide > U64(0xFFFFFFFF)
+
+
+@valu("v_sub_co_u32", "u32", "u32", "u32", carry_out=True)
+def v_sub_co_u32(a, b):
+    return u32(a) - u32(b), u32(b) > u32(a)
+
+
+@valu("v_subrev_co_u32", "u32", "u32", "u32", carry_out=True)
+def v_subrev_co_u32(a, b):
+    return u32(b) - u32(a), u32(a) > u32(b)
+
+
+@valu("v_addc_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
+def v_addc_co_u32(a, b, carry):
+    wide = u64(a) + u64(b) + carry.astype(U64)
+    return wide.astype(U32), wide > U64(0xFFFFFFFF)
+
+
+@valu("v_subb_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
+def v_subb_co_u32(a, b, borrow):
+    taken = u64(b) + borrow.astype(U64)
+    return (u64(a) - taken).astype(U32), taken > u64(a)
+
+
+@valu("v_subbrev_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
+def v_subbrev_co_u32(a, b, borrow):
+    taken = u64(a) + borrow.astype(U64)
+    return (u64(b) - taken).astype(U32), taken > u64(b)
+
+
+@valu("v_add3_u32", "u32", "u32", "u32", "u32")
+def v_add3_u32(a, b, c):
+    return u32(a) + u32(b) + u32(c)
+
+
+@valu("v_xad_u32", "u32", "u32", "u32", "u32")
+def v_xad_u32(a, b, c):
+    return (u32(a) ^ u32(b)) + u32(c)
+
+
+@valu("v_lshl_add_u32", "u32", "u32", "u32", "u32")
+def v_lshl_add_u32(a, b, c):
+    return (u32(a) << (u32(b) & U32(31))) + u32(c)
+
+
+@valu("v_add_lshl_u32", "u32", "u32", "u32", "u32")
+def v_add_lshl_u32(a, b, c):
+    return (u32(a) + u32(b)) << (u32(c) & U32(31))
+
+
+@valu("v_lshl_or_b32", "b32", "b32", "u32", "b32")
+def v_lshl_or_b32(a, b, c):
+    return (u32(a) << (u32(b) & U32(31))) | u32(c)
+
+
+@valu("v_and_or_b32", "b32", "b32", "b32", "b32")
+def v_and_or_b32(a, b, c):
+    return (u32(a) & u32(b)) | u32(c)
+
+
+@valu("v_or3_b32", "b32", "b32", "b32", "b32")
+def v_or3_b32(a, b, c):
+    return u32(a) | u32(b) | u32(c)
+
+
+# ------------------------------------------------------------------ logic
+@valu("v_and_b32", "b32", "b32", "b32")
+def v_and_b32(a, b):
+    return u32(a) & u32(b)
+
+
+@valu("v_or_b32", "b32", "b32", "b32")
+def v_or_b32(a, b):
+    return u32(a) | u32(b)
+
+
+@valu("v_xor_b32", "b32", "b32", "b32")
+def v_xor_b32(a, b):
+    return u32(a) ^ u32(b)
+
+
+@valu("v_xnor_b32", "b32", "b32", "b32")
+def v_xnor_b32(a, b):
+    return ~(u32(a) ^ u32(b))
+
+
+@valu("v_lshlrev_b32", "b32", "u32", "b32")
+def v_lshlrev_b32(a, b):
+    return u32(b) << (u32(a) & U32(31))
+
+
+@valu("v_lshrrev_b32", "b32", "u32", "b32")
+def v_lshrrev_b32(a, b):
+    return u32(b) >> (u32(a) & U32(31))
+
+
+@valu("v_ashrrev_i32", "i32", "u32", "i32")
+def v_ashrrev_i32(a, b):
+    return b >> (u32(a) & U32(31)).astype(I32)
+
+
+@valu("v_lshl_b32", "b32", "b32", "u32")
+def v_lshl_b32(a, b):
+    return u32(a) << (u32(b) & U32(31))
+
+
+@valu("v_lshr_b32", "b32", "b32", "u32")
+def v_lshr_b32(a, b):
+    return u32(a) >> (u32(b) & U32(31))
+
+
+@valu("v_ashr_i32", "i32", "i32", "u32")
+def v_ashr_i32(a, b):
+    return a >> (u32(b) & U32(31)).astype(I32)
+
+
+@valu("v_lshlrev_b64", "b64", "u32", "b64")
+def v_lshlrev_b64(a, b):
+    return u64(b) << (u32(a) & U32(63)).astype(U64)
+
+
+@valu("v_lshrrev_b64", "b64", "u32", "b64")
+def v_lshrrev_b64(a, b):
+    return u64(b) >> (u32(a) & U32(63)).astype(U64)
+
+
+@valu("v_ashrrev_i64", "i64", "u32", "i64")
+def v_ashrrev_i64(a, b):
+    return b >> (u32(a) & U32(63)).astype(I64)
+
+
+@valu("v_bfm_b32", "b32", "u32", "u32")
+def v_bfm_b32(a, b):
+    return (((U64(1) << (u64(a) & U64(31))) - U64(1)) << (u64(b) & U64(31))).astype(U32)
+
+
+@valu("v_bfe_u32", "u32", "u32", "u32", "u32")
+def v_bfe_u32(a, b, c):
+    return _bfe(a, b, c, signed=False)
+
+
+@valu("v_bfe_i32", "i32", "u32", "u32", "u32")
+def v_bfe_i32(a, b, c):
+    return _bfe(a, b, c, signed=True)
+
+
+def _bfe(value, offset, width, signed):
+    """v_bfe: offset = src1[4:0], width = src2[4:0] (a width of 0 gives 0)."""
+    control = (u32(offset) & U32(31)).astype(U64) | ((u32(width) & U32(31)).astype(U64) << U64(16))
+    return bitfield_extract(np.broadcast_to(u32(value), np.broadcast_shapes(
+        np.shape(value), np.shape(control))), control, 32, signed)
+
+
+@valu("v_bfi_b32", "b32", "b32", "b32", "b32")
+def v_bfi_b32(mask, a, b):
+    return (u32(mask) & u32(a)) | (~u32(mask) & u32(b))
+
+
+@valu("v_alignbit_b32", "b32", "b32", "b32", "u32")
+def v_alignbit_b32(a, b, c):
+    joined = (u64(a) << U64(32)) | u64(b)
+    return (joined >> (u32(c) & U32(31)).astype(U64)).astype(U32)
+
+
+@valu("v_alignbyte_b32", "b32", "b32", "b32", "u32")
+def v_alignbyte_b32(a, b, c):
+    joined = (u64(a) << U64(32)) | u64(b)
+    return (joined >> ((u32(c) & U32(3)) * U32(8)).astype(U64)).astype(U32)
+
+
+@valu("v_perm_b32", "b32", "b32", "b32", "b32")
+def v_perm_b32(a, b, selector):
+    """Each selector byte picks a byte of {a, b} (b = bytes 0-3) or a constant."""
+    a, b, selector = np.broadcast_arrays(u32(a), u32(b), u32(selector))
+    pool = (u64(a) << U64(32)) | u64(b)
+    result = np.zeros(selector.shape, U32)
+    for byte in range(4):
+        sel = (selector >> U32(8 * byte)) & U32(0xFF)
+        picked = ((pool >> (np.minimum(sel, U32(7)).astype(U64) * U64(8))) & U64(0xFF)).astype(U32)
+        sign_of = lambda index: np.where(((pool >> U64(index * 8 + 7)) & U64(1)) != 0,
+                                         U32(0xFF), U32(0))
+        value = np.where(sel < 8, picked, U32(0))
+        value = np.where(sel == 8, sign_of(1), value)
+        value = np.where(sel == 9, sign_of(3), value)
+        value = np.where(sel == 10, sign_of(5), value)
+        value = np.where(sel == 11, sign_of(7), value)
+        value = np.where(sel == 12, U32(0), value)
+        value = np.where(sel >= 13, U32(0xFF), value)
+        result |= value << U32(8 * byte)
+    return result
+
+
+@valu("v_bcnt_u32_b32", "u32", "b32", "u32")
+def v_bcnt_u32_b32(a, b):
+    a, b = np.broadcast_arrays(u32(a), u32(b))
+    return popcount(a.reshape(-1), 32).reshape(a.shape) + b
+
+
+@valu("v_ffbh_u32", "u32", "b32")
+def v_ffbh_u32(a):
+    a = np.asarray(a, U32)
+    return find_first_one_high(a.astype(U64).reshape(-1), 32).reshape(a.shape)
+
+
+@valu("v_ffbl_b32", "u32", "b32")
+def v_ffbl_b32(a):
+    a = np.asarray(a, U32)
+    lowest = a & (~a + U32(1))
+    index = find_first_one_high(lowest.astype(U64).reshape(-1), 32).reshape(a.shape)
+    return np.where(a == 0, U32(0xFFFFFFFF), U32(31) - index)
+
+
+@valu("v_ffbh_i32", "u32", "i32")
+def v_ffbh_i32(a):
+    bits = np.asarray(a).view(U32) if np.asarray(a).dtype == I32 else u32(a)
+    flipped = np.where(np.asarray(a) < 0, ~bits, bits)
+    count = find_first_one_high(flipped.astype(U64).reshape(-1), 32).reshape(bits.shape)
+    return np.where((bits == 0) | (bits == U32(0xFFFFFFFF)), U32(0xFFFFFFFF), count)
+
+
+@valu("v_mbcnt_lo_u32_b32", "u32", "b32", "u32", lane_fn=True)
+def v_mbcnt_lo_u32_b32(mask, addend):
+    """Count of set mask bits below this lane (lanes 0-31 use the low half)."""
+    lane = np.arange(64, dtype=U64)
+    below = np.where(lane >= 32, U64(0xFFFFFFFF), (U64(1) << lane) - U64(1))
+    bits = u64(mask) & below
+    flat = np.broadcast_to(bits, np.broadcast_shapes(bits.shape, (1, 64)))
+    return popcount(flat.reshape(-1), 64).reshape(flat.shape) + u32(addend)
+
+
+@valu("v_mbcnt_hi_u32_b32", "u32", "b32", "u32", lane_fn=True)
+def v_mbcnt_hi_u32_b32(mask, addend):
+    """Count of set mask bits of lanes 32.. below this lane (lanes < 32 add 0)."""
+    lane = np.arange(64, dtype=U64)
+    below = np.where(lane < 32, U64(0), (U64(1) << (lane - U64(32))) - U64(1))
+    bits = u64(mask) & below
+    flat = np.broadcast_to(bits, np.broadcast_shapes(bits.shape, (1, 64)))
+    return popcount(flat.reshape(-1), 64).reshape(flat.shape) + u32(addend)
+
+
+# -------------------------------------------------------------- min / max
+def _minmax(name, type_, pick):
+    @valu(name, type_, type_, type_)
+    def fn(a, b):
+        return pick(a, b)
+    fn.__name__ = name
+
+
+for _type in ("i32", "u32", "i16", "u16"):
+    _minmax(f"v_min_{_type}", _type, np.minimum)
+    _minmax(f"v_max_{_type}", _type, np.maximum)
+
+
+def _three(name, type_, combine):
+    @valu(name, type_, type_, type_, type_)
+    def fn(a, b, c):
+        return combine(a, b, c)
+    fn.__name__ = name
+
+
+def median3(a, b, c):
+    return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
+
+
+for _type in ("i32", "u32", "i16", "u16"):
+    _three(f"v_min3_{_type}", _type, lambda a, b, c: np.minimum(np.minimum(a, b), c))
+    _three(f"v_max3_{_type}", _type, lambda a, b, c: np.maximum(np.maximum(a, b), c))
+    _three(f"v_med3_{_type}", _type, median3)
+
+
+# ---------------------------------------------------------------- multiply
+@valu("v_mul_lo_u32", "u32", "u32", "u32")
+def v_mul_lo_u32(a, b):
+    return u32(a) * u32(b)
+
+
+@valu("v_mul_hi_u32", "u32", "u32", "u32")
+def v_mul_hi_u32(a, b):
+    return ((u64(a) * u64(b)) >> U64(32)).astype(U32)
+
+
+@valu("v_mul_lo_i32", "i32", "i32", "i32")
+def v_mul_lo_i32(a, b):
+    return (a.astype(I64) * b.astype(I64)).astype(I32)
+
+
+@valu("v_mul_hi_i32", "i32", "i32", "i32")
+def v_mul_hi_i32(a, b):
+    return ((a.astype(I64) * b.astype(I64)) >> 32).astype(I32)
+
+
+def u24(x):
+    return (u32(x) & U32(0xFFFFFF)).astype(U64)
+
+
+def i24(x):
+    value = (u32(np.asarray(x).view(U32) if np.asarray(x).dtype == I32 else x)
+             & U32(0xFFFFFF)).astype(I64)
+    return (value ^ 0x800000) - 0x800000
+
+
+@valu("v_mul_u32_u24", "u32", "u32", "u32")
+def v_mul_u32_u24(a, b):
+    return (u24(a) * u24(b)).astype(U32)
+
+
+@valu("v_mul_hi_u32_u24", "u32", "u32", "u32")
+def v_mul_hi_u32_u24(a, b):
+    return ((u24(a) * u24(b)) >> U64(32)).astype(U32)
+
+
+@valu("v_mul_i32_i24", "i32", "u32", "u32")
+def v_mul_i32_i24(a, b):
+    return (i24(a) * i24(b)).astype(I32)
+
+
+@valu("v_mul_hi_i32_i24", "i32", "u32", "u32")
+def v_mul_hi_i32_i24(a, b):
+    return ((i24(a) * i24(b)) >> 32).astype(I32)
+
+
+@valu("v_mad_u32_u24", "u32", "u32", "u32", "u32")
+def v_mad_u32_u24(a, b, c):
+    return (u24(a) * u24(b) + u64(c)).astype(U32)
+
+
+@valu("v_mad_i32_i24", "i32", "u32", "u32", "i32")
+def v_mad_i32_i24(a, b, c):
+    return (i24(a) * i24(b) + c.astype(I64)).astype(I32)
+
+
+@valu("v_mad_u64_u32", "u64", "u32", "u32", "u64", carry_out=True)
+def v_mad_u64_u32(a, b, c):
+    product = u64(a) * u64(b)
+    total = product + u64(c)
+    return total, total < product
+
+
+@valu("v_mad_i64_i32", "i64", "i32", "i32", "i64", carry_out=True)
+def v_mad_i64_i32(a, b, c):
+    product = a.astype(I64) * b.astype(I64)
+    total = product + c
+    overflow = ((product ^ total) & (c ^ total)) < 0
+    return total, overflow
+
+
+@valu("v_mad_u32_u16", "u32", "u32", "u32", "u32")
+def v_mad_u32_u16(a, b, c):
+    return (u32(a) & U32(0xFFFF)) * (u32(b) & U32(0xFFFF)) + u32(c)
+
+
+@valu("v_mad_i32_i16", "i32", "u32", "u32", "i32")
+def v_mad_i32_i16(a, b, c):
+    low = lambda x: u32(x).astype(U16).view(np.int16).astype(I32)
+    return low(a) * low(b) + c
+
+
+# ------------------------------------------------------------- 16-bit ints
+@valu("v_add_u16", "u16", "u16", "u16")
+def v_add_u16(a, b):
+    return a + b
+
+
+@valu("v_sub_u16", "u16", "u16", "u16")
+def v_sub_u16(a, b):
+    return a - b
+
+
+@valu("v_subrev_u16", "u16", "u16", "u16")
+def v_subrev_u16(a, b):
+    return b - a
+
+
+@valu("v_mul_lo_u16", "u16", "u16", "u16")
+def v_mul_lo_u16(a, b):
+    return a * b
+
+
+@valu("v_add_i16", "i16", "i16", "i16")
+def v_add_i16(a, b):
+    return a + b
+
+
+@valu("v_sub_i16", "i16", "i16", "i16")
+def v_sub_i16(a, b):
+    return a - b
+
+
+@valu("v_lshlrev_b16", "u16", "u16", "u16")
+def v_lshlrev_b16(a, b):
+    return b << (a & U16(15))
+
+
+@valu("v_lshrrev_b16", "u16", "u16", "u16")
+def v_lshrrev_b16(a, b):
+    return b >> (a & U16(15))
+
+
+@valu("v_ashrrev_i16", "i16", "u16", "i16")
+def v_ashrrev_i16(a, b):
+    return b >> (a & U16(15)).astype(np.int16)
+
+
+@valu("v_mad_u16", "u16", "u16", "u16", "u16")
+def v_mad_u16(a, b, c):
+    return a * b + c
+
+
+@valu("v_mad_i16", "i16", "i16", "i16", "i16")
+def v_mad_i16(a, b, c):
+    return a * b + c
+
+
+@valu("v_mad_legacy_u16", "u16", "u16", "u16", "u16")
+def v_mad_legacy_u16(a, b, c):
+    return a * b + c
+
+
+@valu("v_mad_legacy_i16", "i16", "i16", "i16", "i16")
+def v_mad_legacy_i16(a, b, c):
+    return a * b + c
+
+
+# --------------------------------------------------------------- SAD family
+def _bytes(x):
+    return [(u32(x) >> U32(8 * i)) & U32(0xFF) for i in range(4)]
+
+
+def _absdiff(a, b):
+    return np.where(a > b, a - b, b - a)
+
+
+@valu("v_sad_u8", "u32", "u32", "u32", "u32")
+def v_sad_u8(a, b, c):
+    total = u32(c)
+    for x, y in zip(_bytes(a), _bytes(b)):
+        total = total + _absdiff(x, y)
+    return total
+
+
+@valu("v_sad_hi_u8", "u32", "u32", "u32", "u32")
+def v_sad_hi_u8(a, b, c):
+    total = U32(0)
+    for x, y in zip(_bytes(a), _bytes(b)):
+        total = total + _absdiff(x, y)
+    return (total << U32(16)) + u32(c)
+
+
+@valu("v_sad_u16", "u32", "u32", "u32", "u32")
+def v_sad_u16(a, b, c):
+    halves = lambda x: ((u32(x) & U32(0xFFFF)), u32(x) >> U32(16))
+    (a0, a1), (b0, b1) = halves(a), halves(b)
+    return _absdiff(a0, b0) + _absdiff(a1, b1) + u32(c)
+
+
+@valu("v_sad_u32", "u32", "u32", "u32", "u32")
+def v_sad_u32(a, b, c):
+    return _absdiff(u32(a), u32(b)) + u32(c)
+
+
+@valu("v_msad_u8", "u32", "u32", "u32", "u32")
+def v_msad_u8(a, b, c):
+    """Masked SAD: reference bytes of 0 do not count."""
+    total = u32(c)
+    for x, y in zip(_bytes(a), _bytes(b)):
+        total = total + np.where(y == 0, U32(0), _absdiff(x, y))
+    return total
+
+
+@valu("v_lerp_u8", "u32", "u32", "u32", "u32")
+def v_lerp_u8(a, b, c):
+    """Per byte: (a + b + (c & 1)) >> 1."""
+    result = U32(0)
+    for i, (x, y, z) in enumerate(zip(_bytes(a), _bytes(b), _bytes(c))):
+        result = result | (((x + y + (z & U32(1))) >> U32(1)) << U32(8 * i))
+    return result
+
+
+@valu("v_cvt_pk_u16_u32", "b32", "u32", "u32")
+def v_cvt_pk_u16_u32(a, b):
+    return (u32(a) & U32(0xFFFF)) | (u32(b) << U32(16))
+
+
+@valu("v_cvt_pk_i16_i32", "b32", "i32", "i32")
+def v_cvt_pk_i16_i32(a, b):
+    clip = lambda x: np.clip(x, -32768, 32767).astype(np.int16).view(U16).astype(U32)
+    return clip(a) | (clip(b) << U32(16))
+
+
+@valu("v_sat_pk_u8_i16", "b32", "b32")
+def v_sat_pk_u8_i16(a):
+    low = u32(a).astype(U16).view(np.int16)
+    high = (u32(a) >> U32(16)).astype(U16).view(np.int16)
+    sat = lambda x: np.clip(x, 0, 255).astype(U32)
+    return sat(low) | (sat(high) << U32(8))
