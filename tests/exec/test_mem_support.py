@@ -62,8 +62,7 @@ def run(state, op, encoding, fields, sel=None, literal=None):
     program = SimpleNamespace(generation=state.target.generation, target=state.target,
                               request=state.request, memory=state.memory)
     semantic = SEMANTICS[op]
-    assert semantic.kind == "builder"
-    closure = semantic.fn(inst, program)
+    closure = semantic.fn(inst, program) if semantic.kind == "builder" else semantic.fn
     sel = slice(0, state.num_waves) if sel is None else sel
     n = sel.stop - sel.start if isinstance(sel, slice) else len(sel)
     record = SimpleNamespace(pc=0x1000, size=8, inst=inst, text=op)
