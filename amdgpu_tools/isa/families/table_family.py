@@ -1,0 +1,207 @@
+"""The table-driven engine behind the scalar and vector-ALU families.
+
+A ``TableFamily`` owns some formats and one data file of rows (see
+``isa/table.py``).  It indexes rows by (matched format, generation, opcode)
+for decoding and by mnemonic for encoding, reads the literal dword when an
+operand asks for it, and prints operands by kind through the shared operand
+codec.  Family modules (sop.py, smem.py, vop.py) configure one instance and
+add their modifier printing.
+"""
+
+from ...errors import DecodeError
+from .. import operands as codec
+from .. import spelling
+from ..decoder import read_words
+from ..fields import words_to_int
+from ..instruction import Instruction
+from ..table import load_rows
+
+#: operand kinds whose field may hold the literal marker (255)
+LITERAL_KINDS = ("src", "ssrc")
+
+_TYPE_SIZE = {"16": 16, "32": 32, "64": 64}
+
+
+def type_size(spec):
+    """Bit size of an operand's value: from its type ('f16', 'b64') or its width."""
+    vtype = spec.get("type")
+    if vtype:
+        digits = "".join(ch for ch in vtype if ch.isdigit())
+        if digits in _TYPE_SIZE:
+            return _TYPE_SIZE[digits]
+    return 64 if spec.get("width", 1) == 2 else 32
+
+
+def is_float_type(spec):
+    vtype = spec.get("type") or ""
+    return vtype.startswith("f")
+
+
+class TableFamily:
+    """Decode/print (and, with ``encoder.py``, encode) the rows of one data file."""
+
+    def __init__(self, name, formats, layouts, data_file):
+        self.name = name
+        self.FORMATS = tuple(formats)
+        self.layouts = {}
+        for fmt in tuple(formats) + tuple(layouts):
+            for gen in fmt.generations:
+                self.layouts[(fmt.name, gen)] = fmt
+        self.data_file = data_file
+        self._rows = None
+        self._index = None
+        self._by_asm = None
+
+    # ---- tables ---------------------------------------------------------------
+    @property
+    def rows(self):
+        if self._rows is None:
+            self._rows = load_rows(self.data_file, self.name)
+        return self._rows
+
+    def _build_indexes(self):
+        index, by_asm = {}, {}
+        for row in self.rows:
+            for gen, opcode in row.opcodes.items():
+                key = (self.match_name(row.format), gen, opcode)
+                index.setdefault(key, []).append(row)
+            by_asm.setdefault(row.asm, []).append(row)
+            if row.name != row.asm:
+                by_asm.setdefault(row.name, []).append(row)
+        self._index, self._by_asm = index, by_asm
+
+    def match_name(self, layout_name):
+        """The matchable format a layout decodes through (VOP3B -> VOP3)."""
+        return "VOP3" if layout_name == "VOP3B" else layout_name
+
+    def rows_for(self, fmt_name, generation, opcode):
+        if self._index is None:
+            self._build_indexes()
+        return self._index.get((fmt_name, generation, opcode), ())
+
+    def rows_named(self, mnemonic):
+        if self._by_asm is None:
+            self._build_indexes()
+        return self._by_asm.get(mnemonic, ())
+
+    def instructions(self, target):
+        return [row for row in self.rows if row.available_on(target)]
+
+    def lookup(self, name, target):
+        for row in self.rows_named(name):
+            if row.available_on(target):
+                return row
+        return None
+
+    # ---- decoding -------------------------------------------------------------
+    def decode_instruction(self, fmt, code, offset, target):
+        gen = target.generation
+        words = read_words(code, offset, fmt.words)
+        value = words_to_int(words)
+        opcode = fmt.fields["op"].get(value)
+        row = None
+        for candidate in self.rows_for(fmt.name, gen, opcode):
+            if candidate.available_on(target):
+                row = candidate
+                break
+        if row is None:
+            raise DecodeError(f"no {target.name} {fmt.encoding} instruction with opcode {opcode}"
+                              f" (0x{words[0]:08x})")
+        layout = self.layouts[(row.format, gen)]
+        fields = layout.unpack(value) if layout is not fmt else fmt.unpack(value)
+        literal = None
+        if self.needs_literal(row, fields):
+            literal, = read_words(code, offset + 4 * fmt.words, 1)
+            words = words + (literal,)
+        self.check(row, fields, target, words)
+        return Instruction(op=row.name, encoding=row.encoding,
+                           base_encoding=row.get("base_encoding", row.encoding), opcode=opcode,
+                           words=words, fields=fields, info=row, target=target, family=self,
+                           format=layout, literal=literal)
+
+    def needs_literal(self, row, fields):
+        for spec in row.operands:
+            kind = spec.get("kind")
+            if kind == "literal":
+                return True
+            if kind in LITERAL_KINDS and fields.get(spec["field"]) == codec.LITERAL:
+                return True
+        return False
+
+    def check(self, row, fields, target, words):
+        """Reject encodings llvm refuses to decode (hook for family modules)."""
+
+    # ---- printing -------------------------------------------------------------
+    def instruction_text(self, inst):
+        parts = []
+        for spec in inst.info.operands:
+            text = self.operand_text(inst, spec)
+            if text is not None:
+                parts.append(text)
+        out = inst.info.asm
+        if parts:
+            out += " " + ", ".join(parts)
+        mods = self.modifier_texts(inst)
+        if mods:
+            out += " " + " ".join(mods)
+        return out
+
+    def text(self, info, fields, target):
+        raise NotImplementedError("table families print whole Instructions")
+
+    def modifier_texts(self, inst):
+        return []
+
+    def operand_text(self, inst, spec):
+        if "fixed" in spec:
+            return spec["fixed"]
+        kind = spec["kind"]
+        value = inst.fields.get(spec["field"])
+        if spec.get("optional") and not value:
+            return None
+        gen = inst.target.generation
+        width = spec.get("width", 1)
+        if kind == "vgpr":
+            return codec.register_text("v", value, width)
+        if kind in ("src", "ssrc"):
+            text = codec.operand_text(value, gen, width, type_size(spec), inst.literal,
+                                      is_float_type(spec))
+            return self.wrap_source(inst, spec, text)
+        if kind == "sdst":
+            return scalar_text(value, gen, width)
+        if kind == "sbase":
+            return scalar_text(value * 2, gen, width)
+        if kind == "simm16":
+            if inst.encoding == "SOPP" and value <= 64:
+                return str(value)
+            return f"0x{value:x}"
+        if kind == "label":
+            return str(value - 0x10000 if value & 0x8000 else value)
+        if kind == "imm":
+            return str(value)
+        if kind == "imm_hex":
+            return f"0x{value:x}"
+        if kind == "gpr_idx":
+            return spelling.gpr_idx_text(value)
+        if kind == "hwreg":
+            return spelling.hwreg_text(value, gen)
+        if kind == "sendmsg":
+            return spelling.sendmsg_text(value, gen)
+        if kind == "waitcnt":
+            return spelling.waitcnt_text(value, gen)
+        if kind == "literal":
+            return f"0x{inst.literal:x}"
+        raise ValueError(f"no printer for operand kind {kind!r}")
+
+    def wrap_source(self, inst, spec, text):
+        return text
+
+
+def scalar_text(code, generation, width):
+    """A scalar destination/range: SGPR tuples are aligned as llvm prints them."""
+    op = codec.decode_operand(code, generation)
+    if op.kind in ("sgpr", "ttmp") and width > 1:
+        align = 2 if width == 2 else 4
+        index = op.index - op.index % align
+        return codec.register_text("s" if op.kind == "sgpr" else "ttmp", index, width)
+    return codec.operand_text(code, generation, width)

@@ -1,0 +1,143 @@
+"""Vector ALU: VOP1, VOP2, VOPC, VOP3 (a and b), VOP3P, and their DPP/SDWA forms."""
+
+from .. import operands as codec
+from .formats_core import VALU_FORMATS, VOP3B_SI, VOP3B_VI
+from .table_family import TableFamily, scalar_text
+
+_SRC_INDEX = {"src0": 0, "src1": 1, "src2": 2, "vsrc1": 1}
+_OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
+SDWA_SEL = ("BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD")
+SDWA_UNUSED = ("UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE")
+
+
+def dpp_ctrl_text(ctrl):
+    """The DPP control spelled as llvm prints it (GFX8/9 values)."""
+    if ctrl <= 0xFF:
+        return "quad_perm:[" + ",".join(str((ctrl >> (2 * i)) & 3) for i in range(4)) + "]"
+    for base, name in ((0x100, "row_shl"), (0x110, "row_shr"), (0x120, "row_ror")):
+        if base < ctrl <= base + 0xF:
+            return f"{name}:{ctrl - base}"
+    named = {0x130: "wave_shl:1", 0x134: "wave_rol:1", 0x138: "wave_shr:1", 0x13C: "wave_ror:1",
+             0x140: "row_mirror", 0x141: "row_half_mirror", 0x142: "row_bcast:15",
+             0x143: "row_bcast:31"}
+    return named.get(ctrl)
+
+
+def _bits_list(value, count):
+    return "[" + ",".join(str((value >> i) & 1) for i in range(count)) + "]"
+
+
+class VectorFamily(TableFamily):
+    """Source modifiers and the trailing modifiers of VOP3/VOP3P/DPP/SDWA."""
+
+    def check(self, row, fields, target, words):
+        if row.encoding == "DPP" and dpp_ctrl_text(fields["dpp_ctrl"]) is None:
+            from ...errors import DecodeError
+            raise DecodeError(f"invalid DPP control 0x{fields['dpp_ctrl']:x}")
+
+    def source_count(self, inst):
+        return sum(1 for spec in inst.info.operands
+                   if spec.get("field") in ("src0", "src1", "src2", "vsrc1"))
+
+    def operand_text(self, inst, spec):
+        if inst.encoding == "SDWA":
+            if spec.get("fixed") == "vcc" and "sd" in inst.fields and spec is inst.info.operands[0]:
+                if inst.fields["sd"]:
+                    return scalar_text(inst.fields["sdst"], inst.target.generation, 2)
+                return "vcc"
+            if spec.get("kind") == "sdwa_src":
+                return self.wrap_source(inst, spec, self.sdwa_source_text(inst, spec))
+        return super().operand_text(inst, spec)
+
+    def sdwa_source_text(self, inst, spec):
+        field = spec["field"]
+        value = inst.fields[field]
+        scalar_bit = "s0" if field == "src0" else "s1"
+        width = spec.get("width", 1)
+        if inst.fields.get(scalar_bit):
+            return codec.operand_text(value, inst.target.generation, width)
+        return codec.register_text("v", value, width)
+
+    def wrap_source(self, inst, spec, text):
+        fields = inst.fields
+        index = _SRC_INDEX.get(spec["field"])
+        if index is None:
+            return text
+        encoding = inst.encoding
+        if encoding == "VOP3":
+            mods = spec.get("mods", "")
+            neg = (fields.get("neg", 0) >> index) & 1
+            absolute = (fields.get("abs", 0) >> index) & 1 and "abs" in mods
+            if neg and "sext" in mods:
+                return f"sext({text})"
+            neg = neg and "neg" in mods
+        elif encoding == "VOP3P":
+            if not inst.info.get("mix"):
+                return text
+            neg = (fields.get("neg_lo", 0) >> index) & 1
+            absolute = (fields.get("neg_hi", 0) >> index) & 1
+        elif encoding in ("DPP", "SDWA"):
+            prefix = "src0" if index == 0 else "src1"
+            neg = fields.get(prefix + "_neg", 0)
+            absolute = fields.get(prefix + "_abs", 0)
+            if encoding == "SDWA" and fields.get(prefix + "_sext", 0):
+                text = f"sext({text})"
+        else:
+            return text
+        if absolute:
+            text = f"|{text}|"
+        if neg:
+            text = "-" + text
+        return text
+
+    def modifier_texts(self, inst):
+        encoding = inst.encoding
+        fields = inst.fields
+        mods = inst.info.modifiers
+        out = []
+        if encoding == "VOP3":
+            if "op_sel" in mods and fields.get("op_sel"):
+                out.append("op_sel:" + _bits_list(fields["op_sel"] & 7, self.source_count(inst))
+                           [:-1] + f",{fields['op_sel'] >> 3 & 1}]")
+            if "clamp" in mods and fields.get("clamp"):
+                out.append("clamp")
+            if "omod" in mods and fields.get("omod"):
+                out.append(_OMOD[fields["omod"]])
+        elif encoding == "VOP3P":
+            count = self.source_count(inst)
+            full = (1 << count) - 1
+            if fields.get("op_sel", 0) & full:
+                out.append("op_sel:" + _bits_list(fields["op_sel"], count))
+            hi = (fields.get("op_sel_hi", 0) | fields.get("op_sel_hi2", 0) << 2) & full
+            default = full if inst.info.get("op_sel_hi_default", 1) else 0
+            if hi != default:
+                out.append("op_sel_hi:" + _bits_list(hi, count))
+            if not inst.info.get("mix"):
+                if fields.get("neg_lo", 0) & full:
+                    out.append("neg_lo:" + _bits_list(fields["neg_lo"], count))
+                if fields.get("neg_hi", 0) & full:
+                    out.append("neg_hi:" + _bits_list(fields["neg_hi"], count))
+            if fields.get("clamp"):
+                out.append("clamp")
+        elif encoding == "DPP":
+            out.append(dpp_ctrl_text(fields["dpp_ctrl"]))
+            out.append(f"row_mask:0x{fields['row_mask']:x}")
+            out.append(f"bank_mask:0x{fields['bank_mask']:x}")
+            if fields["bound_ctrl"]:
+                out.append("bound_ctrl:1")
+        elif encoding == "SDWA":
+            if fields.get("clamp"):
+                out.append("clamp")
+            if fields.get("omod"):
+                out.append(_OMOD[fields["omod"]])
+            if inst.base_encoding != "VOPC":
+                out.append(f"dst_sel:{SDWA_SEL[fields['dst_sel']]}")
+                out.append(f"dst_unused:{SDWA_UNUSED[fields['dst_unused']]}")
+            out.append(f"src0_sel:{SDWA_SEL[fields['src0_sel']]}")
+            if any(spec.get("field") == "vsrc1" for spec in inst.info.operands):
+                out.append(f"src1_sel:{SDWA_SEL[fields['src1_sel']]}")
+        return out
+
+
+FAMILY = VectorFamily("vop", VALU_FORMATS, (VOP3B_SI, VOP3B_VI), "vop.json")
+FORMATS = FAMILY.FORMATS

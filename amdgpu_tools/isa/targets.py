@@ -1,0 +1,117 @@
+"""GCN processors (GFX6-GFX9): names, generation, ISA version, features, ELF mach.
+
+Facts come from LLVM's AMDGPUUsage processor table; ``mach`` values were
+checked with ``llvm-mc -filetype=obj`` + ``llvm-readelf -h`` (tests/isa/test_targets.py
+re-checks them when LLVM is installed).  Everything else in the toolchain asks
+a ``Target`` for its features instead of comparing processor names.
+"""
+
+from dataclasses import dataclass
+
+from ..errors import TargetError
+
+#: Features every processor of a generation has (cumulative with the earlier ones).
+_GENERATION_FEATURES = {
+    6: frozenset({"gcn"}),
+    7: frozenset({"gcn", "flat", "ci_insts"}),
+    8: frozenset({"gcn", "flat", "ci_insts", "vi_insts", "dpp", "sdwa", "16bit_insts",
+                  "inv_2pi_inline", "scalar_stores", "smem"}),
+    9: frozenset({"gcn", "flat", "ci_insts", "vi_insts", "dpp", "sdwa", "16bit_insts",
+                  "inv_2pi_inline", "scalar_stores", "smem", "gfx9_insts", "vop3p",
+                  "packed_math", "global_scratch", "apertures", "sdwa_sdst",
+                  "sdwa_omod", "sdwa_scalar", "add_no_carry"}),
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One processor.  ``generation`` drives encodings; ``features`` drives ops."""
+
+    name: str
+    aliases: tuple
+    generation: int
+    isa_version: tuple
+    features: frozenset
+    mach: int
+    default_xnack: bool = False
+    supports_xnack: bool = False
+    supports_sramecc: bool = False
+
+    def has(self, feature):
+        """True when the processor has ``feature`` (a string of ``features``)."""
+        return feature in self.features
+
+    @property
+    def triple_cpu(self):
+        """The ``-mcpu`` value LLVM tools accept for this target."""
+        return self.name
+
+
+def _target(name, aliases, version, mach, extra=(), xnack=False, sramecc=False):
+    generation = version[0]
+    features = _GENERATION_FEATURES[generation] | frozenset(extra)
+    if xnack:
+        features |= {"xnack"}
+    return Target(name=name, aliases=tuple(aliases), generation=generation,
+                  isa_version=version, features=features, mach=mach,
+                  supports_xnack=xnack, supports_sramecc=sramecc)
+
+
+_MAD_MIX = ("mad_mix",)
+_FMA_MIX = ("fma_mix",)
+
+ALL_TARGETS = (
+    _target("gfx600", ["tahiti"], (6, 0, 0), 0x20),
+    _target("gfx601", ["pitcairn", "verde"], (6, 0, 1), 0x21),
+    _target("gfx602", ["hainan", "oland"], (6, 0, 2), 0x3A),
+    _target("gfx700", ["kaveri"], (7, 0, 0), 0x22),
+    _target("gfx701", ["hawaii"], (7, 0, 1), 0x23, extra=("fast_fmaf",)),
+    _target("gfx702", [], (7, 0, 2), 0x24, extra=("fast_fmaf",)),
+    _target("gfx703", ["kabini", "mullins"], (7, 0, 3), 0x25),
+    _target("gfx704", ["bonaire"], (7, 0, 4), 0x26),
+    _target("gfx705", [], (7, 0, 5), 0x3B),
+    _target("gfx801", ["carrizo"], (8, 0, 1), 0x28, xnack=True),
+    _target("gfx802", ["iceland", "tonga"], (8, 0, 2), 0x29),
+    _target("gfx803", ["fiji", "polaris10", "polaris11"], (8, 0, 3), 0x2A),
+    _target("gfx805", ["tongapro"], (8, 0, 5), 0x3C),
+    _target("gfx810", ["stoney"], (8, 1, 0), 0x2B, xnack=True),
+    _target("gfx900", [], (9, 0, 0), 0x2C, extra=_MAD_MIX, xnack=True),
+    _target("gfx902", [], (9, 0, 2), 0x2D, extra=_MAD_MIX, xnack=True),
+    _target("gfx904", [], (9, 0, 4), 0x2E, extra=_FMA_MIX, xnack=True),
+    _target("gfx906", [], (9, 0, 6), 0x2F,
+            extra=_FMA_MIX + ("dot_insts", "dl_insts", "sramecc"), xnack=True, sramecc=True),
+    _target("gfx909", [], (9, 0, 9), 0x31, extra=_MAD_MIX, xnack=True),
+    _target("gfx90c", [], (9, 0, 12), 0x32, extra=_MAD_MIX, xnack=True),
+)
+
+_BY_NAME = {}
+for _t in ALL_TARGETS:
+    _BY_NAME[_t.name] = _t
+    for _alias in _t.aliases:
+        _BY_NAME[_alias] = _t
+
+
+def get_target(name):
+    """The ``Target`` for a processor name or alias (case-insensitive).
+
+    Accepts a ``Target`` unchanged, and a ``gfx803:xnack-``-style target id
+    (feature suffixes are ignored here; the ELF layer interprets them).
+    """
+    if isinstance(name, Target):
+        return name
+    key = str(name).strip().lower().split(":")[0]
+    if key.startswith("amdgcn-amd-amdhsa--"):
+        key = key[len("amdgcn-amd-amdhsa--"):]
+    try:
+        return _BY_NAME[key]
+    except KeyError:
+        known = ", ".join(t.name for t in ALL_TARGETS)
+        raise TargetError(f"unknown processor '{name}' (known: {known})") from None
+
+
+def target_by_mach(mach):
+    """The ``Target`` whose EF_AMDGPU_MACH value is ``mach``."""
+    for target in ALL_TARGETS:
+        if target.mach == mach:
+            return target
+    raise TargetError(f"unknown EF_AMDGPU_MACH value 0x{mach:x}")
