@@ -489,7 +489,7 @@ class Assembler:
         padding = (-section.size) % alignment
         if max_skip is not None and padding > max_skip:
             return
-        if fill is None and section.has_instructions:
+        if fill is None and section.is_code:
             self.emit(_nop_fill(padding))
         else:
             byte = (fill or 0) & 0xFF

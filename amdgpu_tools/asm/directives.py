@@ -192,24 +192,34 @@ def directive_set(asm, directive):
 
 
 def directive_comm(asm, directive):
+    """``.comm sym, size[, log2 alignment]``; ``.lcomm sym, size`` reserves local .bss space."""
     args = _args(directive)
     if len(args) not in (2, 3) or not isinstance(args[0], Sym):
         raise _error(asm, "expected identifier, size and optional alignment")
     symbol = asm.symbol(args[0].name)
     size = asm.absolute(args[1])
-    align = asm.absolute(args[2]) if len(args) == 3 else 1
     if directive.name == ".lcomm":
-        section = asm.current
+        if len(args) == 3:
+            raise _error(asm, "alignment not supported on this target")
+        current, previous = asm.current, asm.previous
         asm.switch_section(".bss")
-        asm.align(max(align, 1))
         asm.define_label(symbol.name)
+        symbol.sym_type = elfc.STT_OBJECT
+        from .expr import Const as _Const
+        symbol.size_expr = _Const(size)
         asm.emit(bytes(size))
-        asm.current = section
+        asm.current, asm.previous = current, previous
         return
+    power = asm.absolute(args[2]) if len(args) == 3 else 0
+    if not 0 <= power < 32:
+        raise _error(asm, "invalid '.comm' alignment")
+    if symbol.defined:
+        raise _error(asm, "invalid symbol redefinition")
     symbol.common_size = size
-    symbol.common_align = max(align, 1)
+    symbol.common_align = 1 << power
     symbol.defined = True
-    symbol.binding = symbol.binding if symbol.binding is not None else 1
+    if symbol.binding is None:
+        symbol.binding = elfc.STB_GLOBAL
     symbol.sym_type = elfc.STT_OBJECT
 
 

@@ -102,6 +102,8 @@ def _emitted(symbol: Symbol) -> bool:
         return False
     if symbol.variable is not None and not symbol.defined:
         return False
+    if getattr(symbol, "lds", None) and not symbol.in_reloc:
+        return False  # llvm-mc writes an LDS symbol only once something refers to it
     return True
 
 

@@ -303,6 +303,7 @@ def _localref(children):
 _NODE_BUILDERS = {
     "int": lambda c: Const(_int(str(c[0]))),
     "float": lambda c: FloatLit(float(str(c[0]))),
+    "char": lambda c: Const(unescape(str(c[0])[1:-1])[0]),
     "localref": _localref,
     "name": lambda c: _name(c[0]),
     "indexed": _indexed,
