@@ -105,7 +105,7 @@ def _print_profile(result):
               help="Run a launch spec (YAML) and check its expected buffers.")
 @click.option("--info", is_flag=True, help="Print the agent, its regions and the kernels.")
 @click.option("--max-instructions", type=click.IntRange(min=1),
-              help="Watchdog: instruction budget per wave.")
+              help="Watchdog: wave-instruction budget per dispatch.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True),
               help="Watchdog: seconds per dispatch.")
 @click.option("--trace", help="Trace waves: 'all' or a list such as 0,3.")

@@ -191,3 +191,29 @@ def test_llvm_mc14_v2_object(tmp_path, llvm_mc14, ld_lld19):
     out = device.zeros(4, np.float32)
     device.load(str(hsaco))["hello_world"](out, grid=128, block=64)
     assert out.numpy()[0] == np.float32(3.14159)
+
+
+def test_watchdog_stops_an_endless_kernel():
+    from amdgpu_tools.errors import WatchdogTimeout
+    from amdgpu_tools.exec.launch import ExecutionLimits
+    device = Device(limits=ExecutionLimits(max_wave_instructions=5000))
+    program = device.load(read_data("spin_v2.hsaco"))
+    with pytest.raises(WatchdogTimeout, match="kernel 'spin'.*instruction budget"):
+        program["spin"](device.zeros(1, np.int32), grid=64, block=64)
+    assert device.queue.state == Queue.ERROR
+
+
+def test_amdgpu_run_watchdog_trace_and_profile(capsys):
+    from amdgpu_tools.cli.run import main
+    assert main([data_path("spin_v2.hsaco"), "--arg", "buf:int32[1]",
+                 "--max-instructions", "1000"]) == 1
+    assert "instruction budget of 1000" in capsys.readouterr().err
+    assert main([data_path("hello_world_v2.hsaco"), "--grid", "128", "--block", "64",
+                 "--arg", "buf:float32[4]", "--trace", "1", "--profile"]) == 0
+    out = capsys.readouterr().out
+    traced = [line for line in out.splitlines() if line.startswith("wave ")]
+    assert traced and all(line.startswith("wave 1 pc 0x") for line in traced)
+    assert any("flat_store_dword" in line for line in traced)
+    assert "profile (pc: wave instructions executed):" in out
+    counts = [int(line.rsplit(": ", 1)[1]) for line in out.splitlines() if line.startswith("  0x")]
+    assert counts == [2] * 7                  # 7 instructions, each run by both waves

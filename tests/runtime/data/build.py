@@ -22,6 +22,7 @@ MC14 = "/usr/lib/llvm-14/bin/llvm-mc"
 OBJECTS = {
     "hello_world_v2.hsaco": ("mc14", os.path.join(SAMPLES, "hello_world.s"), "gfx803", 2),
     "trap_v2.hsaco": ("mc14", os.path.join(SRC, "trap_v2.s"), "gfx803", 2),
+    "spin_v2.hsaco": ("mc14", os.path.join(SRC, "spin_v2.s"), "gfx803", 2),
     "kernels_v2_gfx803.hsaco": ("clang14", os.path.join(SRC, "kernels_v2.cl"), "gfx803", 2),
     "kernels_v4_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 4),
     "kernels_v5_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 5),
