@@ -84,12 +84,11 @@ class DynamicSymbols:
 
     def dynsym(self, section_index) -> bytes:
         """The .dynsym bytes; ``section_index(symbol)`` gives st_shndx."""
-        rows = [bytes(Elf64_Sym.size)]
-        for symbol, name in self.entries:
-            rows.append(Elf64_Sym.pack(
-                st_name=name, st_info=st_info(symbol.output_binding, symbol.type),
-                st_other=symbol.visibility, st_shndx=section_index(symbol),
-                st_value=symbol.address, st_size=symbol.size))
+        rows, pack = [bytes(Elf64_Sym.size)], Elf64_Sym.pack_values
+        for symbol, name in self.entries:  # fields: name, info, other, shndx, value, size
+            rows.append(pack(name, st_info(symbol.output_binding, symbol.type),
+                             symbol.visibility, section_index(symbol), symbol.address,
+                             symbol.size))
         return b"".join(rows)
 
     def sysv_hash_table(self) -> bytes:
@@ -153,13 +152,11 @@ def rela_dyn(relocations) -> tuple[bytes, int]:
     symbolic = sorted((r for r in relocations if r.type != C.R_AMDGPU_RELATIVE64),
                       key=lambda r: (r.symbol.dynsym_index, r.address))
     rows = []
+    pack = Elf64_Rela.pack_values  # fields: offset, info, addend
     for r in relative:
-        rows.append(Elf64_Rela.pack(r_offset=r.address, r_info=r_info(0, r.type),
-                                    r_addend=r.symbol.address + r.addend if r.symbol else r.addend))
+        rows.append(pack(r.address, r_info(0, r.type), r.symbol.address + r.addend))
     for r in symbolic:
-        rows.append(Elf64_Rela.pack(r_offset=r.address,
-                                    r_info=r_info(r.symbol.dynsym_index, r.type),
-                                    r_addend=r.addend))
+        rows.append(pack(r.address, r_info(r.symbol.dynsym_index, r.type), r.addend))
     return b"".join(rows), len(relative)
 
 

@@ -7,6 +7,7 @@ short method reading what the previous one produced.
 
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass
 
@@ -43,7 +44,13 @@ def link(inputs, *, no_undefined: bool = True, merge_notes: bool = True) -> byte
 
 def link_result(inputs, *, no_undefined: bool = True, merge_notes: bool = True) -> LinkResult:
     linker = Linker(no_undefined=no_undefined, merge_notes=merge_notes)
-    return LinkResult(linker.run(inputs), linker)
+    collecting = gc.isenabled()
+    gc.disable()  # a link allocates many small, long-lived objects and frees none
+    try:
+        return LinkResult(linker.run(inputs), linker)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _read_input(item, number: int) -> tuple[str, bytes]:
@@ -83,6 +90,7 @@ class Linker:
         self._allocate_commons()
         self._create_output_sections()
         scan([s for o in self.outputs for s in o.sections if s.obj is not None], self.plan)
+        self.plan.allocate_got(self._symbols_in_table_order())
         self._create_dynamic_sections()
         self._layout()
         self._fill_contents()
@@ -112,6 +120,11 @@ class Linker:
                 return
             pending.remove(chosen)
             self._add(load_object(chosen.data, chosen.name))
+
+    def _symbols_in_table_order(self):
+        yield from self.symbols.globals.values()
+        for obj in self.objects:
+            yield from obj.symbol_refs
 
     def _check_undefined(self) -> None:
         """--no-undefined: every strong reference must be defined by some input."""

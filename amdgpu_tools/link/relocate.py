@@ -45,11 +45,18 @@ class RelocationPlan:
         #: input section -> list of (offset, type, symbol, addend) applied at link time
         self.static = {}
 
-    def got_slot(self, symbol) -> int:
-        if symbol.got_index is None:
-            symbol.got_index = len(self.got_symbols)
-            self.got_symbols.append(symbol)
-        return symbol.got_index
+        self._needs_got = {}
+
+    def got_slot(self, symbol) -> None:
+        self._needs_got[id(symbol)] = symbol
+
+    def allocate_got(self, symbols_in_order) -> None:
+        """GOT slots in symbol-table order (globals, then each file's locals),
+        the order ld.lld allocates them in after scanning."""
+        for symbol in symbols_in_order:
+            if id(symbol) in self._needs_got and symbol.got_index is None:
+                symbol.got_index = len(self.got_symbols)
+                self.got_symbols.append(symbol)
 
 
 def scan(sections, plan: RelocationPlan) -> None:

@@ -80,12 +80,10 @@ def _symbol_tables(linker, strtab_index: int):
     local, global_ = linker.symtab_symbols()
     strings = StringTable()
     rows = [bytes(Elf64_Sym.size)]
-    for symbol in local + global_:
-        rows.append(Elf64_Sym.pack(
-            st_name=strings.add(symbol.name),
-            st_info=st_info(symbol.output_binding, symbol.type), st_other=symbol.visibility,
-            st_shndx=linker.section_index(symbol), st_value=symbol.address,
-            st_size=symbol.size))
+    pack, add, section_index = Elf64_Sym.pack_values, strings.add, linker.section_index
+    for symbol in local + global_:  # fields: name, info, other, shndx, value, size
+        rows.append(pack(add(symbol.name), st_info(symbol.output_binding, symbol.type),
+                         symbol.visibility, section_index(symbol), symbol.address, symbol.size))
     symtab = L.OutputSection(".symtab", C.SHT_SYMTAB, 0, 8, Elf64_Sym.size)
     symtab.data = b"".join(rows)
     symtab.size = len(symtab.data)
