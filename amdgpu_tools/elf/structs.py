@@ -52,6 +52,11 @@ class Struct:
             args.append(values.get(field, default))
         return self._struct.pack(*args)
 
+    def pack_values(self, *values) -> bytes:
+        """Bytes of one record from all field values in declaration order
+        (the fast path for large tables, e.g. the linker's symbol tables)."""
+        return self._struct.pack(*values)
+
 
 Elf64_Ehdr = Struct("ELF header", [
     ("e_ident", "16s"), ("e_type", "H"), ("e_machine", "H"), ("e_version", "I"),
