@@ -88,15 +88,27 @@ class AmdgpuState:
     def label_defined(self, symbol):
         """Nothing to do per label today; kept so kernels can be tracked later."""
 
-    def block(self, name, rest, body, first):
+    def block(self, name, rest, body, first, end):
+        """A collected block; errors at its end line, as llvm-mc reports them."""
+        self.end_line = end
         if name == ".amd_kernel_code_t":
-            self._amd_kernel_code_t(body)
+            self._amd_kernel_code_t(body, end)
         elif name == ".amdhsa_kernel":
-            self._amdhsa_kernel(rest, body)
+            self._amdhsa_kernel(rest, body, end)
         elif name == ".amdgpu_metadata":
-            self._metadata_v3(body)
+            self._at_end(end, lambda: self._metadata_v3(body))
         elif name == ".amd_amdgpu_hsa_metadata":
-            self._metadata_v2(body)
+            self._at_end(end, lambda: self._metadata_v2(body))
+
+    def _at_end(self, end, action):
+        try:
+            action()
+        except ToolchainError as error:
+            self.asm.error(str(error), None, self._where(end, end.text.strip()))
+
+    def _abandon(self, rest_of_block, end):
+        """After a bad line llvm-mc stops reading the block: the rest are plain lines."""
+        self.asm.pending.extendleft(reversed(list(rest_of_block) + [end]))
 
     def finish(self):
         """Fill in the note section's bytes."""
@@ -106,11 +118,11 @@ class AmdgpuState:
 
     # ---- code object v2 ----------------------------------------------------------
 
-    def _amd_kernel_code_t(self, body):
+    def _amd_kernel_code_t(self, body, end):
         from ..elf.kernel_code import AmdKernelCodeT
         self.require(True, ".amd_kernel_code_t")
         code = AmdKernelCodeT.defaults(self.asm.target)
-        for line in body:
+        for index, line in enumerate(body):
             text = line.text.strip()
             if not text:
                 continue
@@ -120,8 +132,9 @@ class AmdgpuState:
                     raise ToolchainError("expected '='")
                 code.set(key.strip(), self._kernel_code_value(value.strip()))
             except ToolchainError as error:
-                self.asm.error(str(error), _column_of(line.raw, key.strip()),
-                               self._where(line, key.strip()))
+                self.asm.error(str(error), None, self._where(line, key.strip()))
+                self._abandon(body[index + 1:], end)
+                return
         self.asm.emit(code.to_bytes())
 
     def _kernel_code_value(self, text):
@@ -142,7 +155,7 @@ class AmdgpuState:
 
     # ---- code object v3+ ---------------------------------------------------------
 
-    def _amdhsa_kernel(self, rest, body):
+    def _amdhsa_kernel(self, rest, body, end):
         from ..elf.kernel_descriptor import KernelDescriptor
         self.require(False, ".amdhsa_kernel")
         name = rest.strip()
@@ -151,7 +164,7 @@ class AmdgpuState:
         descriptor = KernelDescriptor.defaults(self.asm.target, self.asm.code_object_version,
                                                 _target_id(self.asm))
         seen = set()
-        for line in body:
+        for index, line in enumerate(body):
             text = line.text.strip()
             if not text:
                 continue
@@ -166,10 +179,12 @@ class AmdgpuState:
                 descriptor.set(key, self._kernel_code_value(text[len(key):].strip()))
             except ToolchainError as error:
                 self.asm.error(str(error), None, self._where(line, key))
+                self._abandon(body[index + 1:], end)
+                return
         try:
             descriptor.finish()
         except ToolchainError as error:
-            self.asm.error(str(error), None, self._where(body[-1] if body else self.asm.line, ".amdhsa"))
+            self.asm.error(str(error), None, self._where(end, end.text.strip()))
             return
         self._emit_kernel_descriptor(name, descriptor.to_bytes())
 
@@ -276,7 +291,9 @@ def directive_amdhsa_code_object_version(asm, directive):
         raise ToolchainError("expected a version number")
     version = asm.absolute(args[0])
     if version not in (3, 4, 5):
-        raise ToolchainError(f"unsupported code object version {version}")
+        asm.warning(f"code object version {version} is not supported; "
+                    f"keeping version {asm.code_object_version}", directive.rest_column)
+        return
     asm.code_object_version = version
 
 

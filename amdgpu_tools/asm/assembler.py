@@ -147,6 +147,9 @@ class Assembler:
         if not self.active:
             return True
         if lowered in BLOCKS:
+            if lowered in (".irp", ".irpc") and not rest.strip().split(",")[0].strip():
+                raise StatementError(f"expected identifier in '{lowered}' directive",
+                                     self._first_column(line))
             self._collect_block(lowered, rest.strip(), line)
             return True
         if lowered in (".endm", ".endr", ".endmacro"):
@@ -178,7 +181,11 @@ class Assembler:
                 self.conditions[-1] = (value, taken or value, parent)
             return
         parent = self.active
-        value = parent and self._condition_value(name, rest)
+        try:
+            value = parent and self._condition_value(name, rest)
+        except ToolchainError:
+            self.conditions.append((False, True, parent))  # the block still needs its .endif
+            raise
         self.conditions.append((value, value, parent))
 
     def _condition_value(self, name: str, rest: str) -> bool:
@@ -221,12 +228,12 @@ class Assembler:
             elif word == end or (end == ".endm" and word == ".endmacro"):
                 depth -= 1
                 if depth == 0:
-                    self._block(name, rest, body, first)
+                    self._block(name, rest, body, first, line)
                     return
             body.append(line)
         raise StatementError(f"no matching '{end}' for '{name}'", self._first_column(first))
 
-    def _block(self, name, rest, body, first):
+    def _block(self, name, rest, body, first, end):
         if name == ".macro":
             self._define_macro(rest, body)
         elif name == ".rept":
@@ -235,7 +242,7 @@ class Assembler:
         elif name in (".irp", ".irpc"):
             self._irp(name, rest, body)
         else:
-            self.amdgpu.block(name, rest, body, first)
+            self.amdgpu.block(name, rest, body, first, end)
 
     def _push_expansion(self, lines):
         self.expanded_lines += len(lines)

@@ -213,8 +213,9 @@ def directive_comm(asm, directive):
     power = asm.absolute(args[2]) if len(args) == 3 else 0
     if not 0 <= power < 32:
         raise _error(asm, "invalid '.comm' alignment")
-    if symbol.defined:
+    if symbol.defined and not symbol.common_size:
         raise _error(asm, "invalid symbol redefinition")
+    size = max(size, symbol.common_size)
     symbol.common_size = size
     symbol.common_align = 1 << power
     symbol.defined = True

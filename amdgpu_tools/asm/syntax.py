@@ -133,12 +133,12 @@ def _parser() -> lark.Lark:
                      maybe_placeholders=False)
 
 
-def _describe_unexpected(error: lark.exceptions.LarkError) -> SyntaxErrorAt:
+def _describe_unexpected(error: lark.exceptions.LarkError, text: str) -> SyntaxErrorAt:
     column = getattr(error, "column", 1) or 1
     if isinstance(error, lark.exceptions.UnexpectedToken):
         token = error.token
         if token.type == "$END":
-            return SyntaxErrorAt("unexpected end of statement", column)
+            return SyntaxErrorAt("unexpected end of statement", len(text.rstrip()) + 1)
         return SyntaxErrorAt(f"unexpected token '{token}'", column)
     if isinstance(error, lark.exceptions.UnexpectedCharacters):
         return SyntaxErrorAt(f"invalid character '{error.char}'", column)
@@ -150,7 +150,7 @@ def parse_line(text: str) -> list:
     try:
         tree = _parser().parse(text, start="line")
     except lark.exceptions.LarkError as error:
-        raise _describe_unexpected(error) from None
+        raise _describe_unexpected(error, text) from None
     return [_statement(child) for child in tree.children]
 
 
@@ -159,7 +159,7 @@ def parse_arguments(text: str, column_offset: int = 0) -> list:
     try:
         tree = _parser().parse(text, start="arglist")
     except lark.exceptions.LarkError as error:
-        described = _describe_unexpected(error)
+        described = _describe_unexpected(error, text)
         described.column += column_offset
         raise described from None
     return [node(child) for child in tree.children]

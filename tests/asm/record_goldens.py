@@ -43,6 +43,8 @@ def record_errors():
                                     capture_output=True, text=True)
         lines = sorted({int(m.group(1)) for m in
                         re.finditer(r"^[^:\n]+:(\d+):\d+: error:", result.stderr, re.MULTILINE)})
+        if "<unknown>:0: error:" in result.stderr:
+            lines.insert(0, 0)  # an error llvm-mc reports without a location
         source.with_suffix(".lines").write_text(" ".join(map(str, lines)) + "\n")
         print(f"{source.name}: errors on lines {lines}")
 
