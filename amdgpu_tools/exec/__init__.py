@@ -67,7 +67,7 @@ from .state import (WaveState, lanes_to_mask, lanes_to_mask64, mask64_to_lanes, 
                     mask_to_lanes)
 
 
-def run_dispatch(request):
+def run_dispatch(request, **options):
     """Run one kernel dispatch to completion (see ``exec/dispatch.py``)."""
     from .dispatch import run_dispatch as _run
-    return _run(request)
+    return _run(request, **options)

@@ -78,12 +78,24 @@ class Context:
         self._exec = None
         self.all_active = None
 
+    def every_lane_active(self) -> bool:
+        """True when EXEC is all ones in every wave of the group (cheap check)."""
+        if self.all_active is None:
+            sgpr, sel = self.state.sgpr, self.sel
+            self.all_active = bool((sgpr[126, sel] == 0xFFFFFFFF).all() and
+                                   (sgpr[127, sel] == 0xFFFFFFFF).all())
+        return self.all_active
+
+    def active_lane_count(self) -> int:
+        if self.every_lane_active():
+            return self.n * 64
+        return int(np.count_nonzero(self.exec_lanes()))
+
     def write_lanes(self):
         """EXEC lanes for a masked write, or None when every lane is on."""
-        if self.all_active is None:
-            lanes = self.exec_lanes()
-            self.all_active = bool(lanes.all())
-        return None if self.all_active else self._exec
+        if self.every_lane_active():
+            return None
+        return self.exec_lanes()
 
     def waves(self) -> np.ndarray:
         """Batch-local indices of the waves in the group as an int64 array."""

@@ -194,7 +194,7 @@ class Scheduler:
                     tracer.before(ctx)
                 try:
                     if record.is_vector:
-                        lanes_executed += int(np.count_nonzero(ctx.exec_lanes()))
+                        lanes_executed += ctx.active_lane_count()
                     else:
                         lanes_executed += n
                     outcome = record.run(ctx)

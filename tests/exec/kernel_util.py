@@ -89,3 +89,48 @@ class Kernel:
                                   group_segment_size=self.lds,
                                   limits=limits or ExecutionLimits(), trace=trace)
         return run_dispatch(request)
+
+
+def run_snippet(source, *, sgpr=None, vgpr=None, exec_mask=None, scc=False, mcpu="gfx900",
+                waves=1, vgprs=16, float_mode=None):
+    """Run ``source`` on ``waves`` waves whose registers start as given and
+    return the final WaveState (registers read after s_endpgm).
+
+    ``sgpr``: {operand code: value or per-wave list}; ``vgpr``: {register:
+    array of 64 lane values (or a scalar), or (waves, 64)}; ``exec_mask``: int.
+    """
+    kernel = Kernel(source, mcpu=mcpu, vgprs=vgprs)
+    if float_mode is not None:
+        from dataclasses import replace
+        kernel.setup = replace(kernel.setup, float_mode=float_mode)
+    captured = {}
+
+    def initialize(state, request, layout, group_ids):
+        for code, value in (sgpr or {}).items():
+            state.sgpr[code] = np.asarray(value, dtype=np.uint64).astype(np.uint32)
+        for reg, value in (vgpr or {}).items():
+            value = np.asarray(value)
+            if value.dtype.kind == "f":
+                value = value.view({4: np.uint32, 2: np.uint16, 8: np.uint64}[value.itemsize])
+            state.vgpr[reg] = np.asarray(value).astype(np.uint64).astype(np.uint32)
+        if exec_mask is not None:
+            state.sgpr[126] = exec_mask & 0xFFFFFFFF
+            state.sgpr[127] = exec_mask >> 32
+        state.scc[:] = scc
+        captured["state"] = state
+
+    request = DispatchRequest(memory=kernel.memory, target=kernel.target, kernel_name="snippet",
+                              setup=kernel.setup, grid_size=(64 * waves, 1, 1),
+                              workgroup_size=(64, 1, 1), packet_address=0, queue_address=0,
+                              kernarg_address=kernel.memory.allocate(64))
+    run_dispatch(request, initializer=initialize)
+    return captured["state"]
+
+
+def f32_bits(values):
+    return np.asarray(values, dtype=np.float32).view(np.uint32)
+
+
+def f64_parts(values):
+    bits = np.asarray(values, dtype=np.float64).view(np.uint64)
+    return (bits & 0xFFFFFFFF).astype(np.uint32), (bits >> 32).astype(np.uint32)

@@ -95,3 +95,32 @@ def test_memtime_increases_and_cache_ops_do_nothing():
     before = state.sgpr.copy()
     run(state, "s_dcache_wb", "SMEM", dict(sdata=0, sbase=0, imm=0, offset=0))
     assert (state.sgpr == before).all()
+
+
+def test_scalar_atomics_per_wave_in_order_with_glc():
+    state = make_state("gfx900", waves=3)
+    cell = state.memory.allocate(16)
+    state.memory.write(cell, np.array([100, 0, 0, 0], np.uint32))
+    state.write_sgpr64(slice(None), 0, np.full(3, cell, np.uint64))
+    state.sgpr[4] = [1, 2, 3]
+    run(state, "s_atomic_sub", "SMEM", dict(sdata=4, sbase=0, imm=1, offset=0, glc=1))
+    assert state.sgpr[4].tolist() == [100, 99, 97]
+    assert state.memory.read_u32(cell) == 94
+    # 64-bit compare-and-swap: sdata = {source pair, compare pair}
+    state.sgpr[8:12] = np.array([[7, 7, 7], [0, 0, 0], [94, 7, 5], [0, 0, 0]], np.uint32)
+    state.sgpr[8, 2] = 9
+    state.sgpr[10, 2] = 7
+    state.memory.write_u64(cell + 8, 94)
+    run(state, "s_atomic_cmpswap_x2", "SMEM", dict(sdata=8, sbase=0, imm=1, offset=8, glc=1))
+    assert state.memory.read_u64(cell + 8) == 9
+    assert state.sgpr[8].tolist() == [94, 7, 7]
+
+
+def test_scalar_buffer_atomic_without_glc_keeps_sdata():
+    state = make_state("gfx900", waves=2)
+    cell = state.memory.allocate(16)
+    state.sgpr[4:8] = np.array(encode_buffer_resource(cell, num_records=16), np.uint32)[:, None]
+    state.sgpr[9] = 5
+    run(state, "s_buffer_atomic_add", "SMEM", dict(sdata=9, sbase=2, imm=1, offset=4, glc=0))
+    assert state.memory.read_u32(cell + 4) == 10
+    assert state.sgpr[9].tolist() == [5, 5]
