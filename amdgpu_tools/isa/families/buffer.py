@@ -1,0 +1,291 @@
+"""MUBUF and MTBUF: buffer loads, stores and atomics through a V# resource.
+
+Operands as llvm-objdump-19 prints them: ``vdata, vaddr, srsrc, soffset``
+followed (MTBUF) by ``format:[...]`` and the modifiers ``idxen offen addr64
+offset:N glc slc lds tfe``.  vaddr is ``off`` without offen/idxen/addr64 and
+two VGPRs with both idxen and offen or with addr64 (GFX6/7 only); tfe adds a
+status dword to vdata; with lds the loaded data goes to LDS and vdata is not
+printed.  The table (``data/buffer.json``) holds opcodes, vdata widths (D16
+packing differs per processor) and which of lds/tfe each op accepts.
+"""
+
+from .formats_mem import MTBUF_SI, MTBUF_VI, MUBUF_SI, MUBUF_VI
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_plain, decode_error,
+                         expect_count, expect_sgpr_range, expect_vgpr, load_table,
+                         modifier_flag, modifier_int, reject_unknown, split_operands,
+                         table_key, value_type, vreg_text)
+from ..asm_operands import Imm, Reg, SpecialReg
+from ..operands import encode_named, encode_register, inline_code_for_int, layout, operand_text
+
+FORMATS = (MUBUF_SI, MUBUF_VI, MTBUF_SI, MTBUF_VI)
+_TABLE = "buffer.json"
+_CACHE = {}
+_ADDRESS_FLAGS = ("idxen", "offen", "addr64")
+
+
+def _info(name, row):
+    operands = ()
+    if row.get("operands") != "none" and row.get("vdata"):
+        operands = (OperandSpec("vdata", "vgpr", row["vdata"], value_type(name, row["vdata"])),)
+    props = {"kind": "none" if row.get("operands") == "none" else
+             "lds_only" if row.get("lds_only") else "data",
+             "lds": bool(row.get("lds")), "tfe": bool(row.get("tfe"))}
+    return MemOpInfo(name, row["encoding"], row["opcode"], operands, props)
+
+
+def _tables(target):
+    document = load_table(_TABLE)
+    key = table_key(document, target)
+    if key not in _CACHE:
+        by_name, by_code = {}, {}
+        for entry in document["instructions"]:
+            row = entry["targets"].get(key)
+            if row is not None:
+                info = _info(entry["name"], row)
+                by_name[info.name] = info
+                by_code[(info.encoding, info.opcode)] = info
+        _CACHE[key] = (by_name, by_code)
+    return _CACHE[key]
+
+
+def instructions(target):
+    return list(_tables(target)[0].values())
+
+
+def lookup(name, target):
+    return _tables(target)[0].get(name)
+
+
+def _encoding_of(fields):
+    return "MTBUF" if "dfmt" in fields else "MUBUF"
+
+
+def decode_fields(fields, target, value):
+    encoding = _encoding_of(fields)
+    info = _tables(target)[1].get((encoding, fields["op"]))
+    if info is None:
+        raise decode_error(encoding, value, 2, target, f"no {encoding} opcode {fields['op']}")
+    why = _invalid_reason(info, fields, target)
+    if why:
+        raise decode_error(encoding, value, 2, target, f"{info.name}: {why}")
+    return info
+
+
+def _invalid_reason(info, fields, target):
+    """What llvm-objdump refuses in otherwise well-formed words."""
+    if info.props["kind"] == "none":
+        busy = [name for name in ("offen", "idxen", "glc", "lds", "tfe", "addr64")
+                if fields.get(name)]  # llvm ignores offset and slc here
+        return f"{busy[0]} must be clear" if busy else None
+    if info.props["kind"] == "lds_only" and (not fields["lds"] or fields["idxen"]):
+        return "needs lds and no idxen"
+    if fields.get("lds") and not info.props["lds"]:
+        return "no lds form"
+    if fields.get("tfe") and (not info.props["tfe"] or fields.get("lds")):
+        return "no tfe form"
+    if info.operands and not fields.get("lds"):
+        if fields["vdata"] + _vdata_width(info, fields) > 256:
+            return "vdata beyond v255"
+    if fields["vaddr"] + _vaddr_width(fields) > 256:
+        return "vaddr beyond v255"
+    if _spelling(target, "srsrc", fields["srsrc"]) is None:
+        return "invalid srsrc"
+    if _spelling(target, "soffset", fields["soffset"]) is None:
+        return "invalid soffset"
+    return None
+
+
+def _spelling(target, kind, code):
+    """llvm-objdump's spelling of an srsrc/soffset code (None when it refuses it).
+
+    GFX8/9 spellings were recorded from llvm-objdump; GFX6/7 (which it cannot
+    disassemble) use the core operand codec.
+    """
+    document = load_table(_TABLE)
+    spellings = document["operand_spellings"]
+    key = table_key(document, target)
+    if key in spellings:
+        return spellings[key][kind][code]
+    text = operand_text(code * 4, target.generation, 4) if kind == "srsrc" else \
+        operand_text(code, target.generation, 1)
+    return None if "invalid" in text else text
+
+
+def _vdata_width(info, fields):
+    return info.operands[0].width + fields.get("tfe", 0)
+
+
+def _vaddr_width(fields):
+    if fields.get("addr64") or (fields["idxen"] and fields["offen"]):
+        return 2
+    return 1 if fields["idxen"] or fields["offen"] else 0
+
+
+def text(info, fields, target):
+    """The instruction as llvm-objdump-19 prints it."""
+    if info.props["kind"] == "none":
+        return info.name
+    parts = []
+    if info.operands and not fields.get("lds"):
+        parts.append(vreg_text(fields["vdata"], _vdata_width(info, fields)))
+    if info.props["kind"] != "lds_only":
+        width = _vaddr_width(fields)
+        parts.append(vreg_text(fields["vaddr"], width) if width else "off")
+    parts.append(_spelling(target, "srsrc", fields["srsrc"]))
+    parts.append(_spelling(target, "soffset", fields["soffset"]))
+    out = info.name + " " + ", ".join(parts)
+    if info.encoding == "MTBUF":
+        out += format_text(fields["dfmt"], fields["nfmt"])
+    for flag in _ADDRESS_FLAGS:
+        if fields.get(flag):
+            out += " " + flag
+    if fields["offset"]:
+        out += f" offset:{fields['offset']}"
+    order = ("lds", "glc", "slc") if info.props["kind"] == "lds_only" else ("glc", "slc", "lds", "tfe")
+    for flag in order:
+        if fields.get(flag):
+            out += " " + flag
+    return out
+
+
+def format_text(dfmt, nfmt):
+    """`` format:[...]`` as llvm prints it; the default (8, UNORM) prints nothing."""
+    document = load_table(_TABLE)
+    parts = []
+    if dfmt != 1:
+        parts.append(document["dfmt_names"][dfmt])
+    if nfmt != 0:
+        parts.append(document["nfmt_names"][nfmt])
+    return f" format:[{','.join(parts)}]" if parts else ""
+
+
+# --- encoding ------------------------------------------------------------------------
+
+def encode(info, operands, target):
+    """Field values for ``info`` from the assembler's operands."""
+    positional, modifiers = split_operands(operands)
+    fields = {"op": info.opcode}
+    allowed = {"offset", "glc", "slc"}
+    if info.props["kind"] == "none":
+        expect_count(positional, 0, info.name, operands)
+        reject_unknown(modifiers, set(), info.name)
+        return fields
+    lds = modifier_flag(modifiers, "lds")
+    tfe = modifier_flag(modifiers, "tfe")
+    _check_lds_tfe(info, lds, tfe, modifiers)
+    allowed |= {"lds"} if info.props["lds"] else set()
+    allowed |= {"tfe"} if info.props["tfe"] else set()
+    allowed |= {"idxen", "offen"} | ({"addr64"} if target.generation <= 7 else set())
+    if info.encoding == "MTBUF":
+        allowed |= {"format", "dfmt", "nfmt"}
+    reject_unknown(modifiers, allowed, info.name)
+    address = {flag: modifier_flag(modifiers, flag) for flag in _ADDRESS_FLAGS}
+    if address["addr64"] and (address["idxen"] or address["offen"]):
+        raise OperandError("addr64 cannot be combined with idxen or offen", modifiers["addr64"][0])
+    fields.update({flag: int(value) for flag, value in address.items() if flag != "addr64"})
+    if target.generation <= 7:
+        fields["addr64"] = int(address["addr64"])
+    expected = _expected_operands(info, lds)
+    expect_count(positional, len(expected), info.name, operands)
+    for slot, (index, operand) in zip(expected, positional):
+        if slot == "vdata":
+            fields["vdata"] = expect_vgpr(operand, index, info.operands[0].width + int(tfe), "vdata")
+        elif slot == "vaddr":
+            fields["vaddr"] = _encode_vaddr(operand, index, fields)
+        elif slot == "srsrc":
+            fields["srsrc"] = expect_sgpr_range(operand, index, 4, "srsrc",
+                                                layout(target.generation).ttmp_base) // 4
+        else:
+            fields["soffset"] = encode_soffset(operand, index, target)
+    offset = modifier_int(modifiers, "offset")
+    if not 0 <= offset <= 4095:
+        raise OperandError(f"{info.name}: expected a 12-bit unsigned offset, got {offset}",
+                           modifiers["offset"][0])
+    fields["offset"] = offset
+    fields["glc"] = int(modifier_flag(modifiers, "glc"))
+    fields["slc"] = int(modifier_flag(modifiers, "slc"))
+    fields["tfe"] = int(tfe)
+    if info.encoding == "MUBUF":
+        fields["lds"] = int(lds)
+    else:
+        fields["dfmt"], fields["nfmt"] = _encode_format(modifiers)
+    return fields
+
+
+def _check_lds_tfe(info, lds, tfe, modifiers):
+    if tfe and "store" in info.name:
+        raise OperandError("TFE modifier has no meaning for store instructions",
+                           modifiers["tfe"][0])
+    if lds and tfe:
+        raise OperandError("lds and tfe cannot be combined", modifiers["tfe"][0])
+    if info.props["kind"] == "lds_only" and not lds:
+        raise OperandError(f"{info.name} requires the lds modifier", None)
+
+
+def _expected_operands(info, lds):
+    if info.props["kind"] == "lds_only":
+        return ("srsrc", "soffset")
+    slots = ("vaddr", "srsrc", "soffset")
+    return slots if lds or not info.operands else ("vdata",) + slots
+
+
+def _encode_vaddr(operand, index, fields):
+    check_plain(operand, index)
+    width = _vaddr_width(fields)
+    if width == 0:
+        if isinstance(operand, SpecialReg) and operand.name == "off":
+            return 0
+        raise OperandError("vaddr must be 'off' without idxen, offen or addr64", index)
+    if isinstance(operand, SpecialReg) and operand.name == "off":
+        raise OperandError("vaddr cannot be 'off' with idxen, offen or addr64", index)
+    return expect_vgpr(operand, index, width, "vaddr")
+
+
+def encode_soffset(operand, index, target):
+    """soffset: an SGPR, a named 32-bit register or an inline integer constant."""
+    check_plain(operand, index)
+    gen = target.generation
+    code = None
+    if isinstance(operand, Reg) and operand.count == 1 and operand.file in ("s", "ttmp"):
+        code = encode_register(operand.file, operand.index, 1, gen)
+    elif isinstance(operand, SpecialReg):
+        named = encode_named(operand.name, gen)
+        if named and named[1] == 1 and named[0] < 128:
+            code = named[0]
+    elif isinstance(operand, Imm) and not operand.is_float and isinstance(operand.value, int):
+        code = inline_code_for_int(operand.value, gen)
+    if code is None:
+        raise OperandError(f"soffset must be an SGPR or an inline integer (-16..64),"
+                           f" got '{operand}'", index)
+    return code
+
+
+def _encode_format(modifiers):
+    """(dfmt, nfmt) from format:[...] / format:N / dfmt:N nfmt:N (default 8, UNORM)."""
+    document = load_table(_TABLE)
+    dfmt, nfmt = 1, 0
+    if "format" in modifiers:
+        index, value = modifiers["format"]
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 0 <= value <= 127:
+                raise OperandError("format must be in 0..127", index)
+            return value & 15, value >> 4
+        names = value if isinstance(value, tuple) else (value,)
+        for name in names:
+            name = str(name).upper()
+            if name in document["dfmt_names"]:
+                dfmt = document["dfmt_names"].index(name)
+            elif name in document["nfmt_names"]:
+                nfmt = document["nfmt_names"].index(name)
+            else:
+                raise OperandError(f"unknown buffer format '{name}'", index)
+        return dfmt, nfmt
+    if "dfmt" in modifiers:
+        dfmt = modifier_int(modifiers, "dfmt")
+        if not 0 <= dfmt <= 15:
+            raise OperandError("dfmt must be in 0..15", modifiers["dfmt"][0])
+    if "nfmt" in modifiers:
+        nfmt = modifier_int(modifiers, "nfmt")
+        if not 0 <= nfmt <= 7:
+            raise OperandError("nfmt must be in 0..7", modifiers["nfmt"][0])
+    return dfmt, nfmt
