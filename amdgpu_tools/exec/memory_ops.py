@@ -172,6 +172,14 @@ def _fadd(a, b, width):
         return (_as_float(a, width) + _as_float(b, width)).view(a.dtype)
 
 
+def _pk_fadd16(a, b, width):
+    """Two packed f16 additions in one dword (global/buffer_atomic_pk_add_f16)."""
+    with np.errstate(all="ignore"):
+        halves = (a.view(np.uint16).reshape(-1, 2).view(np.float16)
+                  + b.view(np.uint16).reshape(-1, 2).view(np.float16))
+    return halves.view(np.uint32).reshape(a.shape)
+
+
 def _inc(old, data, width):
     return np.where(old >= data, old.dtype.type(0), old + old.dtype.type(1))
 
@@ -210,6 +218,7 @@ ATOMIC_OPS = {
     "fmin": _fmin,
     "fmax": _fmax,
     "fadd": _fadd,
+    "pk_fadd16": _pk_fadd16,
     "inc": _inc,
     "dec": _dec,
     "cmpswap": _cmpswap,

@@ -14,8 +14,9 @@ import numpy as np
 
 from ..errors import MemoryFault
 from .addressing import decode_buffer_resource
+from .memory_ops import atomic_serial, join64, split64
 from .operands import scalar_getter
-from .registry import SEMANTICS, builder
+from .registry import SEMANTICS, builder, unsupported
 
 _U32 = np.uint32
 _U64 = np.uint64
@@ -137,6 +138,49 @@ def _build_store(inst, program, dwords, buffer):
     return run
 
 
+#: Scalar atomic stem -> ATOMIC_OPS name (GFX9 s_atomic_* / s_buffer_atomic_*)
+SCALAR_ATOMICS = {"swap": "swap", "cmpswap": "cmpswap", "add": "add", "sub": "sub",
+                  "smin": "smin", "umin": "umin", "smax": "smax", "umax": "umax",
+                  "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec"}
+
+
+def _build_atomic(inst, program, op, width, buffer):
+    """One atomic per wave on ``base + offset``, waves in order; glc returns pre-op."""
+    offset_of = _offset_getter(inst, program.generation)
+    base_code, data_code = _base_code(inst), _data_code(inst)
+    generation = program.generation
+    returns = bool(int(inst.fields.get("glc", 0)))
+    two = op == "cmpswap"
+    step = width // 4
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
+        valid = np.ones(ctx.n, bool)
+        if buffer:
+            rsrc = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation)
+            base = rsrc.base
+            valid = offset + _U64(width) <= rsrc.num_records
+        else:
+            base = state.read_sgpr64(sel, base_code)
+        addresses = (base + offset) & ~_U64(width - 1 if width == 8 else 3)
+        words = state.sgpr[data_code:data_code + step * (2 if two else 1), sel].T
+        data = words[:, 0] if width == 4 else join64(words[:, 0:2])
+        data2 = None
+        if two:
+            data2 = words[:, 1] if width == 4 else join64(words[:, 2:4])
+        old = np.zeros(ctx.n, _U32 if width == 4 else _U64)
+        try:
+            old[valid] = atomic_serial(state.memory, addresses[valid], op, width, data[valid],
+                                       None if data2 is None else data2[valid])
+        except MemoryFault as fault:
+            raise _fault(ctx, fault, addresses) from None
+        if returns:
+            values = old if width == 4 else split64(old)
+            state.write_sgpr(sel, data_code, values, step)
+    return run
+
+
 def _build_memtime(inst, program):
     """s_memtime / s_memrealtime: a 64-bit counter that only moves forward."""
     data_code = _data_code(inst)
@@ -162,10 +206,22 @@ def _register_all():
             builder(f"s_store_{suffix}")(lambda i, p, d=dwords: _build_store(i, p, d, False))
             builder(f"s_buffer_store_{suffix}")(
                 lambda i, p, d=dwords: _build_store(i, p, d, True))
+    for stem, op in SCALAR_ATOMICS.items():
+        for wide in (False, True):
+            suffix = f"{stem}{'_x2' if wide else ''}"
+            for buffer in (False, True):
+                name = f"s_{'buffer_' if buffer else ''}atomic_{suffix}"
+                builder(name)(lambda i, p, o=op, w=8 if wide else 4, b=buffer:
+                              _build_atomic(i, p, o, w, b))
+    for name in ("s_scratch_load_dword", "s_scratch_load_dwordx2", "s_scratch_load_dwordx4",
+                 "s_scratch_store_dword", "s_scratch_store_dwordx2",
+                 "s_scratch_store_dwordx4"):
+        unsupported(name, "scalar scratch access is not modelled")
     builder("s_memtime")(_build_memtime)
     builder("s_memrealtime")(_build_memtime)
     for name in ("s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol",
-                 "s_atc_probe", "s_atc_probe_buffer", "s_icache_inv"):
+                 "s_dcache_discard", "s_dcache_discard_x2", "s_atc_probe",
+                 "s_atc_probe_buffer", "s_icache_inv"):
         if name not in SEMANTICS:
             builder(name)(_build_nop)
 

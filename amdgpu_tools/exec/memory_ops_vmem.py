@@ -48,7 +48,10 @@ D16_STORES = {"byte_d16_hi": 1, "short_d16_hi": 2}
 ATOMIC_STEMS = {"swap": "swap", "cmpswap": "cmpswap", "add": "add", "sub": "sub",
                 "smin": "smin", "umin": "umin", "smax": "smax", "umax": "umax",
                 "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec",
-                "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax"}
+                "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax", "add_f32": "fadd",
+                "pk_add_f16": "pk_fadd16"}
+#: Atomics without a 64-bit (_x2) form.
+NO_X2 = frozenset({"add_f32", "pk_add_f16"})
 
 
 # ------------------------------------------------------------------ context
@@ -398,7 +401,7 @@ def _register_family(family, atomics):
     if not atomics:
         return
     for stem, op in ATOMIC_STEMS.items():
-        for wide in (False, True):
+        for wide in (False, True) if stem not in NO_X2 else (False,):
             name = f"{prefix}atomic_{stem}{'_x2' if wide else ''}"
             builder(name)(_memory_builder(family, lambda i, p, plan, s, d, o=op, w=wide:
                                           _atomic_action(plan, s, d, o, 8 if w else 4,
@@ -412,9 +415,11 @@ def _register_formats():
                 "buffer", lambda i, p, plan, s, d, c=count: _format_load(plan, i, p, d, c)))
             builder(f"{prefix}_store_format_{suffix}")(_memory_builder(
                 "buffer", lambda i, p, plan, s, d, c=count: _format_store(plan, i, p, s, c)))
-            unsupported(f"{prefix}_load_format_d16_{suffix}", "d16 format loads are not modelled")
-            unsupported(f"{prefix}_store_format_d16_{suffix}",
-                        "d16 format stores are not modelled")
+            for d16 in ("d16", "d16_hi"):
+                unsupported(f"{prefix}_load_format_{d16}_{suffix}",
+                            "d16 format loads are not modelled")
+                unsupported(f"{prefix}_store_format_{d16}_{suffix}",
+                            "d16 format stores are not modelled")
 
 
 def _build_nop(inst, program):
@@ -429,6 +434,7 @@ def _register_all():
     _register_family("scratch", atomics=False)
     _register_family("buffer", atomics=True)
     _register_formats()
+    unsupported("buffer_store_lds_dword", "stores from LDS (the lds bit) are not modelled")
     for name in ("buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_sc",
                  "buffer_gl0_inv", "buffer_gl1_inv"):
         if name not in SEMANTICS:

@@ -321,3 +321,23 @@ def test_cache_invalidations_are_no_ops():
     before = state.vgpr.copy()
     assert run(state, "buffer_wbinvl1", "MUBUF", {}) is None
     assert (state.vgpr == before).all()
+
+
+def test_float_add_atomics_apply_serially():
+    state = make_state("gfx900", waves=1)
+    cell = with_buffer(state, 8, np.array([1.0, 0.0], np.float32))
+    put64(state, 0, np.full((1, 64), cell, np.uint64))
+    values = np.full(64, 0.1, np.float32)
+    state.vgpr[2] = values.view(np.uint32)
+    run(state, "global_atomic_add_f32", "GLOBAL", flat(addr=0, data=2))
+    expected = np.float32(1.0)
+    for value in values:
+        expected = np.float32(expected + value)
+    assert np.frombuffer(state.memory.read(cell, 4), np.float32)[0] == expected
+    halves = np.array([1.5, -2.0], np.float16)
+    state.memory.write(cell + 4, halves)
+    put64(state, 0, np.full((1, 64), cell + 4, np.uint64))
+    state.vgpr[3] = np.array([0.5, 1.0], np.float16).view(np.uint32)[0]
+    set_exec(state, LANE[None, :] < 2)
+    run(state, "global_atomic_pk_add_f16", "GLOBAL", flat(addr=0, data=3))
+    assert np.frombuffer(state.memory.read(cell + 4, 4), np.float16).tolist() == [2.5, 0.0]
