@@ -36,7 +36,8 @@ def _info(name, row):
     props = {"seg": row.get("seg", 0)}
     if "operands_glc" in row:
         props["operands_glc"] = _specs(name, row["operands_glc"])
-    return MemOpInfo(name, row["encoding"], row["opcode"], _specs(name, row["operands"]), props)
+    return MemOpInfo(name, row["encoding"], row["opcode"], _specs(name, row["operands"]), props,
+                     format="FLAT")
 
 
 def _tables(target):

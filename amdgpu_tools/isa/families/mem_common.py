@@ -42,6 +42,11 @@ class MemOpInfo:
     opcode: int
     operands: tuple
     props: dict = field(default_factory=dict)
+    format: str = None
+
+    def __post_init__(self):
+        if self.format is None:
+            self.format = self.encoding
 
     @property
     def base_encoding(self):
