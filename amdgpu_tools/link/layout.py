@@ -144,6 +144,12 @@ def load_groups(sections) -> list[list[OutputSection]]:
     return groups
 
 
+def is_empty(group) -> bool:
+    """A PT_LOAD of only empty sections. ld.lld lays it out and reserves room
+    for its program header (PT_PHDR keeps that size), then drops the header."""
+    return all(s.size == 0 for s in group)
+
+
 def count_program_headers(groups, sections) -> int:
     notes = sum(1 for run in note_runs(sections))
     relro = any(s.is_relro for s in sections)
@@ -203,6 +209,8 @@ def build_segments(groups, sections, header_size: int, phnum: int) -> list[Segme
     segments = [Segment(C.PT_PHDR, C.PF_R, [], 8, EHDR_SIZE, EHDR_SIZE,
                         phnum * PHDR_SIZE, phnum * PHDR_SIZE)]
     for number, group in enumerate(groups):
+        if number > 0 and is_empty(group):
+            continue
         flags = group[0].segment_flags if group else C.PF_R
         load = _span(C.PT_LOAD, flags, group, max([PAGE_SIZE] + [s.align for s in group]))
         if number == 0:

@@ -114,3 +114,22 @@ class View:
                 data = section.data()
                 return data[address - start:address - start + size]
         raise KeyError(hex(address))
+
+
+def assert_matches_lld(ours: View, lld: View) -> None:
+    """Everything but the named difference (.comment and the offsets after it)."""
+    mine, theirs = ours.header, lld.header
+    mine.pop("e_shoff"), theirs.pop("e_shoff")
+    assert mine == theirs
+    assert ours.segments() == lld.segments()
+    for mine, theirs in zip(ours.sections(), lld.sections(), strict=True):
+        if mine["name"] in NON_ALLOC_TAIL:
+            mine.pop("sh_offset"), theirs.pop("sh_offset")
+            if mine["name"] == ".comment":
+                mine.pop("sh_size"), theirs.pop("sh_size")
+        assert mine == theirs
+    for section in lld.elf.iter_sections():
+        if section["sh_flags"] & 2 and section["sh_type"] != "SHT_NOBITS":
+            assert ours.contents(section.name) == section.data(), section.name
+    assert ours.symbols(".dynsym") == lld.symbols(".dynsym")
+    assert ours.symbols(".symtab") == lld.symbols(".symtab")
