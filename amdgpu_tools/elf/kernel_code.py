@@ -150,6 +150,8 @@ KEYS = [
     _field("call_convention"),
     _field("runtime_loader_kernel_symbol"),
 ]
+_GFX10_ONLY_FLAGS = ("enable_wavefront_size32", "enable_wgp_mode", "enable_mem_ordered",
+                     "enable_fwd_progress")
 KEY_BY_NAME = {key.name: key for key in KEYS} | {key.alias: key for key in KEYS}
 
 
@@ -164,8 +166,9 @@ class KernelCodeError(ToolchainError):
 class AmdKernelCodeT:
     """An amd_kernel_code_t: raw struct fields, read and written by key."""
 
-    def __init__(self, fields: dict | None = None):
+    def __init__(self, fields: dict | None = None, target=None):
         fields = fields or {}
+        self.target = target
         self.fields = {name: fields.get(name, b"" if fmt.endswith("s") else 0)
                        for name, fmt in AmdKernelCodeLayout.fields}
 
@@ -173,14 +176,15 @@ class AmdKernelCodeT:
     def defaults(cls, target) -> "AmdKernelCodeT":
         """LLVM's initial header for ``target`` (a Target or processor name)."""
         from ..isa.targets import get_target
-        major, minor, stepping = get_target(target).isa_version
+        target = get_target(target)
+        major, minor, stepping = target.isa_version
         return cls({"amd_kernel_code_version_major": 1, "amd_kernel_code_version_minor": 2,
                     "amd_machine_kind": 1, "amd_machine_version_major": major,
                     "amd_machine_version_minor": minor, "amd_machine_version_stepping": stepping,
                     "kernel_code_entry_byte_offset": AMD_KERNEL_CODE_T_SIZE,
                     "kernarg_segment_alignment": 4, "group_segment_alignment": 4,
                     "private_segment_alignment": 4, "wavefront_size": 6,
-                    "call_convention": -1})
+                    "call_convention": -1}, target)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "AmdKernelCodeT":
@@ -207,6 +211,17 @@ class AmdKernelCodeT:
             self.fields[info.word] = value
         else:
             self.fields[info.word] = info.bits.put(self.fields[info.word], value)
+        self._check_generation(key, info.name, value)
+
+    def _check_generation(self, key: str, name: str, value: int) -> None:
+        """llvm-mc's checks: wave32 and the WGP/ordering bits need GFX10+."""
+        generation = self.target.generation if self.target is not None else 9
+        if generation >= 10:
+            return
+        if name in _GFX10_ONLY_FLAGS and value:
+            raise KernelCodeError(key, f"{name}=1 is only allowed on GFX10+")
+        if name == "wavefront_size" and value == 5:
+            raise KernelCodeError(key, "wavefront_size=5 is only allowed on GFX10+")
 
     def get(self, key: str) -> int:
         info = KEY_BY_NAME.get(key)
