@@ -27,6 +27,21 @@ BASE_ADDRESS = 0x1_0000_0000
 GUARD_BYTES = 0x1000
 
 _BYTE_OFFSETS = {n: np.arange(n, dtype=np.int64) for n in (1, 2, 4, 8, 12, 16)}
+#: Access sizes moved as whole words when every address is aligned to them.
+_WORD_TYPES = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _word_view(data: np.ndarray, offsets: np.ndarray, nbytes: int):
+    """(words, indices) when every offset is ``nbytes``-aligned, else None.
+
+    Aligned 2/4/8-byte accesses (nearly every vector load and store) then
+    index a typed view once instead of building an (n, nbytes) index array.
+    """
+    kind = _WORD_TYPES.get(nbytes)
+    if kind is None or offsets.size < 16 or (offsets & (nbytes - 1)).any():
+        return None
+    usable = data.size // nbytes * nbytes
+    return data[:usable].view(kind), offsets // nbytes
 
 
 @dataclass(eq=False)
@@ -178,6 +193,9 @@ class DeviceMemory:
             allocations, offsets = located
             if not allocations:
                 return np.zeros((0, nbytes), np.uint8)
+            words = _word_view(allocations[0].data, offsets, nbytes)
+            if words is not None:
+                return words[0][words[1]].view(np.uint8).reshape(-1, nbytes)
             return allocations[0].data[offsets[:, None] + byte_offsets]
         allocations, which, offsets = located
         out = np.empty((len(offsets), nbytes), np.uint8)
@@ -200,7 +218,11 @@ class DeviceMemory:
         if len(located) == 2:
             allocations, offsets = located
             if allocations:
-                allocations[0].data[offsets[:, None] + byte_offsets] = data
+                words = _word_view(allocations[0].data, offsets, nbytes)
+                if words is not None:
+                    words[0][words[1]] = np.ascontiguousarray(data).view(words[0].dtype)[:, 0]
+                else:
+                    allocations[0].data[offsets[:, None] + byte_offsets] = data
             return
         allocations, which, offsets = located
         offsets = offsets.astype(np.int64)
