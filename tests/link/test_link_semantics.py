@@ -118,6 +118,19 @@ def test_v2_yaml_metadata_merged():
     assert document["Version"] == [1, 0]
 
 
+def test_v2_yaml_documents_of_two_objects_merged():
+    view = View(link([data_path("cl_v2.o"), data_path("cl_v2_b.o")]))
+    lld = View(read_data("cl_v2_two.lld.so"))
+    kinds = [(owner, kind) for owner, kind, _ in view.notes()]
+    assert sorted(kinds) == sorted(set(kinds))  # each v2 note once
+    assert set(kinds) == {(owner, kind) for owner, kind, _ in lld.notes()}
+    (document,) = view.metadata_documents()
+    first, second = lld.metadata_documents()
+    assert document["Kernels"] == first["Kernels"] + second["Kernels"]
+    assert [k["Name"] for k in document["Kernels"]] == ["add_one", "scale_two"]
+    assert document["Version"] == first["Version"]
+
+
 def test_abs32_relocations_against_constants():
     view = View(link([data_path("v5_abs32.o")]))
     start = view.address("k32")

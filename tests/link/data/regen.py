@@ -41,6 +41,7 @@ OBJECTS = {
     "cl_v4.o": CLANG19 + ["-mcode-object-version=4", "cl_v5.cl"],
     "cl_v4_func.o": CLANG19 + ["-mcode-object-version=4", "cl_v5_func.cl"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
+    "cl_v2_b.o": CLANG14 + ["cl_v2_b.cl"],
 }
 
 #: reference link name -> its inputs (ld.lld-19 -shared)
@@ -52,6 +53,7 @@ LINKS = {
     "cl_v5.lld.so": ["cl_v5.o", "cl_v5_func.o"],
     "cl_v4.lld.so": ["cl_v4.o", "cl_v4_func.o"],
     "cl_v2.lld.so": ["cl_v2.o"],
+    "cl_v2_two.lld.so": ["cl_v2.o", "cl_v2_b.o"],
 }
 
 
