@@ -77,6 +77,8 @@ class Assembler:
         self.section_stack: list = []
         self.symbols: dict[str, Symbol] = {}
         self.creation_order: list = []  # sections and symbols, as llvm-mc orders its symtab
+        self.addrsig = False
+        self.addrsig_symbols: list = []
         self.numeric_labels = collections.Counter()
         self.macros: dict[str, tuple] = {}
         self.macro_counter = 0
@@ -316,6 +318,8 @@ class Assembler:
         except StatementError as error:
             if error.column is None:
                 error.column = directive.rest_column or directive.column
+            raise
+        except SyntaxErrorAt:
             raise
         except (ExprError, ToolchainError) as error:
             raise StatementError(str(error), directive.rest_column or directive.column) from None

@@ -330,6 +330,18 @@ def encode_leb128(value: int, signed: bool) -> bytes:
             return bytes(out)
 
 
+def directive_addrsig(asm, directive):
+    """``.addrsig``: write an address-significance table (.llvm_addrsig) at the end."""
+    asm.addrsig = True
+
+
+def directive_addrsig_sym(asm, directive):
+    for name in _symbol_names(asm, directive):
+        symbol = asm.symbol(name)
+        if symbol not in asm.addrsig_symbols:
+            asm.addrsig_symbols.append(symbol)
+
+
 def _ignored(asm, directive):
     """Accepted for compatibility; changes nothing llvm-mc emits for GCN objects."""
 
@@ -368,10 +380,11 @@ HANDLERS = {
     ".uleb128": _leb128(False), ".sleb128": _leb128(True),
     ".p2align": _alignment(True), ".align": _alignment(False), ".balign": _alignment(False),
     ".ident": directive_ident,
+    ".addrsig": directive_addrsig, ".addrsig_sym": directive_addrsig_sym,
     ".error": directive_error, ".warning": directive_warning,
 }
 HANDLERS.update({name: _data(size) for name, size in DATA_SIZES.items()})
-for _name in (".file", ".loc", ".addrsig", ".addrsig_sym", ".cfi_sections", ".cfi_startproc",
+for _name in (".file", ".loc", ".cfi_sections", ".cfi_startproc",
               ".cfi_endproc", ".cfi_def_cfa", ".cfi_def_cfa_offset", ".cfi_def_cfa_register",
               ".cfi_offset", ".cfi_escape", ".cfi_undefined", ".cfi_register",
               ".cfi_rel_offset", ".cfi_restore", ".cfi_same_value", ".cfi_remember_state",

@@ -72,6 +72,8 @@ def build_object(asm) -> RelocatableObject:
             continue
         if _emitted(item):
             emitted[id(item)] = _add_symbol(asm, obj, item)
+    if asm.addrsig:
+        _address_significance_table(asm, obj, emitted)
     for section in asm.sections.values():
         for relocation in section.relocations:
             symbol = relocation.symbol
@@ -83,6 +85,27 @@ def build_object(asm) -> RelocatableObject:
                 target = emitted[id(symbol)]
             obj.add_relocation(section.name, relocation.offset, relocation.type, target, addend)
     return obj
+
+
+SHT_LLVM_ADDRSIG = 0x6FFF4C03
+SHF_EXCLUDE = 0x80000000
+
+
+def _address_significance_table(asm, obj, emitted):
+    """``.llvm_addrsig``: ULEB128 symbol-table indices of the ``.addrsig_sym`` symbols.
+
+    Indices follow the writer's order: the null symbol, locals, then globals,
+    each in the order they were added.
+    """
+    from .directives import encode_leb128
+    ordered = [s for s in obj.symbols if s.bind == elfc.STB_LOCAL] + \
+        [s for s in obj.symbols if s.bind != elfc.STB_LOCAL]
+    index = {id(s): i + 1 for i, s in enumerate(ordered)}
+    data = b"".join(encode_leb128(index[id(emitted[id(symbol)])], False)
+                    for symbol in asm.addrsig_symbols if id(symbol) in emitted)
+    section = obj.add_section(".llvm_addrsig", SHT_LLVM_ADDRSIG, SHF_EXCLUDE, data, 1)
+    with_relocations = sum(1 for s in asm.sections.values() if s.relocations)
+    section.link = 2 + len(obj.sections) + with_relocations - 0  # .symtab comes last
 
 
 def _uses_section_symbol(symbol: Symbol) -> bool:

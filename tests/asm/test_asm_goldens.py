@@ -33,3 +33,19 @@ def test_goldens_are_current(source, tmp_path):
     output = tmp_path / "ref.o"
     subprocess.run(goldens.llvm_mc_argv(tool, source, output), check=True, capture_output=True)
     assert describe(output.read_bytes()) == describe(goldens.reference_path(source).read_bytes())
+
+
+CLANG_CASES = sorted(goldens.HERE.joinpath("clang").glob("*.s"))
+
+
+@pytest.mark.parametrize("source", CLANG_CASES, ids=lambda p: p.name)
+def test_clang_assembly_gives_clang_object_bytes(source):
+    """Assembling ``clang -S`` output gives the section bytes of ``clang -c``."""
+    data, _ = assemble_object(source.read_text(), filename=str(source),
+                              **goldens.our_arguments(source))
+    ours = {s[0]: s for s in describe(data)["sections"]}
+    theirs = describe(source.with_suffix(".clang.o").read_bytes())
+    for section in theirs["sections"]:
+        assert ours[section[0]] == section, f"section {section[0]} differs"
+    assert describe(data)["relocations"] == theirs["relocations"]
+    assert describe(data)["notes"] == theirs["notes"]

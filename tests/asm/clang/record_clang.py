@@ -1,0 +1,36 @@
+"""Compile kernels.cl with clang-19 (gfx803/gfx900, code object v4/v5) into
+``NAME.s`` (with a golden header) and ``NAME.clang.o`` (``clang -c``); then
+``record_goldens.py`` records llvm-mc's ``NAME.o`` of the same .s:
+
+    python tests/asm/clang/record_clang.py
+"""
+
+import pathlib
+import subprocess
+
+HERE = pathlib.Path(__file__).parent
+BITCODE = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+CONFIGS = [("gfx803", 4), ("gfx900", 5), ("gfx900", 4), ("gfx803", 5)]
+
+
+def clang(args):
+    base = ["clang-19", "-target", "amdgcn-amd-amdhsa", "-x", "cl", "-cl-std=CL2.0", "-O2",
+            f"--rocm-device-lib-path={BITCODE}", str(HERE / "kernels.cl")]
+    subprocess.run(base + args, check=True)
+
+
+def main():
+    for cpu, version in CONFIGS:
+        stem = HERE / f"kernels_{cpu}_v{version}"
+        common = [f"-mcpu={cpu}", f"-mcode-object-version={version}"]
+        clang(common + ["-S", "-o", str(stem) + ".tmp.s"])
+        text = pathlib.Path(str(stem) + ".tmp.s").read_text()
+        pathlib.Path(str(stem) + ".tmp.s").unlink()
+        header = f"// golden: mc=19 mcpu={cpu} cov={version}\n"
+        stem.with_suffix(".s").write_text(header + text)
+        clang(common + ["-c", "-o", str(stem) + ".clang.o"])
+        print(stem.name, "recorded")
+
+
+if __name__ == "__main__":
+    main()
