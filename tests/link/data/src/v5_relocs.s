@@ -47,3 +47,16 @@ gdata:
 hdata:
   .quad 0x1122334455667788
 .size hdata, 8
+
+// R_AMDGPU_REL16: a branch into another input section.
+.text
+.globl branches
+.p2align 8
+branches:
+  s_branch far_label
+  s_endpgm
+.section .text.far,"ax"
+.globl far_label
+.hidden far_label
+far_label:
+  s_endpgm
