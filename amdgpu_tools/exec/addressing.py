@@ -130,16 +130,18 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
                      offset: np.ndarray | None, soffset: np.ndarray,
                      inst_offset: int, components: int, component_bytes: int,
                      whole_access: bool = False,
-                     addr64: np.ndarray | None = None) -> BufferAccess:
+                     addr64: np.ndarray | None = None,
+                     structured: bool | None = None) -> BufferAccess:
     """MUBUF/MTBUF addressing as the GCN manuals' "Buffer Addressing" gives it.
 
     ``index`` / ``offset`` are the per-lane VGPR values (None when IDXEN /
     OFFEN is clear), ``soffset`` the per-wave SGPR offset.  A linear buffer
     addresses ``base + soffset + offset + inst_offset + stride * index``; a
     swizzled one interleaves elements of consecutive indices.  Range checks
-    leave out ``soffset``, as the hardware does: raw buffers (stride 0 or
-    swizzled) check the byte offset against ``num_records``, structured
-    buffers the index.  ``whole_access`` makes the check all-or-nothing
+    leave out ``soffset``, as the hardware does: raw buffers check the byte
+    offset against ``num_records``, structured buffers the index.  Before
+    GFX9 a buffer is raw when its stride is 0 or it is swizzled; GFX9 decides
+    by the instruction's IDXEN bit, which callers pass as ``structured``.  ``whole_access`` makes the check all-or-nothing
     (format loads and atomics); otherwise each component is checked alone.
     ``addr64`` (GFX6/7) replaces index/offset with a 64-bit VGPR address and
     disables range checking.
@@ -164,7 +166,11 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
     if rsrc.swizzle_enable.any():
         swizzled = _swizzle(rsrc, base + sgpr, idx, comp_off)
         addresses = np.where(rsrc.swizzle_enable[:, None, None], swizzled, addresses)
-    in_range = _buffer_in_range(rsrc, idx, off, comp_off, component_bytes, whole_access)
+    if structured is None:
+        raw = (rsrc.stride == 0) | rsrc.swizzle_enable
+    else:
+        raw = np.full(waves, not structured)
+    in_range = _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access)
     return BufferAccess(addresses, in_range)
 
 
@@ -181,8 +187,7 @@ def _swizzle(rsrc, start, idx, comp_off):
     return start[:, :, None] + inner + index_lsb * element + offset_lsb
 
 
-def _buffer_in_range(rsrc, idx, off, comp_off, component_bytes, whole_access):
-    raw = (rsrc.stride == 0) | rsrc.swizzle_enable
+def _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access):
     records = rsrc.num_records[:, None, None]
     raw_ok = comp_off + _U64(component_bytes) <= records
     if whole_access:

@@ -126,7 +126,7 @@ def prepare_dispatch(request, resident_waves: int | None = None) -> DispatchLayo
         group_segment_bytes=max(int(request.group_segment_size),
                                 int(setup.group_segment_fixed_size)),
         private_bytes_per_lane=lane_bytes, scratch_wave_bytes=wave_bytes,
-        resident_waves=int(resident_waves or total_waves),
+        resident_waves=max(1, min(int(resident_waves or total_waves), total_waves)),
         shared_aperture_base=int(request.shared_aperture_base),
         private_aperture_base=int(request.private_aperture_base))
     _map_scratch(layout)

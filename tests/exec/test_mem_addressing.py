@@ -110,3 +110,15 @@ def test_flat_scratch_wave_base_per_generation():
     # GFX8: HI holds the offset in 256-byte units, LO the per-lane size
     value = np.array([(3 << 32) | 16], np.uint64)
     assert ad.flat_scratch_wave_base(value, 8, 0x5000_0000)[0] == 0x5000_0000 + 3 * 256
+
+
+def test_gfx9_idxen_decides_raw_or_structured():
+    r = rsrc(stride=16, num_records=3)
+    offset = lanes(np.arange(64))
+    raw = ad.buffer_addresses(r, index=None, offset=offset, soffset=[0], inst_offset=0,
+                              components=1, component_bytes=1, structured=False)
+    assert raw.in_range[0, :, 0].tolist() == (np.arange(64) < 3).tolist()
+    index = lanes(np.arange(64) % 5)
+    structured = ad.buffer_addresses(r, index=index, offset=None, soffset=[0], inst_offset=0,
+                                     components=1, component_bytes=4, structured=True)
+    assert structured.in_range[0, :, 0].tolist() == (np.arange(64) % 5 < 3).tolist()
