@@ -250,7 +250,7 @@ def encode_msgpack(doc) -> bytes:
 def decode_msgpack(data: bytes):
     try:
         return msgpack.unpackb(bytes(data), raw=False, strict_map_key=False)
-    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as bad:
+    except Exception as bad:  # msgpack raises ValueError, TypeError, UnicodeError, ...
         raise ElfFormatError(f"NT_AMDGPU_METADATA is not valid MessagePack: {bad}") from None
 
 
@@ -582,22 +582,37 @@ def _snake(camel: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", text).lower()
 
 
+def _int(node: dict, key: str, default: int) -> int:
+    value = node.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{key} is {value!r}, not an integer")
+    return value
+
+
+def _text(node: dict, key: str, default: str = "") -> str:
+    value = node.get(key, default)
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{key} is {value!r}, not a string")
+    return value
+
+
 def _kernels_v3(doc, version: int) -> list[KernelInfo]:
     printf = list(doc.get("amdhsa.printf", []))
     kernels = []
     for kernel in doc.get("amdhsa.kernels", []):
-        args = [KernelArg(a.get(".name", ""), a.get(".type_name", ""), a.get(".offset", 0),
-                          a.get(".size", 0), _natural_align(a), a.get(".value_kind", ""),
-                          a.get(".address_space"), a.get(".access"), bool(a.get(".is_const")))
+        args = [KernelArg(_text(a, ".name"), _text(a, ".type_name"), _int(a, ".offset", 0),
+                          _int(a, ".size", 0), _natural_align(a), _text(a, ".value_kind"),
+                          _text(a, ".address_space", None), _text(a, ".access", None),
+                          bool(a.get(".is_const")))
                 for a in kernel.get(".args", [])]
         kernels.append(KernelInfo(
-            kernel.get(".name", ""), kernel.get(".symbol", ""), args,
-            kernel.get(".kernarg_segment_size", 0), kernel.get(".kernarg_segment_align", 4),
-            kernel.get(".group_segment_fixed_size", 0),
-            kernel.get(".private_segment_fixed_size", 0), kernel.get(".sgpr_count", 0),
-            kernel.get(".vgpr_count", 0), kernel.get(".wavefront_size", 64),
-            kernel.get(".max_flat_workgroup_size", 0), version, printf,
-            bool(kernel.get(".uses_dynamic_stack", False)), kernel.get(".language", ""),
+            _text(kernel, ".name"), _text(kernel, ".symbol"), args,
+            _int(kernel, ".kernarg_segment_size", 0), _int(kernel, ".kernarg_segment_align", 4),
+            _int(kernel, ".group_segment_fixed_size", 0),
+            _int(kernel, ".private_segment_fixed_size", 0), _int(kernel, ".sgpr_count", 0),
+            _int(kernel, ".vgpr_count", 0), _int(kernel, ".wavefront_size", 64),
+            _int(kernel, ".max_flat_workgroup_size", 0), version, printf,
+            bool(kernel.get(".uses_dynamic_stack", False)), _text(kernel, ".language"),
             kernel.get(".reqd_workgroup_size")))
     return kernels
 
@@ -668,5 +683,9 @@ def kernels_from_notes(notes) -> list[KernelInfo]:
     for version, doc in metadata_documents(notes):
         if not isinstance(doc, dict):
             raise ElfFormatError("metadata note: the document is not a map")
-        kernels.extend(_kernels_v2(doc) if version == 2 else _kernels_v3(doc, version))
+        try:
+            kernels.extend(_kernels_v2(doc) if version == 2 else _kernels_v3(doc, version))
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError) as bad:
+            raise ElfFormatError(f"metadata note: malformed kernel description "
+                                 f"({type(bad).__name__}: {bad})") from None
     return kernels
