@@ -17,11 +17,55 @@ class ScalarMemoryFamily(TableFamily):
         if spec.get("kind") == "smem_offset":
             fields = inst.fields
             if fields.get("imm"):
-                return f"0x{fields['offset']:x}"
+                offset = fields["offset"]
+                if inst.target.generation >= 9 and offset & 0x100000:
+                    return f"-0x{0x200000 - offset:x}"
+                return f"0x{offset:x}"
             if inst.literal is not None:
                 return f"0x{inst.literal:x}"
             return scalar_text(fields["offset"] & 0x7F, inst.target.generation, 1)
         return super().operand_text(inst, spec)
+
+    def encode_operand(self, ctx, spec, operand):
+        if spec.get("kind") != "smem_offset":
+            return super().encode_operand(ctx, spec, operand)
+        from ..asm_operands import Imm, SymbolRef
+        from .table_encoder import scalar_register_code
+        fields = ctx.fields
+        if isinstance(operand, Imm) and not operand.is_float:
+            value = int(operand.value)
+            if ctx.row.format == "SMRD":
+                if 0 <= value <= 0xFF:
+                    fields["imm"], fields["offset"] = 1, value
+                elif ctx.gen == 7 and 0 <= value <= 0xFFFFFFFF:
+                    fields["imm"], fields["offset"] = 0, codec.LITERAL
+                    ctx.set_literal(value)
+                else:
+                    ctx.fail("invalid operand for instruction (offset out of range)", rank=2)
+            elif ctx.gen >= 9:
+                if not -0x100000 <= value <= 0xFFFFF:
+                    ctx.fail("expected a 21-bit signed offset", rank=2)
+                fields["imm"], fields["offset"] = 1, value & 0x1FFFFF
+            else:
+                if not 0 <= value <= 0xFFFFF:
+                    ctx.fail("expected a 20-bit unsigned offset", rank=2)
+                fields["imm"], fields["offset"] = 1, value
+            return None
+        if isinstance(operand, SymbolRef) and ctx.row.format == "SMRD" and ctx.gen == 7:
+            fields["imm"], fields["offset"] = 0, codec.LITERAL
+            ctx.set_literal(0, fixup=operand)
+            return None
+        code = scalar_register_code(ctx, operand, 1)
+        if code is None or code >= 128:
+            ctx.fail("invalid operand for instruction (expected an offset or SGPR)")
+        fields["imm"], fields["offset"] = 0, code
+        return None
+
+    def apply_modifier(self, ctx, modifier):
+        if modifier.name == "glc" and "glc" in ctx.row.modifiers:
+            ctx.fields["glc"] = 1
+        else:
+            super().apply_modifier(ctx, modifier)
 
     def modifier_texts(self, inst):
         return ["glc"] if inst.fields.get("glc") and "glc" in inst.info.modifiers else []

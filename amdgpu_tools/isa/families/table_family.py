@@ -15,6 +15,7 @@ from ..decoder import read_words
 from ..fields import words_to_int
 from ..instruction import Instruction
 from ..table import load_rows
+from .encoding_forms import EncodingMixin
 
 #: operand kinds whose field may hold the literal marker (255)
 LITERAL_KINDS = ("src", "ssrc")
@@ -37,7 +38,7 @@ def is_float_type(spec):
     return vtype.startswith("f")
 
 
-class TableFamily:
+class TableFamily(EncodingMixin):
     """Decode/print (and, with ``encoder.py``, encode) the rows of one data file."""
 
     def __init__(self, name, formats, layouts, data_file):
@@ -175,9 +176,7 @@ class TableFamily:
             if inst.encoding == "SOPP" and value <= 64:
                 return str(value)
             return f"0x{value:x}"
-        if kind == "label":
-            return str(value - 0x10000 if value & 0x8000 else value)
-        if kind == "imm":
+        if kind in ("label", "imm"):
             return str(value)
         if kind == "imm_hex":
             return f"0x{value:x}"
@@ -205,3 +204,4 @@ def scalar_text(code, generation, width):
         index = op.index - op.index % align
         return codec.register_text("s" if op.kind == "sgpr" else "ttmp", index, width)
     return codec.operand_text(code, generation, width)
+

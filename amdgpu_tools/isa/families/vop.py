@@ -3,11 +3,10 @@
 from .. import operands as codec
 from .formats_core import VALU_FORMATS, VOP3B_SI, VOP3B_VI
 from .table_family import TableFamily, scalar_text
+from .vop_encoding import SDWA_SEL, SDWA_UNUSED, VectorEncoding
 
 _SRC_INDEX = {"src0": 0, "src1": 1, "src2": 2, "vsrc1": 1}
 _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
-SDWA_SEL = ("BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD")
-SDWA_UNUSED = ("UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE")
 
 
 def dpp_ctrl_text(ctrl):
@@ -27,7 +26,7 @@ def _bits_list(value, count):
     return "[" + ",".join(str((value >> i) & 1) for i in range(count)) + "]"
 
 
-class VectorFamily(TableFamily):
+class VectorFamily(VectorEncoding, TableFamily):
     """Source modifiers and the trailing modifiers of VOP3/VOP3P/DPP/SDWA."""
 
     def check(self, row, fields, target, words):
@@ -141,3 +140,4 @@ class VectorFamily(TableFamily):
 
 FAMILY = VectorFamily("vop", VALU_FORMATS, (VOP3B_SI, VOP3B_VI), "vop.json")
 FORMATS = FAMILY.FORMATS
+
