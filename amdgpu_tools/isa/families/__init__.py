@@ -1,43 +1,49 @@
-"""Instruction families: each module declares formats, loads its rows, prints and encodes.
+"""Instruction families: each plugs its formats, table, printer and encoder into the core.
 
 HOW TO ADD A FAMILY (for the ISA-memory helper and anyone after):
 
-1. Declare the field layouts in your module with ``isa.fields.Format``::
+1. Declare the field layouts with ``isa.fields.Format`` (``[hi:lo]`` as the
+   manuals write them, bit 32 = bit 0 of dword 1)::
 
-       DS_GFX8 = Format("DS", (8, 9), 2, "encoding[31:26]=0b110110 op[24:17] gds[16]"
-                        " offset1[15:8] offset0[7:0] vdst[63:56] data1[55:48]"
-                        " data0[47:40] addr[39:32]")
+       DS_VI = Format("DS", (8, 9), 2, "encoding[31:26]=0b110110 op[24:17] ...")
 
-   The format ``name`` is the key rows refer to (row["format"]); ``encoding``
-   (defaults to name) is what ``Instruction.encoding`` reports.  Formats whose
-   fixed bits lie inside another format's space say ``refines="OTHER"``.
+   ``name`` is the key rows refer to; ``encoding`` (defaults to name) is what
+   ``Instruction.encoding`` reports.  A format whose fixed bits lie inside
+   another's space says ``refines="OTHER"`` (tests/isa/test_formats.py then
+   accepts the overlap; any other overlap between formats of one generation
+   fails the test).
 
-2. Generate ``isa/data/<family>.json``: ``{"generated_by": "tools/isa_gen/...,
-   do not edit", "family": "<family>", "ops": [row, ...]}``; a row is
-   ``{"name", "asm", "encoding", "format", "opcodes": {"8": 12, "9": 12},
-   "targets": [optional cpu list], "operands": [...], "modifiers": [...]}``.
-   An operand is ``{"field": "vdst", "kind": "vgpr", "width": 2}`` or
-   ``{"fixed": "vcc"}``; kinds the core prints are listed in
-   ``isa.printer.CORE_KINDS`` (vgpr, sdst, ssrc, src, sbase, simm16, label,
-   hwreg, sendmsg, waitcnt, literal, imm, imm_hex).  Invent your own kinds
-   freely and print/encode them in your Family subclass.
+2. Create ``isa/families/<family>.py`` exposing, at module level (or on an
+   object bound to ``FAMILY`` -- the registry uses ``module.FAMILY`` when it
+   exists, else the module itself):
 
-3. In ``isa/families/<family>.py`` define ``FAMILY = MyFamily()`` where
-   ``MyFamily(Family)`` sets ``name``, ``formats`` and ``data_files`` and
-   overrides what it needs:
-     - ``operand_text(inst, operand)``: text of one operand (return None to
-       fall back to the core printer for core kinds);
-     - ``modifier_texts(inst)``: list of trailing modifier strings;
-     - ``encode_operand(row, operand_spec, asm_operand, fields, ctx)``: set
-       ``fields[...]`` from a parsed operand (return False to use the core);
-     - ``encode_modifiers(row, modifiers, fields, ctx)``: apply Modifier objects;
-     - ``extra_words(inst)``: trailing dwords beyond the format (rare).
-   Then add the module name to ``FAMILY_MODULES`` below (the order is
-   irrelevant: decoding is by mask/match over all formats).
+   ``FORMATS``                          tuple of Format (decoded by mask/match)
+   ``decode_fields(fields, target, value) -> info``
+        the op for the unpacked fields of a matched format (``value`` is the
+        whole instruction as an int); raise ``errors.DecodeError`` when there
+        is none.  ``info`` needs ``.name`` and ``.encoding`` (and may have
+        ``.base_encoding``, ``.format``, ``.operands``: the contract's info).
+   ``text(info, fields, target) -> str``   the llvm-objdump text
+   ``lookup(name, target) -> info | None`` the op a mnemonic names (encoder)
+   ``encode(info, operands, target) -> fields``  field values from parsed
+        operands (``isa.asm_operands``); raise any exception class with an
+        ``operand_index`` attribute (or named ``OperandError``) for bad input:
+        the core turns it into ``encoder.InstructionError``.  The core picks
+        the Format by ``info.format`` or ``info.encoding`` for the target's
+        generation and packs it.
+   ``instructions(target) -> [info]``     every op of the target (listing)
 
-4. Tests: ``tests/isa/test_formats.py`` checks coverage/overlap of every
-   registered format automatically; add golden (target, text, bytes) rows to
-   ``tests/isa/data/`` via ``tools/isa_gen/gen_corpus.py`` or your own script.
+   Optional richer hooks (used by the scalar/VALU families, which need
+   literals and fixups): ``decode_instruction(fmt, code, offset, target) ->
+   Instruction``, ``instruction_text(inst)`` and
+   ``encode_instruction(mnemonic, operands, target) -> Encoded | None``.
+
+3. Add the module name to ``FAMILY_MODULES`` below.  Decoding tries every
+   registered format (most fixed bits first), so order does not matter.
+
+4. Shared helpers: ``isa.operands`` (the operand codec: SGPR/TTMP/named
+   register numbering per generation, inline constants, ``register_text``),
+   ``isa.decoder.read_words``, ``isa.spelling`` (waitcnt/hwreg/sendmsg).
 """
 
 import importlib
