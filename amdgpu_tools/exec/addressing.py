@@ -141,8 +141,9 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
     leave out ``soffset``, as the hardware does: raw buffers check the byte
     offset against ``num_records``, structured buffers the index.  Before
     GFX9 a buffer is raw when its stride is 0 or it is swizzled; GFX9 decides
-    by the instruction's IDXEN bit, which callers pass as ``structured``.  ``whole_access`` makes the check all-or-nothing
-    (format loads and atomics); otherwise each component is checked alone.
+    by the instruction's IDXEN bit, which callers pass as ``structured``.
+    ``whole_access`` makes the check all-or-nothing (format loads and
+    atomics); otherwise each component is checked alone.
     ``addr64`` (GFX6/7) replaces index/offset with a 64-bit VGPR address and
     disables range checking.
     """
