@@ -40,8 +40,10 @@ def assemble(source: str, mcpu: str = "gfx900") -> bytes:
         pytest.skip("kernel bytes not recorded and llvm-mc is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         obj = Path(tmp) / "k.o"
-        subprocess.run([tool, "-arch=amdgcn", f"-mcpu={mcpu}", "-filetype=obj", "-o", str(obj)],
-                       input=source, capture_output=True, text=True, check=True)
+        done = subprocess.run([tool, "-arch=amdgcn", f"-mcpu={mcpu}", "-filetype=obj", "-o",
+                               str(obj)], input=source, capture_output=True, text=True)
+        if done.returncode:
+            raise AssertionError(f"llvm-mc rejected the test kernel:\n{done.stderr}")
         with open(obj, "rb") as stream:
             code = ELFFile(stream).get_section_by_name(".text").data()
     _CACHE[key] = code.hex()
