@@ -4,8 +4,9 @@ Each generated object has a kernel (with its descriptor and metadata) that
 calls a hidden function of the next object (rel32 lo/hi) and loads an
 exported global of another object through the GOT, plus a global pointing
 at a third object's global (a dynamic ABS64). The objects are assembled
-once by llvm-mc-19 and cached under /tmp; the link is timed in-process for
-amdgpu-ld and as a process for ld.lld (target: within 5x of ld.lld).
+once by llvm-mc-19 and cached under /tmp; each link is timed (best of 3)
+in-process for amdgpu-ld and as a process for ld.lld (target: within 5x of
+ld.lld). Both read the objects from files.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ OBJECTS = 2000
 CACHE = pathlib.Path("/tmp/amdgpu-tools-bench-link")
 LLVM_MC = "/usr/lib/llvm-19/bin/llvm-mc"
 TARGET_RATIO = 5.0
+#: each link is timed this many times and the best time kept (machines are noisy)
+REPEATS = 3
 
 
 def object_source(index: int, count: int) -> str:
@@ -118,6 +121,15 @@ def _find(names) -> str | None:
     return None
 
 
+def _best_of(repeats: int, action) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def main(count: int = OBJECTS) -> None:
     llvm_mc = _find([LLVM_MC, "llvm-mc-19"])
     lld = _find(["ld.lld-19", "/usr/lib/llvm-19/bin/ld.lld"])
@@ -131,12 +143,11 @@ def main(count: int = OBJECTS) -> None:
     print(f"   {count} objects ready in {time.perf_counter() - start:.1f} s "
           f"(cached in {CACHE})")
     output = CACHE / "out.lld.so"
-    start = time.perf_counter()
-    subprocess.run([lld, "-shared", "-o", str(output), *paths], check=True)
-    lld_time = time.perf_counter() - start
-    start = time.perf_counter()
-    data = link(paths)
-    ours = time.perf_counter() - start
+    lld_time = _best_of(REPEATS, lambda: subprocess.run(
+        [lld, "-shared", "-o", str(output), *paths], check=True))
+    results = []
+    ours = _best_of(REPEATS, lambda: results.append(link(paths)))
+    data = results[-1]
     ratio = ours / lld_time
     verdict = "ok" if ratio <= TARGET_RATIO else f"over the {TARGET_RATIO:g}x target"
     print(f"   ld.lld-19:  {lld_time * 1000:8.1f} ms")

@@ -14,7 +14,7 @@ import tempfile
 
 import click
 
-from ..errors import ElfFormatError, LinkError
+from ..errors import LinkError, ToolchainError
 from ..link import link_result
 from .common import run_click
 
@@ -71,7 +71,7 @@ def command(inputs, shared, output, no_undefined, map_file, print_map, concatena
     try:
         result = link_result(list(inputs), no_undefined=no_undefined,
                              merge_notes=not concatenate_notes)
-    except (LinkError, ElfFormatError) as failure:
+    except ToolchainError as failure:
         _remove_stale(output)
         diagnostics = getattr(failure, "diagnostics", None)
         if not diagnostics:

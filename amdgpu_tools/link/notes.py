@@ -5,18 +5,17 @@ metadata documents and the loader only reads one. amdgpu-ld instead writes
 one set: each identification note (code object version, ISA version, ISA
 name) once, and a single metadata document whose kernel lists are the
 concatenation of all inputs' (v2 YAML ``Kernels`` / v3+ msgpack
-``amdhsa.kernels``, and the printf format lists likewise). A single input's
-notes are copied byte for byte.
+``amdhsa.kernels``, and the printf format lists likewise). The ELF layer's
+metadata module decodes, merges (v3+) and re-encodes the documents in
+LLVM's style. A single input's notes are copied byte for byte.
 """
 
 from __future__ import annotations
 
-import msgpack
-import yaml
-
 from ..elf import constants as C
+from ..elf import metadata
 from ..elf.notes import Note, decode_notes, encode_notes, hsa_metadata_note
-from ..errors import LinkError
+from ..errors import LinkError, ToolchainError
 
 _V2_METADATA = (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_METADATA)
 _V3_METADATA = (C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA)
@@ -24,8 +23,7 @@ _V3_METADATA = (C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA)
 _IDENTITY = {(C.NOTE_OWNER_AMD, C.NT_AMD_HSA_CODE_OBJECT_VERSION),
              (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_ISA_VERSION),
              (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_ISA_NAME)}
-#: Metadata lists that grow with every input; other keys keep the first value.
-_V3_LISTS = ("amdhsa.kernels", "amdhsa.printf")
+#: v2 metadata lists that grow with every input (the ELF layer merges v3+ documents).
 _V2_LISTS = ("Kernels", "Printf")
 
 
@@ -42,14 +40,14 @@ def merge_note_sections(sections) -> bytes:
 
 def merge_notes(notes) -> list[Note]:
     """``notes`` are (Note, object name) pairs in link order."""
-    merged, seen, metadata, kept = [], {}, {}, set()
+    merged, seen, documents, kept = [], {}, {}, set()
     for note, origin in notes:
         key = (note.owner, note.type)
         if key in (_V2_METADATA, _V3_METADATA):
-            if key not in metadata:
-                metadata[key] = []
-                merged.append(key)
-            metadata[key].append((note, origin))
+            if key not in documents:
+                documents[key] = []
+                merged.append(key)  # the merged document takes the first one's place
+            documents[key].append((note, origin))
             continue
         if key in _IDENTITY and key in seen:
             first, first_origin = seen[key]
@@ -62,49 +60,34 @@ def merge_notes(notes) -> list[Note]:
         kept.add(note)
         seen.setdefault(key, (note, origin))
         merged.append(note)
-    return [_merge_metadata(item, metadata[item]) if isinstance(item, tuple) else item
+    return [_merge_metadata(item, documents[item]) if isinstance(item, tuple) else item
             for item in merged]
 
 
 def _merge_metadata(key, documents) -> Note:
     if len(documents) == 1:
         return documents[0][0]
-    if key == _V3_METADATA:
-        merged = _merge_maps([_decode_msgpack(note, origin) for note, origin in documents],
-                             _V3_LISTS)
-        return Note(C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA,
-                    msgpack.packb(merged, use_bin_type=True))
-    merged = _merge_maps([_decode_yaml(note, origin) for note, origin in documents], _V2_LISTS)
-    text = yaml.safe_dump(merged, sort_keys=False, default_flow_style=None, width=1 << 16)
-    return hsa_metadata_note(f"---\n{text}...\n")
+    try:
+        if key == _V3_METADATA:
+            merged = metadata.merge_documents([metadata.decode_msgpack(note.desc)
+                                               for note, _ in documents])
+            return Note(C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA,
+                        metadata.encode_msgpack(merged))
+        merged = _merge_v2([metadata.parse_v2_yaml(note.desc.rstrip(b"\0").decode("utf-8"))
+                            for note, _ in documents])
+        return hsa_metadata_note(metadata.emit_v2_yaml(merged))
+    except (ToolchainError, UnicodeDecodeError) as bad:
+        origins = ", ".join(origin for _, origin in documents)
+        raise LinkError(f"cannot merge the metadata of {origins}: {bad}") from None
 
 
-def _merge_maps(documents, list_keys) -> dict:
+def _merge_v2(documents) -> dict:
+    """v2 documents: Version from the first, Kernels and Printf concatenated."""
     merged = dict(documents[0])
     for document in documents[1:]:
         for name, value in document.items():
-            if name in list_keys:
+            if name in _V2_LISTS:
                 merged[name] = list(merged.get(name, [])) + list(value)
             else:
                 merged.setdefault(name, value)
     return merged
-
-
-def _decode_msgpack(note, origin) -> dict:
-    try:
-        document = msgpack.unpackb(note.desc, raw=False, strict_map_key=False)
-    except Exception as bad:  # msgpack raises several unrelated exception types
-        raise LinkError(f"{origin}: malformed NT_AMDGPU_METADATA note: {bad}") from None
-    if not isinstance(document, dict):
-        raise LinkError(f"{origin}: NT_AMDGPU_METADATA is not a map")
-    return document
-
-
-def _decode_yaml(note, origin) -> dict:
-    try:
-        document = yaml.safe_load(note.desc.rstrip(b"\0").decode("utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as bad:
-        raise LinkError(f"{origin}: malformed NT_AMD_HSA_METADATA note: {bad}") from None
-    if not isinstance(document, dict):
-        raise LinkError(f"{origin}: NT_AMD_HSA_METADATA is not a map")
-    return document
