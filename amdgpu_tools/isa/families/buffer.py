@@ -12,10 +12,10 @@ packing differs per processor) and which of lds/tfe each op accepts.
 from .formats_mem import MTBUF_SI, MTBUF_VI, MUBUF_SI, MUBUF_VI
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_plain, decode_error,
                          expect_count, expect_sgpr_range, expect_vgpr, load_table,
-                         modifier_flag, modifier_int, reject_unknown, split_operands,
-                         table_key, value_type, vreg_text)
-from ..asm_operands import Imm, Reg, SpecialReg
-from ..operands import encode_named, encode_register, inline_code_for_int, layout, operand_text
+                         modifier_flag, modifier_int, reject_unknown, scalar_source_code,
+                         split_operands, table_key, value_type, vreg_text)
+from ..asm_operands import SpecialReg
+from ..operands import layout, operand_text
 
 FORMATS = (MUBUF_SI, MUBUF_VI, MTBUF_SI, MTBUF_VI)
 _TABLE = "buffer.json"
@@ -77,8 +77,8 @@ def _invalid_reason(info, fields, target):
         busy = [name for name in ("offen", "idxen", "glc", "lds", "tfe", "addr64")
                 if fields.get(name)]  # llvm ignores offset and slc here
         return f"{busy[0]} must be clear" if busy else None
-    if info.props["kind"] == "lds_only" and (not fields["lds"] or fields["idxen"]):
-        return "needs lds and no idxen"
+    if info.props["kind"] == "lds_only" and (not fields["lds"] or fields["idxen"] or fields["offen"]):
+        return "needs lds and no vaddr"
     if fields.get("lds") and not info.props["lds"]:
         return "no lds form"
     if fields.get("tfe") and (not info.props["tfe"] or fields.get("lds")):
@@ -175,7 +175,8 @@ def encode(info, operands, target):
     _check_lds_tfe(info, lds, tfe, modifiers)
     allowed |= {"lds"} if info.props["lds"] else set()
     allowed |= {"tfe"} if info.props["tfe"] else set()
-    allowed |= {"idxen", "offen"} | ({"addr64"} if target.generation <= 7 else set())
+    if info.props["kind"] != "lds_only":
+        allowed |= {"idxen", "offen"} | ({"addr64"} if target.generation <= 7 else set())
     if info.encoding == "MTBUF":
         allowed |= {"format", "dfmt", "nfmt"}
     reject_unknown(modifiers, allowed, info.name)
@@ -193,8 +194,9 @@ def encode(info, operands, target):
         elif slot == "vaddr":
             fields["vaddr"] = _encode_vaddr(operand, index, fields)
         elif slot == "srsrc":
-            fields["srsrc"] = expect_sgpr_range(operand, index, 4, "srsrc",
-                                                layout(target.generation).ttmp_base) // 4
+            regs = layout(target.generation)
+            fields["srsrc"] = expect_sgpr_range(operand, index, 4, "srsrc", regs.ttmp_base,
+                                                regs.sgpr_count) // 4
         else:
             fields["soffset"] = encode_soffset(operand, index, target)
     offset = modifier_int(modifiers, "offset")
@@ -208,7 +210,7 @@ def encode(info, operands, target):
     if info.encoding == "MUBUF":
         fields["lds"] = int(lds)
     else:
-        fields["dfmt"], fields["nfmt"] = _encode_format(modifiers)
+        fields["dfmt"], fields["nfmt"] = _encode_format(modifiers, target.generation)
     return fields
 
 
@@ -242,25 +244,17 @@ def _encode_vaddr(operand, index, fields):
 
 
 def encode_soffset(operand, index, target):
-    """soffset: an SGPR, a named 32-bit register or an inline integer constant."""
+    """soffset: an SGPR, a named 32-bit register or an inline constant."""
     check_plain(operand, index)
-    gen = target.generation
-    code = None
-    if isinstance(operand, Reg) and operand.count == 1 and operand.file in ("s", "ttmp"):
-        code = encode_register(operand.file, operand.index, 1, gen)
-    elif isinstance(operand, SpecialReg):
-        named = encode_named(operand.name, gen)
-        if named and named[1] == 1 and named[0] < 128:
-            code = named[0]
-    elif isinstance(operand, Imm) and not operand.is_float and isinstance(operand.value, int):
-        code = inline_code_for_int(operand.value, gen)
-    if code is None:
-        raise OperandError(f"soffset must be an SGPR or an inline integer (-16..64),"
-                           f" got '{operand}'", index)
+    code = scalar_source_code(operand, target)
+    spelling = None if code is None else _spelling(target, "soffset", code)
+    if spelling is None or "/*" in spelling:
+        raise OperandError(f"soffset must be an SGPR, a 32-bit special register or an inline"
+                           f" constant, got '{operand}'", index)
     return code
 
 
-def _encode_format(modifiers):
+def _encode_format(modifiers, generation):
     """(dfmt, nfmt) from format:[...] / format:N / dfmt:N nfmt:N (default 8, UNORM)."""
     document = load_table(_TABLE)
     dfmt, nfmt = 1, 0
@@ -273,6 +267,8 @@ def _encode_format(modifiers):
         names = value if isinstance(value, tuple) else (value,)
         for name in names:
             name = str(name).upper()
+            if name == "BUF_NUM_FORMAT_RESERVED_6" and generation <= 7:
+                raise OperandError(f"unsupported format '{name}' on GFX{generation}", index)
             if name in document["dfmt_names"]:
                 dfmt = document["dfmt_names"].index(name)
             elif name in document["nfmt_names"]:

@@ -15,9 +15,10 @@ Syntax facts from llvm-objdump-19:
 from .formats_mem import FLAT_CI, FLAT_GFX9
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_plain, decode_error,
                          expect_count, expect_vgpr, load_table, modifier_flag, modifier_int,
-                         reject_unknown, split_operands, table_key, value_type, vreg_text)
-from ..asm_operands import Reg, SpecialReg
-from ..operands import encode_named, encode_register, operand_text
+                         reject_unknown, scalar_source_code, split_operands, table_key,
+                         value_type, vreg_text)
+from ..asm_operands import SpecialReg
+from ..operands import operand_text
 
 FORMATS = (FLAT_CI, FLAT_GFX9)
 _TABLE = "flat.json"
@@ -188,27 +189,12 @@ def _encode_saddr(info, operand, index, target):
     if isinstance(operand, SpecialReg) and operand.name == "off":
         return _SADDR_OFF
     width = 2 if info.encoding == "GLOBAL" else 1
-    code = None
-    if isinstance(operand, Reg) and operand.count == width:
-        if width == 2 and operand.index % 2:
-            raise OperandError(f"invalid register alignment '{operand}'", index)
-        code = encode_register(operand.file, operand.index, width, target.generation)
-        if operand.file == "v":
-            code = None
-    elif isinstance(operand, SpecialReg):
-        named = encode_named(operand.name, target.generation)
-        if named and named[1] == width and operand.name in _SADDR_NAMES[width]:
-            code = named[0]
-    if code is None:
+    code = scalar_source_code(operand, target, width)
+    if code is None or code > 127 or (width == 2 and code == 124):
         kind = "an SGPR pair s[2n:2n+1]" if width == 2 else "an SGPR"
         raise OperandError(f"saddr of {info.name} must be 'off' or {kind}, got '{operand}'",
                            index)
     return code
-
-
-#: named registers llvm-mc accepts as saddr (vcc and m0 are rejected)
-_SADDR_NAMES = {2: {"flat_scratch", "xnack_mask", "exec"},
-                1: {"flat_scratch_lo", "flat_scratch_hi", "xnack_mask_lo", "xnack_mask_hi"}}
 
 
 def _encode_offset(info, modifiers):

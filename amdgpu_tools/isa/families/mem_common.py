@@ -14,7 +14,8 @@ from functools import lru_cache
 from importlib import resources
 
 from ...errors import DecodeError
-from ..asm_operands import Imm, Modifier, Reg
+from ..asm_operands import Imm, Modifier, Reg, SpecialReg
+from ..operands import encode_named, encode_register, inline_code_for_float, inline_code_for_int
 
 #: The processor whose sub-row applies to a generation unless a table lists the
 #: processor itself (the generators sweep these).
@@ -142,7 +143,7 @@ def expect_vgpr(operand, index, width, what):
     return operand.index
 
 
-def expect_sgpr_range(operand, index, width, what, ttmp_base):
+def expect_sgpr_range(operand, index, width, what, ttmp_base, sgpr_count=102):
     """The 8-bit encoding of an aligned SGPR/TTMP range (srsrc, ssamp, saddr)."""
     check_plain(operand, index)
     if isinstance(operand, Reg) and operand.file in ("s", "ttmp") and operand.count == width:
@@ -150,7 +151,7 @@ def expect_sgpr_range(operand, index, width, what, ttmp_base):
         if operand.index % align:
             raise OperandError(f"{what} '{operand}' must start at a multiple of {align}", index)
         if operand.file == "s":
-            if operand.index + width > 102:
+            if operand.index + width > sgpr_count:
                 raise OperandError(f"register '{operand}' out of range", index)
             return operand.index
         if ttmp_base is None:
@@ -200,3 +201,24 @@ def expect_count(positional, count, mnemonic, all_operands):
         raise OperandError(f"too many operands for {mnemonic}", positional[count][0])
 
 
+
+
+def scalar_source_code(operand, target, width=1):
+    """The 8-bit scalar operand code of an SGPR range, named register or inline
+    constant (as soffset and saddr take them), or None."""
+    gen = target.generation
+    if isinstance(operand, Reg) and operand.count == width and operand.file in ("s", "ttmp"):
+        if width > 1 and operand.index % 2:
+            return None
+        return encode_register(operand.file, operand.index, width, gen)
+    if isinstance(operand, SpecialReg):
+        if operand.name.startswith("xnack_mask") and not target.has("xnack"):
+            return None
+        named = encode_named(operand.name, gen)
+        return named[0] if named and named[1] == width else None
+    if isinstance(operand, Imm) and width == 1:
+        if operand.is_float:
+            return inline_code_for_float(float(operand.value), 32, gen)
+        if isinstance(operand.value, int):
+            return inline_code_for_int(operand.value, gen)
+    return None
