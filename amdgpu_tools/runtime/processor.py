@@ -121,6 +121,7 @@ class PacketProcessor:
             if not self._dependencies_met(address, kind):
                 return False
         self._event(queue, index, kind, "launch" + ("+barrier" if header_barrier(header) else ""))
+        self._event(queue, index, kind, "active")
         try:
             self._activate(queue, index, address, kind)
         except KernelError as failure:

@@ -217,3 +217,27 @@ def test_amdgpu_run_watchdog_trace_and_profile(capsys):
     assert "profile (pc: wave instructions executed):" in out
     counts = [int(line.rsplit(": ", 1)[1]) for line in out.splitlines() if line.startswith("  0x")]
     assert counts == [2] * 7                  # 7 instructions, each run by both waves
+
+
+def test_low_level_api_alone_drives_a_real_dispatch():
+    """No Device: an agent, a kernarg segment, a hand-written packet, the doorbell."""
+    from amdgpu_tools.runtime.hsa import Agent
+    from amdgpu_tools.runtime.layouts import (KERNEL_DISPATCH_PACKET,
+                                              PACKET_TYPE_KERNEL_DISPATCH, packet_header)
+    agent = Agent("gfx803")
+    kernel = agent.load(read_data("hello_world_v2.hsaco")).kernels["hello_world"]
+    queue = agent.queue_create(64)
+    done = agent.signal_create(1)
+    out = agent.allocate(16, "coarse grained")
+    kernarg = agent.allocate(kernel.kernarg_size, "kernarg")
+    agent.memory.write_u64(kernarg, out)
+    index = queue.add_write_index(1)
+    slot = queue.packet_address(index)
+    agent.memory.write(slot + 2, KERNEL_DISPATCH_PACKET.pack(
+        setup=1, workgroup_size_x=64, workgroup_size_y=1, workgroup_size_z=1,
+        grid_size_x=64, grid_size_y=1, grid_size_z=1, kernel_object=kernel.kernel_object,
+        kernarg_address=kernarg, completion_signal=done.handle)[2:])
+    agent.memory.write(slot, packet_header(PACKET_TYPE_KERNEL_DISPATCH).to_bytes(2, "little"))
+    queue.ring_doorbell(index)
+    assert agent.signal_wait(done, "eq", 0, timeout=30) == 0
+    assert np.frombuffer(agent.memory.read(out, 4), np.float32)[0] == np.float32(3.14159)

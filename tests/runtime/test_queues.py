@@ -184,7 +184,8 @@ def test_barrier_bit_packet_launches_after_earlier_packets_complete(setup):
     _dispatch(agent, queue, hello)
     _dispatch(agent, queue, hello, barrier=True)
     phases = [(e.index, e.phase) for e in agent.processor.events]
-    assert phases == [(0, "launch"), (0, "complete"), (1, "launch+barrier"), (1, "complete")]
+    assert phases == [(0, "launch"), (0, "active"), (0, "complete"),
+                      (1, "launch+barrier"), (1, "active"), (1, "complete")]
 
 
 def test_fault_puts_only_its_queue_in_the_error_state(setup):
