@@ -102,8 +102,8 @@ def decode_isa_name(desc: bytes) -> str:
 
 
 def hsa_metadata_note(yaml_text: str) -> Note:
-    """NT_AMD_HSA_METADATA (v2): the YAML text, NUL-terminated as llvm-mc writes it."""
-    return Note(NOTE_OWNER_AMD, NT_AMD_HSA_METADATA, yaml_text.encode() + b"\0")
+    """NT_AMD_HSA_METADATA (v2): the YAML text, not NUL-terminated (as llvm-mc writes it)."""
+    return Note(NOTE_OWNER_AMD, NT_AMD_HSA_METADATA, yaml_text.encode())
 
 
 def decode_hsa_metadata_text(desc: bytes) -> str:
