@@ -224,3 +224,15 @@ def test_relative_relocations_are_applied():
     second = agent.memory.read(loaded.base + relocations[1].addend, 16)
     assert struct.unpack("<4i", first) == (10, 20, 30, 40)
     assert struct.unpack("<4i", second) == (50, 60, 70, 80)
+
+
+def test_abs64_relocations_resolve_against_dynamic_symbols():
+    agent = Agent(None, FakeExecutor())
+    loaded = agent.load(read_data("abs64_v5.hsaco"))
+    code = loaded.code
+    value = code.symbols["value"].value
+    table = code.symbols["table"].value
+    assert [r.type for r in code.relocations] == [3, 3]         # R_AMDGPU_ABS64
+    assert agent.memory.read_u64(loaded.base + table) == loaded.base + value
+    assert agent.memory.read_u64(loaded.base + table + 8) == loaded.base + value + 4
+    assert struct.unpack("<2i", agent.memory.read(loaded.base + value, 8)) == (1, 2)

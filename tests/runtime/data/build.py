@@ -17,12 +17,14 @@ LLD = "/usr/lib/llvm-19/bin/ld.lld"
 CLANG19 = "/usr/lib/llvm-19/bin/clang"
 CLANG14 = "/usr/lib/llvm-14/bin/clang"
 MC14 = "/usr/lib/llvm-14/bin/llvm-mc"
+MC19 = "/usr/lib/llvm-19/bin/llvm-mc"
 
 #: output name -> (kind, source, cpu, code object version)
 OBJECTS = {
     "hello_world_v2.hsaco": ("mc14", os.path.join(SAMPLES, "hello_world.s"), "gfx803", 2),
     "trap_v2.hsaco": ("mc14", os.path.join(SRC, "trap_v2.s"), "gfx803", 2),
     "spin_v2.hsaco": ("mc14", os.path.join(SRC, "spin_v2.s"), "gfx803", 2),
+    "abs64_v5.hsaco": ("mc19", os.path.join(SRC, "abs64_v5.s"), "gfx900", 5),
     "kernels_v2_gfx803.hsaco": ("clang14", os.path.join(SRC, "kernels_v2.cl"), "gfx803", 2),
     "kernels_v4_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 4),
     "kernels_v5_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 5),
@@ -38,6 +40,10 @@ def build(name, kind, source, cpu, version, outdir):
         subprocess.run([MC14, "-triple=amdgcn-amd-amdhsa", f"-mcpu={cpu}",
                         "--amdhsa-code-object-version=2", "-filetype=obj", source, "-o", obj],
                        check=True)
+    elif kind == "mc19":
+        subprocess.run([MC19, "-triple=amdgcn-amd-amdhsa", f"-mcpu={cpu}",
+                        f"--amdhsa-code-object-version={version}", "-filetype=obj", source,
+                        "-o", obj], check=True)
     elif kind == "clang14":
         subprocess.run([CLANG14, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}",
                         "-mcode-object-version=2", "-nogpulib", "-x", "cl", "-cl-std=CL2.0",
