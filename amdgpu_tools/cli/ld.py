@@ -2,7 +2,8 @@
 
 Takes ld.lld's spellings used for AMDGPU (``-shared``/``--shared``, ``-o``,
 ``--no-undefined``, ``-z defs``/``-z undefs``, ``-Map``/``-M``/
-``--print-map``) so build scripts written for ld.lld work unchanged. The
+``--print-map``, ``-e``/``--entry``) so build scripts written for ld.lld
+work unchanged. The
 output is written through a temporary file and a rename: after an error no
 output file is left behind.
 """
@@ -22,7 +23,8 @@ TOOL = "amdgpu-ld"
 
 #: ld.lld single-dash spellings -> our option names.
 _ALIASES = {"-shared": "--shared", "-Bshareable": "--shared", "-M": "--print-map",
-            "-no-undefined": "--no-undefined", "-print-map": "--print-map"}
+            "-print-map": "--print-map", "-no-undefined": "--no-undefined",
+            "-e": "--entry", "-entry": "--entry"}
 
 
 def translate_args(args) -> list[str]:
@@ -62,15 +64,17 @@ def _z_option(keyword: str) -> str:
               show_default=True, help="Report undefined symbols (ld.lld's -z defs).")
 @click.option("--map", "map_file", default=None, help="Write the link map to this file (-Map).")
 @click.option("--print-map", is_flag=True, help="Print the link map on standard output.")
+@click.option("--entry", "-e", "entry", default=None, help="Symbol whose address is e_entry.")
 @click.option("--concatenate-notes", is_flag=True,
               help="Keep every input note as ld.lld does instead of one merged note set.")
-def command(inputs, shared, output, no_undefined, map_file, print_map, concatenate_notes):
+def command(inputs, shared, output, no_undefined, map_file, print_map, entry,
+            concatenate_notes):
     """Link relocatable AMDGPU objects (and .a archives) into a shared code object."""
     if not inputs:
         raise LinkError("no input files")
     try:
         result = link_result(list(inputs), no_undefined=no_undefined,
-                             merge_notes=not concatenate_notes)
+                             merge_notes=not concatenate_notes, entry=entry)
     except ToolchainError as failure:
         _remove_stale(output)
         diagnostics = getattr(failure, "diagnostics", None)

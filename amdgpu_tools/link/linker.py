@@ -37,13 +37,18 @@ class LinkResult:
         return render_map(self.linker)
 
 
-def link(inputs, *, no_undefined: bool = True, merge_notes: bool = True) -> bytes:
-    """Link relocatable AMDGPU objects (paths or bytes) into a shared object."""
-    return link_result(inputs, no_undefined=no_undefined, merge_notes=merge_notes).data
+def link(inputs, *, no_undefined: bool = True, merge_notes: bool = True,
+         entry: str | None = None) -> bytes:
+    """Link relocatable AMDGPU objects (paths, bytes or (name, bytes)) into a
+    shared object. ``merge_notes=False`` keeps every input note as ld.lld
+    does; ``entry`` names the symbol whose address becomes e_entry."""
+    return link_result(inputs, no_undefined=no_undefined, merge_notes=merge_notes,
+                       entry=entry).data
 
 
-def link_result(inputs, *, no_undefined: bool = True, merge_notes: bool = True) -> LinkResult:
-    linker = Linker(no_undefined=no_undefined, merge_notes=merge_notes)
+def link_result(inputs, *, no_undefined: bool = True, merge_notes: bool = True,
+                entry: str | None = None) -> LinkResult:
+    linker = Linker(no_undefined=no_undefined, merge_notes=merge_notes, entry=entry)
     collecting = gc.isenabled()
     gc.disable()  # a link allocates many small, long-lived objects and frees none
     try:
@@ -70,8 +75,10 @@ def _read_input(item, number: int) -> tuple[str, bytes]:
 class Linker:
     """One link: call ``run(inputs)`` once."""
 
-    def __init__(self, *, no_undefined: bool = True, merge_notes: bool = True):
+    def __init__(self, *, no_undefined: bool = True, merge_notes: bool = True,
+                 entry: str | None = None):
         self.no_undefined = no_undefined
+        self.entry = entry
         self.merge_notes = merge_notes
         self.symbols = SymbolTable()
         self.objects = []
@@ -296,6 +303,15 @@ class Linker:
         syn[".dynamic"].data = dynamic_bytes(dynamic_entries(tables))
 
     # --- queries used by the writer and the map ----------------------------
+    def entry_address(self) -> int:
+        """e_entry: 0 for a shared object unless an entry symbol is named."""
+        if not self.entry:
+            return 0
+        symbol = self.symbols.globals.get(self.entry)
+        if symbol is None or not symbol.is_defined:
+            raise LinkError(f"cannot find entry symbol {self.entry}")
+        return symbol.address
+
     def section_index(self, symbol) -> int:
         if symbol.kind == DEFINED:
             return symbol.section.output.index

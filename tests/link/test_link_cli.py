@@ -71,3 +71,19 @@ def test_unknown_option_is_a_usage_error(capsys, tmp_path):
 def test_translate_args_keeps_inputs_in_order():
     assert translate_args(["-shared", "a.o", "-Map", "m", "b.o", "-M"]) == [
         "--shared", "a.o", "--map", "m", "b.o", "--print-map"]
+
+
+@pytest.mark.parametrize("spelling", [["--entry", "caller"], ["--entry=caller"], ["-e", "caller"]])
+def test_entry_symbol_sets_e_entry(tmp_path, spelling):
+    from .elfview import View
+    out = tmp_path / "k.so"
+    assert main(["-shared", *spelling, "-o", str(out), *CALL]) == 0
+    view = View(out.read_bytes())
+    assert view.header["e_entry"] == view.address("caller") == 0x1700
+
+
+def test_missing_entry_symbol(tmp_path, capsys):
+    out = tmp_path / "k.so"
+    assert main(["-shared", "--entry", "nowhere", "-o", str(out), *CALL]) == 1
+    assert "cannot find entry symbol nowhere" in capsys.readouterr().err
+    assert not out.exists()
