@@ -47,7 +47,11 @@ _CONDITIONALS = frozenset((
     ".elseif", ".else", ".endif",
 ))
 
-_MAX_EXPANSION_LINES = 5_000_000
+#: Bounds that keep a hostile or mistyped source from running forever or filling memory.
+_MAX_EXPANSION_LINES = 1_000_000
+_MAX_NESTING = 20
+MAX_SECTION_BYTES = 1 << 28
+MAX_ALIGNMENT = 1 << 16
 
 
 class StatementError(ToolchainError):
@@ -127,6 +131,8 @@ class Assembler:
             self.error(str(error), error.column)
         except ToolchainError as error:
             self.error(str(error), self._first_column(line))
+        except RecursionError:
+            self.error("expression or statement nested too deeply", self._first_column(line))
 
     @staticmethod
     def _first_column(line: SourceLine) -> int:
@@ -240,19 +246,30 @@ class Assembler:
             self._define_macro(rest, body)
         elif name == ".rept":
             count = self.absolute(self._single_expression(rest))
-            self._push_expansion([line for _ in range(max(count, 0)) for line in body])
+            if count < 0:
+                raise StatementError("Count is negative", None)
+            self._check_expansion(count * len(body))
+            self._push_expansion([line for _ in range(count) for line in body], first)
         elif name in (".irp", ".irpc"):
-            self._irp(name, rest, body)
+            self._irp(name, rest, body, first)
         else:
             self.amdgpu.block(name, rest, body, first, end)
 
-    def _push_expansion(self, lines):
-        self.expanded_lines += len(lines)
-        if self.expanded_lines > _MAX_EXPANSION_LINES:
-            raise StatementError("macro or repetition expansion too large", 1)
-        self.pending.extendleft(reversed(lines))
+    def _check_expansion(self, count):
+        if self.expanded_lines + count > _MAX_EXPANSION_LINES:
+            raise StatementError(f"macro or repetition expansion exceeds {_MAX_EXPANSION_LINES} lines", None)
 
-    def _irp(self, name, rest, body):
+    def _push_expansion(self, lines, origin):
+        """Queue expanded lines; nesting deeper than llvm-mc's 20 levels is an error."""
+        depth = origin.depth + 1
+        if depth > _MAX_NESTING:
+            raise StatementError(f"macros cannot be nested more than {_MAX_NESTING} levels deep", None)
+        self._check_expansion(len(lines))
+        self.expanded_lines += len(lines)
+        self.pending.extendleft(reversed([SourceLine(l.filename, l.number, l.text, l.raw, depth)
+                                          for l in lines]))
+
+    def _irp(self, name, rest, body, first):
         symbol, _, values = rest.partition(",")
         symbol = symbol.strip()
         if not symbol:
@@ -261,7 +278,7 @@ class Assembler:
         lines = []
         for item in items or [""]:
             lines.extend(_substitute(line, {symbol: item}) for line in body)
-        self._push_expansion(lines)
+        self._push_expansion(lines, first)
 
     def _define_macro(self, rest, body):
         name, _, params = rest.replace(",", " ", 1).partition(" ") if "," in rest.split(" ")[0] \
@@ -292,7 +309,7 @@ class Assembler:
         self.macro_counter += 1
         expanded = [SourceLine(line.filename, line.number, _substitute(b, values).text, line.raw)
                     for b in body]
-        self._push_expansion(expanded)
+        self._push_expansion(expanded, line)
 
     # ---- statements --------------------------------------------------------------
 
@@ -471,6 +488,8 @@ class Assembler:
 
     def emit(self, data: bytes):
         section = self.current
+        if section.size + len(data) > MAX_SECTION_BYTES:
+            raise StatementError(f"section '{section.name}' would exceed {MAX_SECTION_BYTES} bytes", None)
         if section.sh_type == elfc.SHT_NOBITS:
             if any(data):
                 raise StatementError("cannot have initialized data in a bss section", None)
@@ -495,9 +514,13 @@ class Assembler:
     def align(self, alignment: int, fill=None, max_skip=None):
         if alignment <= 0 or alignment & (alignment - 1):
             raise StatementError("alignment must be a power of 2", None)
+        if alignment > MAX_ALIGNMENT:
+            raise StatementError(f"alignment {alignment} is larger than {MAX_ALIGNMENT}", None)
         section = self.current
         section.alignment = max(section.alignment, alignment)
         padding = (-section.size) % alignment
+        if section.size + padding > MAX_SECTION_BYTES:
+            raise StatementError(f"section '{section.name}' would exceed {MAX_SECTION_BYTES} bytes", None)
         if max_skip is not None and padding > max_skip:
             return
         if fill is None and section.is_code:

@@ -254,6 +254,7 @@ def directive_zero(asm, directive):
         asm.warning(f"'{directive.name}' directive with negative repeat count has no effect",
                     directive.rest_column)
         return
+    _check_size(asm, count)
     asm.emit(bytes([fill & 0xFF]) * count)
 
 
@@ -268,8 +269,15 @@ def directive_fill(asm, directive):
         asm.warning("'.fill' directive with negative repeat count has no effect", directive.rest_column)
         return
     size = min(max(size, 0), 8)
+    _check_size(asm, count * size)
     unit = (value & 0xFFFFFFFF).to_bytes(8, "little")[:size]
     asm.emit(unit * count)
+
+
+def _check_size(asm, nbytes):
+    from .assembler import MAX_SECTION_BYTES
+    if asm.current.size + nbytes > MAX_SECTION_BYTES:
+        raise _error(asm, f"section '{asm.current.name}' would exceed {MAX_SECTION_BYTES} bytes")
 
 
 def _alignment(power_of_two):

@@ -19,6 +19,7 @@ class SourceLine:
     number: int
     text: str
     raw: str
+    depth: int = 0  # macro / repetition nesting that produced this line
 
 
 _SPECIAL = frozenset('/;#"*')
