@@ -218,6 +218,17 @@ def akc_case(mcpu, lines):
             return {"bytes": ELFFile(f).get_section_by_name(".text").data()[:256].hex()}
 
 
+def akc_printed(mcpu):
+    """llvm-mc 14's own listing of a default amd_kernel_code_t: every key and value."""
+    source = (".hsa_code_object_version 2,1\n.hsa_code_object_isa\n.text\n.globl k\n"
+              ".p2align 8\n.type k,@function\n.amdgpu_hsa_kernel k\nk:\n"
+              ".amd_kernel_code_t\n.end_amd_kernel_code_t\ns_endpgm\n")
+    text = run([MC14, "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}",
+                "--amdhsa-code-object-version=2"], input=source, check=True).stdout
+    body = text.split(".amd_kernel_code_t\n")[1].split(".end_amd_kernel_code_t")[0]
+    return [line.strip() for line in body.splitlines() if line.strip()]
+
+
 def main():
     for name, build in OBJECTS.items():
         path = os.path.join(HERE, name)
@@ -229,6 +240,8 @@ def main():
         record(path)
     with open(os.path.join(HERE, "kd_cases.json"), "w") as f:
         json.dump(kd_cases(), f, indent=0)
+    with open(os.path.join(HERE, "akc_printed.json"), "w") as f:
+        json.dump({m: akc_printed(m) for m in ("gfx600", "gfx700", "gfx803")}, f, indent=0)
     with open(os.path.join(HERE, "akc_cases.json"), "w") as f:
         json.dump([{"mcpu": m, "lines": lines, **akc_case(m, lines)} for m, lines in AKC_CASES],
                   f, indent=0)
