@@ -210,8 +210,6 @@ def _read_symbols(reader, shdrs, code):
             symbol = Symbol(name, st_value, st_size, st_info & 0xF, st_info >> 4, st_shndx)
             if name and (name not in code.symbols or sh_type == SHT_DYNSYM):
                 code.symbols[name] = symbol
-        if sh_type == SHT_DYNSYM:
-            code._dynsym_index = index
 
 
 def _string(strings: bytes, offset: int, what: str) -> str:

@@ -9,7 +9,6 @@ amd_kernel_code_t at the kernel symbol) is decoded from the mapped bytes.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
@@ -17,8 +16,8 @@ from ..isa.targets import Target, get_target, target_by_mach
 from .codeobject import CodeObject, elf_type_of, parse_code_object
 from .descriptors import (AMD_KERNEL_CODE_SIZE, KERNEL_DESCRIPTOR_SIZE,
                           decode_amd_kernel_code, decode_kernel_descriptor)
-from .metadata import ArgMetadata, KernelMetadata
-from .printf import PrintfFormat, parse_printf_formats
+from .metadata import KernelMetadata
+from .printf import parse_printf_formats
 
 R_AMDGPU_NONE, R_AMDGPU_ABS64, R_AMDGPU_RELATIVE64 = 0, 3, 13
 ET_REL = 1
@@ -194,7 +193,12 @@ def _kernel_info(name, symbol, address, version, decoded, entry: KernelMetadata 
     setup = decoded.setup
 
     def prop(value, default):
-        return default if value is None else int(value)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise LoadError(f"malformed metadata: kernel '{name}' has a code property "
+                            f"{value!r} that is not a non-negative integer")
+        return value
 
     args = entry.args if entry is not None else None
     kernarg_size = prop(entry.kernarg_segment_size if entry else None, decoded.kernarg_size)

@@ -236,3 +236,36 @@ def test_abs64_relocations_resolve_against_dynamic_symbols():
     assert agent.memory.read_u64(loaded.base + table) == loaded.base + value
     assert agent.memory.read_u64(loaded.base + table + 8) == loaded.base + value + 4
     assert struct.unpack("<2i", agent.memory.read(loaded.base + value, 8)) == (1, 2)
+
+
+@pytest.mark.parametrize("name", ["kernels_v5_gfx900.hsaco", "kernels_v2_gfx803.hsaco",
+                                  "abs64_v5.hsaco"])
+def test_corrupted_code_objects_fail_only_with_toolchain_errors(name):
+    """Random byte changes and truncations: a clean load or one ToolchainError."""
+    import random
+    data = read_data(name)
+    rng = random.Random(name)
+    for _ in range(150):
+        mutated = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            mutated[rng.randrange(min(len(mutated), 4096))] = rng.randrange(256)
+        if rng.random() < 0.2:
+            mutated = mutated[:rng.randrange(len(mutated))]
+        try:
+            Agent(None, FakeExecutor()).load(bytes(mutated))
+        except ToolchainError:
+            pass
+
+
+def test_non_integer_code_property_is_malformed_metadata():
+    offset, size = _metadata_note_offset(V5)
+    document = msgpack.unpackb(V5[offset:offset + size])
+    kernel = document["amdhsa.kernels"][0]
+    del kernel[".language"]                 # room for the longer bad value
+    kernel[".sgpr_count"] = "x"
+    raw = msgpack.packb(document)
+    assert len(raw) <= size
+    note_at = offset - 8 - 12               # note header, then the 8-byte "AMDGPU" name
+    patched = _patch(_patch(V5, note_at + 4, struct.pack("<I", len(raw))), offset, raw)
+    with pytest.raises(LoadError, match="malformed metadata: kernel '.*' has a code property 'x'"):
+        _load(patched)
