@@ -16,6 +16,7 @@ The rules reproduce ld.lld's default layout for a shared AMDGPU object:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from ..elf import constants as C
@@ -35,6 +36,7 @@ _RELRO_NAMES = {".data.rel.ro", ".bss.rel.ro", ".init_array", ".fini_array",
 _RELRO_TYPES = {C.SHT_INIT_ARRAY, C.SHT_FINI_ARRAY, 16}
 
 
+@functools.lru_cache(maxsize=4096)
 def output_name(name: str) -> str:
     """The output section an input section joins (ld.lld's default names)."""
     for prefix in _OUTPUT_PREFIXES:
