@@ -173,12 +173,39 @@ def _result_modifiers(type_, clamp, omod):
     return modify
 
 
+_INT_LIMITS = {"i32": (-2 ** 31, 2 ** 31 - 1), "u32": (0, 2 ** 32 - 1),
+               "i16": (-2 ** 15, 2 ** 15 - 1), "u16": (0, 2 ** 16 - 1)}
+
+
+def _integer_result(kind, clamp):
+    """Wide integer results: saturate with the clamp bit, else wrap (by the cast)."""
+    low, high = _INT_LIMITS[kind]
+    if not clamp:
+        return None
+    return lambda values: np.clip(values, low, high)
+
+
+def _op_sel_source(getter, type_):
+    """GFX9 VOP3 op_sel: a 16-bit source read from the high half."""
+    return lambda state, sel: np.asarray(getter(state, sel), np.uint32) >> np.uint32(16)
+
+
+def _op_sel_writer(dst):
+    """GFX9 VOP3 op_sel[3]: a 16-bit result written to the high half, low half kept."""
+    def write(state, sel, bits, lanes):
+        merged = (state.vgpr[dst, sel] & np.uint32(0xFFFF)) | \
+            ((np.asarray(bits, np.uint32) & np.uint32(0xFFFF)) << np.uint32(16))
+        state.write_vgpr(sel, dst, merged, lanes)
+    return write
+
+
 def build_valu(inst, semantic, program):
     """VOP1/VOP2/VOP3 (and their DPP/SDWA forms) with a pure semantic function."""
     from . import lanes as lane_ops
     fn = semantic.fn
     flags = semantic.flags
     is_vop3 = inst.encoding == "VOP3"
+    op_sel = field(inst, "op_sel") if is_vop3 else 0
     aperture = _aperture_reader(program)
     codes = _source_codes(inst, semantic)
     neg = field(inst, "neg") if is_vop3 else 0
@@ -191,6 +218,8 @@ def build_valu(inst, semantic, program):
             getter = src_mods.wrap(i, getter, type_)
         if type_ == "f32" and not flags.get("no_flush"):
             getter = _flushing(getter, program)
+        if op_sel >> i & 1 and ops.bits_of(type_) == 16:
+            getter = _op_sel_source(getter, type_)
         modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
         if modify is not None:
             getter = _compose(modify, getter)
@@ -198,9 +227,12 @@ def build_valu(inst, semantic, program):
     if src_mods is not None and inst.encoding == "SDWA":
         fetch = src_mods.sdwa_fetch(fetch)
     dst_type = semantic.dst
-    post = _result_modifiers(dst_type, field(inst, "clamp") if is_vop3 or inst.encoding == "SDWA"
-                             else 0, field(inst, "omod") if is_vop3 or inst.encoding == "SDWA"
-                             else 0)
+    if flags.get("int_clamp"):
+        post = _integer_result(flags["int_clamp"], field(inst, "clamp") if is_vop3 else 0)
+    else:
+        has_output_modifiers = is_vop3 or inst.encoding == "SDWA"
+        post = _result_modifiers(dst_type, field(inst, "clamp") if has_output_modifiers else 0,
+                                 field(inst, "omod") if has_output_modifiers else 0)
     dst = field(inst, "vdst")
     wide = ops.bits_of(dst_type) == 64
     carry_in_code = carry_out_code = None
@@ -210,6 +242,8 @@ def build_valu(inst, semantic, program):
         carry_out_code = field(inst, "sdst") if is_vop3 else VCC_LO
     flush_out = dst_type == "f32" and not flags.get("no_flush")
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
+    if op_sel >> 3 & 1 and ops.bits_of(dst_type) == 16:
+        writer = _op_sel_writer(dst)
     dst_is_sgpr = flags.get("sgpr_dst", False)
 
     def run(ctx):

@@ -141,6 +141,9 @@ def s_set_gpr_idx_mode(ctx):
 
 
 unsupported("s_set_gpr_idx_on", "VGPR indexing mode is not emulated")
+unsupported("s_set_gpr_idx_idx", "VGPR indexing mode is not emulated")
+unsupported("v_screen_partition_4se_b32", "screen partitioning is graphics-only")
+unsupported("v_mqsad_u32_u8", "the 128-bit accumulator form of masked quad SAD is not emulated")
 unsupported("s_cbranch_g_fork", "fork/join stacks are not emulated")
 unsupported("s_cbranch_i_fork", "fork/join stacks are not emulated")
 unsupported("s_cbranch_join", "fork/join stacks are not emulated")

@@ -586,3 +586,13 @@ def _compare_k(name, signed, op):
 for _cond, _op in _COMPARE.items():
     _compare_k(f"s_cmpk_{_cond}_i32", True, _op)
     _compare_k(f"s_cmpk_{_cond}_u32", False, _op)
+
+
+@salu("s_bitreplicate_b64_b32", "b64", "b32")
+def s_bitreplicate_b64_b32(a):
+    """Each bit i of the source becomes bits 2i and 2i+1 of the result."""
+    a = np.asarray(a, U64)
+    result = np.zeros_like(a)
+    for bit in range(32):
+        result |= ((a >> U64(bit)) & U64(1)) * U64(3 << (2 * bit))
+    return result

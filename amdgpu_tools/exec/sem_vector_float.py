@@ -429,3 +429,38 @@ def v_trig_preop_f64(x, segment):
         chunk = (bits >> max(total - shift - 53, 0)) & ((1 << 53) - 1)
         out[index] = math.ldexp(chunk, -shift - 53)
     return out
+
+
+# GFX9 renamed the GFX8 f16 mad/fma/div_fixup (which zero the high half) to
+# *_legacy_f16; the computation is the same.
+valu("v_mad_legacy_f16", "f16", "f16", "f16", "f16")(lambda a, b, c: a * b + c)
+valu("v_fma_legacy_f16", "f16", "f16", "f16", "f16")(
+    lambda a, b, c: (a.astype(F64) * b.astype(F64) + c.astype(F64)).astype(F16))
+valu("v_div_fixup_legacy_f16", "f16", "f16", "f16", "f16")(_div_fixup)
+
+
+@valu("v_cvt_norm_i16_f16", "i16", "f16")
+def v_cvt_norm_i16_f16(a):
+    """f16 in [-1, 1] -> snorm16 (round to nearest even, saturate, NaN -> 0)."""
+    return np.rint(np.clip(np.nan_to_num(a.astype(F64)), -1, 1) * 32767).astype(np.int16)
+
+
+@valu("v_cvt_norm_u16_f16", "u16", "f16")
+def v_cvt_norm_u16_f16(a):
+    return np.rint(np.clip(np.nan_to_num(a.astype(F64)), 0, 1) * 65535).astype(np.uint16)
+
+
+@valu("v_cvt_pknorm_i16_f16", "b32", "f16", "f16")
+def v_cvt_pknorm_i16_f16(a, b):
+    return v_cvt_pknorm_i16_f32(a.astype(F32), b.astype(F32))
+
+
+@valu("v_cvt_pknorm_u16_f16", "b32", "f16", "f16")
+def v_cvt_pknorm_u16_f16(a, b):
+    return v_cvt_pknorm_u16_f32(a.astype(F32), b.astype(F32))
+
+
+@valu("v_cvt_pkaccum_u8_f32", "b32", "f32", "u32", "b32", layout="mac")
+def v_cvt_pkaccum_u8_f32(a, b, old):
+    """Convert a to a byte into byte b[1:0] of the destination, keeping the others."""
+    return v_cvt_pk_u8_f32(a, b, np.asarray(old, U32))

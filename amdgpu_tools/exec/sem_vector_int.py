@@ -51,19 +51,19 @@ def v_cndmask_b32(a, b, condition):
 
 
 # ------------------------------------------------------------ add and sub
-@valu("v_add_u32", "u32", "u32", "u32")
+@valu("v_add_u32", "u32", "u32", "u32", int_clamp="u32")
 def v_add_u32(a, b):
-    return u32(a) + u32(b)
+    return a.astype(I64) + b
 
 
-@valu("v_sub_u32", "u32", "u32", "u32")
+@valu("v_sub_u32", "u32", "u32", "u32", int_clamp="u32")
 def v_sub_u32(a, b):
-    return u32(a) - u32(b)
+    return a.astype(I64) - b
 
 
-@valu("v_subrev_u32", "u32", "u32", "u32")
+@valu("v_subrev_u32", "u32", "u32", "u32", int_clamp="u32")
 def v_subrev_u32(a, b):
-    return u32(b) - u32(a)
+    return b.astype(I64) - a
 
 
 @valu("v_add_co_u32", "u32", "u32", "u32", carry_out=True)
@@ -428,19 +428,19 @@ def v_mad_i32_i16(a, b, c):
 
 
 # ------------------------------------------------------------- 16-bit ints
-@valu("v_add_u16", "u16", "u16", "u16")
+@valu("v_add_u16", "u16", "u16", "u16", int_clamp="u16")
 def v_add_u16(a, b):
-    return a + b
+    return a.astype(I32) + b
 
 
-@valu("v_sub_u16", "u16", "u16", "u16")
+@valu("v_sub_u16", "u16", "u16", "u16", int_clamp="u16")
 def v_sub_u16(a, b):
-    return a - b
+    return a.astype(I32) - b
 
 
-@valu("v_subrev_u16", "u16", "u16", "u16")
+@valu("v_subrev_u16", "u16", "u16", "u16", int_clamp="u16")
 def v_subrev_u16(a, b):
-    return b - a
+    return b.astype(I32) - a
 
 
 @valu("v_mul_lo_u16", "u16", "u16", "u16")
@@ -448,14 +448,14 @@ def v_mul_lo_u16(a, b):
     return a * b
 
 
-@valu("v_add_i16", "i16", "i16", "i16")
+@valu("v_add_i16", "i16", "i16", "i16", int_clamp="i16")
 def v_add_i16(a, b):
-    return a + b
+    return a.astype(I32) + b
 
 
-@valu("v_sub_i16", "i16", "i16", "i16")
+@valu("v_sub_i16", "i16", "i16", "i16", int_clamp="i16")
 def v_sub_i16(a, b):
-    return a - b
+    return a.astype(I32) - b
 
 
 @valu("v_lshlrev_b16", "u16", "u16", "u16")
@@ -565,3 +565,48 @@ def v_sat_pk_u8_i16(a):
     high = (u32(a) >> U32(16)).astype(U16).view(np.int16)
     sat = lambda x: np.clip(x, 0, 255).astype(U32)
     return sat(low) | (sat(high) << U32(8))
+
+
+@valu("v_add_i32", "i32", "i32", "i32", int_clamp="i32")
+def v_add_i32(a, b):
+    return a.astype(np.int64) + b
+
+
+@valu("v_sub_i32", "i32", "i32", "i32", int_clamp="i32")
+def v_sub_i32(a, b):
+    return a.astype(np.int64) - b
+
+
+def _qsad_bytes(pattern, reference_pair, shift):
+    """SAD of the 4 bytes of ``pattern`` against 4 bytes of the 64-bit reference
+    starting at byte ``shift`` (reference bytes of 0 are masked for mqsad)."""
+    total = np.zeros(np.broadcast_shapes(np.shape(pattern), np.shape(reference_pair)), U64)
+    for i in range(4):
+        x = (u64(reference_pair) >> U64(8 * (i + shift))) & U64(0xFF)
+        y = (u64(pattern) >> U64(8 * i)) & U64(0xFF)
+        total = total + np.where(x > y, x - y, y - x)
+    return total
+
+
+@valu("v_qsad_pk_u16_u8", "u64", "u64", "u32", "u64")
+def v_qsad_pk_u16_u8(reference, pattern, accumulate):
+    result = U64(0)
+    for shift in range(4):
+        part = (_qsad_bytes(pattern, reference, shift) +
+                ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
+        result = result | (part << U64(16 * shift))
+    return result
+
+
+@valu("v_mqsad_pk_u16_u8", "u64", "u64", "u32", "u64")
+def v_mqsad_pk_u16_u8(reference, pattern, accumulate):
+    result = U64(0)
+    for shift in range(4):
+        total = np.zeros(np.broadcast_shapes(np.shape(pattern), np.shape(reference)), U64)
+        for i in range(4):
+            x = (u64(reference) >> U64(8 * (i + shift))) & U64(0xFF)
+            y = (u64(pattern) >> U64(8 * i)) & U64(0xFF)
+            total = total + np.where(y == 0, U64(0), np.where(x > y, x - y, y - x))
+        part = (total + ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
+        result = result | (part << U64(16 * shift))
+    return result

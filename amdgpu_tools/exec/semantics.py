@@ -5,7 +5,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-from . import (sem_compare, sem_control, sem_lane, sem_scalar,  # noqa: F401
+from . import (sem_compare, sem_control, sem_lane, sem_packed, sem_scalar,  # noqa: F401
                sem_vector_float, sem_vector_int)
 
 for _module in pkgutil.iter_modules([str(Path(__file__).parent)]):
