@@ -83,6 +83,15 @@ class CodeObject:
             return 2
         return CODE_OBJECT_FOR_ABI[self.abi_version]
 
+    @property
+    def isa_version(self):
+        """(major, minor, stepping) of a v2 NT_AMD_HSA_ISA_VERSION note, or None."""
+        for owner, note_type, desc in self.notes:
+            if owner == "AMD" and note_type == NT_AMD_HSA_ISA_VERSION and len(desc) >= 16:
+                # vendor and architecture name sizes (u16 each), then the version
+                return struct.unpack_from("<III", desc, 4)
+        return None
+
     def kernel_symbols(self) -> list:
         """v2 kernel symbols (type STT_AMDGPU_HSA_KERNEL), local or global."""
         return [s for s in self.symbols.values() if s.type == STT_AMDGPU_HSA_KERNEL and s.shndx]

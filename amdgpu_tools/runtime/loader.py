@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
-from ..isa.targets import Target, get_target, target_by_mach
+from ..isa.targets import ALL_TARGETS, Target, get_target, target_by_mach
 from .codeobject import CodeObject, elf_type_of, parse_code_object
 from .descriptors import (AMD_KERNEL_CODE_SIZE, KERNEL_DESCRIPTOR_SIZE,
                           decode_amd_kernel_code, decode_kernel_descriptor)
@@ -97,6 +97,13 @@ def link_if_relocatable(data: bytes) -> bytes:
 
 
 def code_object_target(code: CodeObject) -> Target:
+    """The processor from e_flags; a v2 object without one names it in its ISA note."""
+    if code.mach == 0 and code.isa_version is not None:
+        for target in ALL_TARGETS:
+            if target.isa_version == code.isa_version:
+                return target
+        raise LoadError(f"code object is for an unknown ISA version "
+                        f"{'.'.join(map(str, code.isa_version))}")
     try:
         return target_by_mach(code.mach)
     except TargetError:

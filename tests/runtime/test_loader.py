@@ -272,3 +272,11 @@ def test_non_integer_code_property_is_malformed_metadata():
     patched = _patch(V5, offset, raw)
     with pytest.raises(LoadError, match="malformed metadata: kernel '.*' has a code property 'x'"):
         _load(patched)
+
+
+def test_v2_target_from_the_isa_note_when_e_flags_has_none():
+    hello = read_data("hello_world_v2.hsaco")
+    no_mach = _patch(hello, 48, struct.pack("<I", 0))
+    assert _load(no_mach).target.name == "gfx803"
+    code = parse_code_object(hello)
+    assert code.isa_version == (8, 0, 3)
