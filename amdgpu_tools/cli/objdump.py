@@ -84,13 +84,46 @@ def _target(elf: ElfFile, mcpu):
 
 
 # --- disassembly ------------------------------------------------------------
-def instruction_line(address: int, inst) -> str:
+def instruction_line(address: int, inst, describe_target=None) -> str:
+    """One line as llvm-objdump prints it; branches get `` <symbol+0xoffset>``."""
     words = " ".join(f"{w:08X}" for w in inst.words)
     if getattr(inst, "size", 4) < 4:
         words = " ".join(f"{b:02X}" for b in inst.words[0].to_bytes(4, "little")[:inst.size])
     text = inst.text()
     text = text.ljust(TEXT_COLUMN) if len(text) < TEXT_COLUMN else text + " "
-    return f"\t{text}// {address:012X}: {words}\n"
+    target = branch_target(address, inst)
+    suffix = ""
+    if target is not None and describe_target is not None:
+        where = describe_target(target)
+        suffix = f" <{where}>" if where else ""
+    return f"\t{text}// {address:012X}: {words}{suffix}\n"
+
+
+def branch_target(address: int, inst) -> int | None:
+    """Target of an instruction with a 'label' operand (SOPP simm16: pc + 4 + 4 * simm16)."""
+    info = getattr(inst, "info", None)
+    operands = getattr(info, "operands", None) or ()
+    for operand in operands:
+        if isinstance(operand, dict) and operand.get("kind") == "label":
+            offset = inst.fields.get(operand["field"], 0)
+            offset -= 0x10000 if offset & 0x8000 else 0
+            return address + 4 + 4 * offset
+    return None
+
+
+def _symbolizer(labels: dict[int, str]):
+    """``<name+0xoff>`` for an address: the nearest label at or before it."""
+    ordered = sorted(labels.items())
+
+    def describe(address: int) -> str | None:
+        best = None
+        for start, name in ordered:
+            if start <= address:
+                best = (start, name)
+        if best is None:
+            return None
+        return best[1] if best[0] == address else f"{best[1]}+0x{address - best[0]:x}"
+    return describe
 
 
 def raw_disassembly(hex_text: str, mcpu: str) -> str:
@@ -134,11 +167,13 @@ def disassembly(elf: ElfFile, target) -> str:
     from ..isa import disassemble
     out = []
     for section in elf.sections:
-        if section.type != C.SHT_PROGBITS or not section.flags & C.SHF_EXECINSTR:
+        if section.type != C.SHT_PROGBITS or not section.flags & C.SHF_EXECINSTR \
+                or section.size == 0:
             continue
         out.append(f"\nDisassembly of section {section.name}:\n")
         labels = _labels(elf, section)
         headers = _kernel_headers(elf, section)
+        describe = _symbolizer(labels)
         base = section.addr
         starts = sorted({base} | {a for a in labels if base <= a < base + section.size})
         for index, start in enumerate(starts):
@@ -151,7 +186,7 @@ def disassembly(elf: ElfFile, target) -> str:
                 start += AMD_KERNEL_CODE_T_SIZE
             code = section.data[start - base:end - base]
             for address, inst in disassemble(code, target, start):
-                out.append(instruction_line(address, inst))
+                out.append(instruction_line(address, inst, describe))
     return "".join(out)
 
 
