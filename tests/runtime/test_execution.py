@@ -32,9 +32,10 @@ def test_hello_world_sample():
     np.testing.assert_array_equal(out.numpy(), np.array([3.14159, 0, 0, 0], np.float32))
 
 
-def test_v2_clang14_vadd_and_scale():
+@pytest.mark.parametrize("name", ["kernels_v2_gfx803.hsaco", "kernels_v2_gfx900.hsaco"])
+def test_v2_clang14_vadd_and_scale(name):
     device = Device()
-    program = device.load(read_data("kernels_v2_gfx803.hsaco"))
+    program = device.load(read_data(name))
     rng = np.random.default_rng(1)
     a = rng.standard_normal(1000).astype(np.float32)
     b = rng.standard_normal(1000).astype(np.float32)
@@ -97,10 +98,11 @@ def test_relocated_pointer_table(name):
     np.testing.assert_array_equal(out.numpy(), [50, 60, 70, 80] * 2)
 
 
-def test_printf_v2():
+@pytest.mark.parametrize("name", ["kernels_v2_gfx803.hsaco", "kernels_v2_gfx900.hsaco"])
+def test_printf_v2(name):
     stream = io.StringIO()
     device = Device(printf_stream=stream)
-    program = device.load(read_data("kernels_v2_gfx803.hsaco"))
+    program = device.load(read_data(name))
     out = device.zeros(64, np.int32)
     program["hello"](out, np.int32(7), grid=64, block=64)
     assert stream.getvalue() == "hello 7 1.500000 ok\nhello 8 1.500000 ok\n"
@@ -133,32 +135,34 @@ def test_relocatable_object_is_linked_on_load():
     np.testing.assert_array_equal(out.numpy(), [10, 20, 30, 40] * 2)
 
 
-def test_spec_through_amdgpu_run(tmp_path, capsys):
+@pytest.mark.parametrize("name", V45 + ["kernels_v2_gfx803.hsaco", "kernels_v2_gfx900.hsaco"])
+def test_spec_through_amdgpu_run(tmp_path, capsys, name):
     from amdgpu_tools.cli.run import main
     rng = np.random.default_rng(3)
     a = rng.standard_normal(1000).astype(np.float32)
     np.save(tmp_path / "a.npy", a)
     np.save(tmp_path / "out.npy", a + a)
-    np.save(tmp_path / "sums.npy", np.array([a[:500].sum(), a[500:].sum()]))
     spec = {
         "name": "vadd-1000",
-        "code_object": data_path("kernels_v5_gfx900.hsaco"),
+        "code_object": data_path(name),
         "buffers": {"a": {"file": "a.npy"}, "out": {"zeros": 1000, "dtype": "float32"},
                     "n": {"data": list(range(512)), "dtype": "int32"},
                     "sums": {"zeros": 2, "dtype": "int32"}},
         "launches": [
             {"kernel": "vadd", "grid": [1024, 1, 1], "block": [64, 1, 1],
-             "args": [{"buf": "a"}, {"buf": "a"}, {"buf": "out"}, {"i32": 1000}]},
-            {"kernel": "reduce", "grid": [512], "block": [256],
-             "args": [{"buf": "n"}, {"buf": "sums"}, {"local": 1024}]}],
-        "expect": {"out": {"file": "out.npy"},
-                   "sums": {"data": [sum(range(256)), sum(range(256, 512))]}},
+             "args": [{"buf": "a"}, {"buf": "a"}, {"buf": "out"}, {"i32": 1000}]}],
+        "expect": {"out": {"file": "out.npy"}},
     }
+    if "v2" not in name:
+        spec["launches"].append({"kernel": "reduce", "grid": [512], "block": [256],
+                                 "args": [{"buf": "n"}, {"buf": "sums"}, {"local": 1024}]})
+        spec["expect"]["sums"] = {"data": [sum(range(256)), sum(range(256, 512))]}
     path = tmp_path / "launch.yaml"
     path.write_text(yaml.safe_dump(spec))
     assert main(["--spec", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "PASS out" in out and "PASS sums" in out
+    assert "PASS out" in out
+    assert "v2" in name or "PASS sums" in out
 
 
 @pytest.mark.llvm
