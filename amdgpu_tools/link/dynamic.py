@@ -19,18 +19,22 @@ GNU_HASH_SHIFT2 = 26
 
 
 class StringTable:
-    """An ELF string table in insertion order, each distinct string once."""
+    """An ELF string table in insertion order, each distinct string once
+    (``deduplicate=False``: every string appended, as ld.lld's .strtab does)."""
 
-    def __init__(self):
-        self._offsets = {"": 0}
+    def __init__(self, deduplicate: bool = True):
+        self._offsets = {"": 0} if deduplicate else None
         self._parts = [b"\0"]
         self.size = 1
 
     def add(self, text: str) -> int:
-        offset = self._offsets.get(text)
+        offsets = self._offsets
+        offset = offsets.get(text) if offsets is not None else (0 if not text else None)
         if offset is None:
             encoded = text.encode() + b"\0"
-            offset = self._offsets[text] = self.size
+            offset = self.size
+            if offsets is not None:
+                offsets[text] = offset
             self._parts.append(encoded)
             self.size += len(encoded)
         return offset

@@ -78,7 +78,7 @@ def _write_contents(image: bytearray, out) -> None:
 def _symbol_tables(linker, strtab_index: int):
     """.symtab (locals first, sh_info = first global) and its .strtab."""
     local, global_ = linker.symtab_symbols()
-    strings = StringTable()
+    strings = StringTable(deduplicate=False)
     rows = [bytes(Elf64_Sym.size)]
     pack, add, section_index = Elf64_Sym.pack_values, strings.add, linker.section_index
     for symbol in local + global_:  # fields: name, info, other, shndx, value, size

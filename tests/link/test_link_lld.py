@@ -6,6 +6,15 @@ must match ld.lld's except for one named difference: the .comment string
 moves the file offsets of the non-allocated tail (.comment, .symtab,
 .shstrtab, .strtab) and of the section header table. Every allocated byte,
 program header, section header and symbol must be the same.
+
+The other differences from ld.lld, each tested elsewhere:
+* by default notes are merged into one set with one metadata document
+  (test_link_semantics: test_metadata_merged_into_one_document);
+* --no-undefined is the default (test_link_errors);
+* R_AMDGPU_ABS32_LO/HI are applied against link-time constants, where
+  ld.lld reports "unknown relocation" (test_abs32_relocations_against_constants);
+* SHF_MERGE string sections are concatenated, not deduplicated
+  (test_printf_strings_reached_from_code).
 """
 
 import pytest

@@ -40,6 +40,8 @@ OBJECTS = {
     "cl_v5_func.o": CLANG19 + ["-mcode-object-version=5", "cl_v5_func.cl"],
     "cl_v4.o": CLANG19 + ["-mcode-object-version=4", "cl_v5.cl"],
     "cl_v4_func.o": CLANG19 + ["-mcode-object-version=4", "cl_v5_func.cl"],
+    "cl_printf.o": CLANG19 + ["-mcode-object-version=5", "cl_printf.cl"],
+    "cl_printf2.o": CLANG19 + ["-mcode-object-version=5", "cl_printf2.cl"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
     "cl_v2_b.o": CLANG14 + ["cl_v2_b.cl"],
 }
