@@ -241,7 +241,8 @@ class _Layout:
     def _rela(self, section_name: str) -> bytes:
         rows = []
         for relocation in self.obj.relocations[section_name]:
-            index = self.symbol_index.get(id(relocation.symbol))
+            # symbol None: relocation against the null symbol (an absolute value)
+            index = 0 if relocation.symbol is None else self.symbol_index.get(id(relocation.symbol))
             if index is None:
                 raise ElfFormatError(f"relocation in '{section_name}' refers to symbol "
                                      f"'{relocation.symbol.name}' not in the object")
