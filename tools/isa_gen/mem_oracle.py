@@ -59,7 +59,7 @@ def disassemble(codes, mcpu, version="19"):
     results = []
     for code, start in zip(codes, addresses):
         hit = found.get(start)
-        ok = hit and hit[1] == code and not hit[0].startswith("<unknown>")
+        ok = hit and hit[1] == code and not hit[0].startswith(("<unknown>", ".long", ".byte"))
         results.append(hit if ok else None)
     return results
 

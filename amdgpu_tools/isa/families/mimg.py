@@ -1,0 +1,136 @@
+"""MIMG: image loads, stores, samples, gathers and atomics (graphics).
+
+Printed as ``vdata, vaddr, srsrc[, ssamp] dmask:0xN unorm glc slc r128|a16 tfe
+lwe da d16``.  The vdata width llvm-objdump prints follows dmask, d16
+packing (per processor) and tfe; the table records it per dmask value, and
+the vaddr width per op.  Encode, decode and print only: no execution.
+"""
+
+from .formats_mem import MIMG
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, decode_error, expect_count,
+                         expect_sgpr_range, expect_vgpr, load_table, modifier_flag,
+                         modifier_int, reject_unknown, split_operands, table_key, vreg_text)
+from ..operands import layout, operand_text
+
+FORMATS = (MIMG,)
+_TABLE = "mimg.json"
+_CACHE = {}
+_FLAGS = ("unorm", "glc", "slc", "r128", "tfe", "lwe", "da", "d16")
+
+
+def _info(name, row):
+    operands = (OperandSpec("vdata", "vgpr", 0, "b32"),
+                OperandSpec("vaddr", "vgpr", row["vaddr"], "b32"),
+                OperandSpec("srsrc", "sgpr", 8, "b32"))
+    if row["sampler"]:
+        operands += (OperandSpec("ssamp", "sgpr", 4, "b32"),)
+    return MemOpInfo(name, "MIMG", row["opcode"], operands,
+                     {"vdata": row["vdata"], "sampler": row["sampler"]})
+
+
+def _tables(target):
+    document = load_table(_TABLE)
+    key = table_key(document, target)
+    if key not in _CACHE:
+        by_name, by_code = {}, {}
+        for entry in document["instructions"]:
+            row = entry["targets"].get(key)
+            if row is not None:
+                info = _info(entry["name"], row)
+                by_name[info.name] = info
+                by_code[info.opcode] = info
+        _CACHE[key] = (by_name, by_code)
+    return _CACHE[key]
+
+
+def instructions(target):
+    return list(_tables(target)[0].values())
+
+
+def lookup(name, target):
+    return _tables(target)[0].get(name)
+
+
+def _a16_name(target):
+    return "a16" if target.generation >= 9 else "r128"
+
+
+def vdata_width(info, dmask, d16, tfe):
+    """The printed vdata width, or None when llvm refuses this dmask/d16/tfe."""
+    return info.props["vdata"][d16 * 32 + tfe * 16 + dmask]
+
+
+def _spelling(target, kind, code):
+    """llvm-objdump's spelling of an srsrc/ssamp code (GFX6/7: the core codec)."""
+    document = load_table(_TABLE)
+    key = table_key(document, target)
+    if key in document["operand_spellings"]:
+        return document["operand_spellings"][key][kind][code]
+    text = operand_text(code * 4, target.generation, 8 if kind == "srsrc" else 4)
+    return None if "invalid" in text else text
+
+
+def decode_fields(fields, target, value):
+    info = _tables(target)[1].get(fields["op"])
+    if info is None:
+        raise decode_error("MIMG", value, 2, target, f"no MIMG opcode {fields['op']}")
+    if target.generation < 8 and fields["d16"]:
+        raise decode_error("MIMG", value, 2, target, "no d16 before GFX8")
+    width = vdata_width(info, fields["dmask"], fields["d16"], fields["tfe"])
+    if width is None:
+        raise decode_error("MIMG", value, 2, target, f"{info.name}: invalid dmask/d16")
+    if fields["vdata"] + width > 256 or fields["vaddr"] + info.operands[1].width > 256:
+        raise decode_error("MIMG", value, 2, target, "register range beyond v255")
+    if not info.props["sampler"] and fields["ssamp"]:
+        raise decode_error("MIMG", value, 2, target, f"{info.name} takes no sampler")
+    if _spelling(target, "srsrc", fields["srsrc"]) is None or (
+            info.props["sampler"] and _spelling(target, "ssamp", fields["ssamp"]) is None):
+        raise decode_error("MIMG", value, 2, target, "invalid resource or sampler registers")
+    return info
+
+
+def text(info, fields, target):
+    width = vdata_width(info, fields["dmask"], fields["d16"], fields["tfe"])
+    parts = [vreg_text(fields["vdata"], width), vreg_text(fields["vaddr"], info.operands[1].width),
+             _spelling(target, "srsrc", fields["srsrc"])]
+    if info.props["sampler"]:
+        parts.append(_spelling(target, "ssamp", fields["ssamp"]))
+    out = info.name + " " + ", ".join(parts)
+    if fields["dmask"]:
+        out += f" dmask:0x{fields['dmask']:x}"
+    for flag in _FLAGS:
+        if fields.get(flag):
+            out += " " + (_a16_name(target) if flag == "r128" else flag)
+    return out
+
+
+def encode(info, operands, target):
+    positional, modifiers = split_operands(operands)
+    allowed = {"dmask", "unorm", "glc", "slc", "tfe", "lwe", "da", _a16_name(target)}
+    allowed |= {"d16"} if target.generation >= 8 else set()
+    reject_unknown(modifiers, allowed, info.name)
+    fields = {"op": info.opcode}
+    for flag in _FLAGS:
+        name = _a16_name(target) if flag == "r128" else flag
+        fields[flag] = int(modifier_flag(modifiers, name)) if name in allowed else 0
+    dmask = modifier_int(modifiers, "dmask")
+    if not 0 <= dmask <= 15:
+        raise OperandError("dmask must be in 0..15", modifiers["dmask"][0])
+    fields["dmask"] = dmask
+    width = vdata_width(info, dmask, fields["d16"], fields["tfe"])
+    if width is None:
+        raise OperandError(f"{info.name}: invalid dmask 0x{dmask:x}"
+                           f"{' with d16' if fields['d16'] else ''}",
+                           modifiers.get("dmask", (None,))[0])
+    expect_count(positional, len(info.operands), info.name, operands)
+    regs = layout(target.generation)
+    for spec, (index, operand) in zip(info.operands, positional):
+        if spec.slot == "vdata":
+            fields["vdata"] = expect_vgpr(operand, index, width, "vdata")
+        elif spec.slot == "vaddr":
+            fields["vaddr"] = expect_vgpr(operand, index, spec.width, "vaddr")
+        else:
+            code = expect_sgpr_range(operand, index, spec.width, spec.slot, regs.ttmp_base,
+                                     regs.sgpr_count)
+            fields[spec.slot] = code // 4
+    return fields

@@ -1,0 +1,87 @@
+"""Generate amdgpu_tools/isa/data/mimg.json: MIMG (image) instructions.
+
+Per processor each row gives the opcode, the vaddr width, whether a sampler
+(ssamp) is used, and the printed vdata width for each combination of dmask,
+d16 and tfe (index d16 * 32 + tfe * 16 + dmask; llvm derives it with quirks).
+Also recorded: how llvm-objdump spells each srsrc and ssamp code.
+GFX6/7 rows come from assembling the GFX8 syntax with llvm-mc.
+Run from the repository root:  python tools/isa_gen/mimg.py
+"""
+
+import re
+
+import mem_sweep as sw
+from amdgpu_tools.isa.families.formats_mem import MIMG
+
+BASE = {"vaddr": 10, "vdata": 20, "srsrc": 3}
+
+
+def sweep_target(mcpu):
+    probes = []
+    for op in range(128):
+        for ssamp in (0, 5):
+            for d16 in (0, 1):
+                for tfe in (0, 1):
+                    for dmask in range(16):
+                        probes.append(dict(BASE, op=op, ssamp=ssamp, d16=d16, tfe=tfe,
+                                           dmask=dmask))
+    texts = sw.disassemble_fields(MIMG, mcpu, probes)
+    rows = {}
+    for probe, text in zip(probes, texts):
+        if text is None or (probe["ssamp"] == 0 and _uses_sampler(text)):
+            continue
+        name, operands, _ = sw.split_text(text)
+        row = rows.setdefault(name, {"opcode": probe["op"], "vaddr": 0, "sampler": False,
+                                     "vdata": [None] * 64})
+        row["vaddr"] = sw.parse_register(operands[1])[2]
+        row["sampler"] = len(operands) == 4
+        index = probe["d16"] * 32 + probe["tfe"] * 16 + probe["dmask"]
+        row["vdata"][index] = sw.parse_register(operands[0])[2]
+    return rows
+
+
+def operand_spellings(mcpu):
+    """llvm-objdump's spelling of every srsrc and ssamp code (None: refused)."""
+    def spell(field, position):
+        probes = [dict(dict(BASE, op=32, ssamp=0, dmask=1), **{field: code}) for code in range(32)]
+        texts = sw.disassemble_fields(MIMG, mcpu, probes)
+        return [re.split(r", (?![^/]*\*/)", t.replace(" dmask:0x1", "").partition(" ")[2])[position]
+                if t else None for t in texts]
+    return {"srsrc": spell("srsrc", 2), "ssamp": spell("ssamp", 3)}
+
+
+def _uses_sampler(text):
+    return len(sw.split_text(text)[1]) == 4
+
+
+def probe_si(mcpu, known):
+    rows = {}
+    for name, row in known.items():
+        ssamp = ", s[20:23]" if row["sampler"] else ""
+        lines = [f"{name} {sw.vreg_text(20, row['vdata'][dmask] or 1)}, "
+                 f"{sw.vreg_text(10, row['vaddr'])}, s[12:19]{ssamp} dmask:0x{dmask:x}"
+                 for dmask in range(16)]
+        results = sw.mem_oracle.assemble(lines, mcpu)
+        for dmask, (text, data) in enumerate(results):
+            if text is None:
+                continue
+            value = int.from_bytes(data, "little")
+            entry = rows.setdefault(name, dict(row, opcode=MIMG.unpack(value)["op"],
+                                               vdata=[None] * 64))
+            width = sw.parse_register(sw.split_text(text)[1][0])[2]
+            entry["vdata"][dmask] = width
+            entry["vdata"][16 + dmask] = width + 1  # tfe: assumed as on GFX8 (no disassembler)
+    return rows
+
+
+def main():
+    tables = {mcpu: sweep_target(mcpu) for mcpu in sw.DISASSEMBLY_TARGETS}
+    for mcpu in sw.ASSEMBLY_TARGETS:
+        tables[mcpu] = probe_si(mcpu, tables["gfx803"])
+    spellings = {mcpu: operand_spellings(mcpu) for mcpu in sw.DISASSEMBLY_TARGETS}
+    sw.write_table("mimg.json", "tools/isa_gen/mimg.py", "MIMG", tables,
+                   extra={"operand_spellings": spellings})
+
+
+if __name__ == "__main__":
+    main()
