@@ -23,6 +23,10 @@ from .printf import DEFAULT_PRINTF_BUFFER_BYTES, PRINTF_HEADER_BYTES, decode_pri
 
 __all__ = ["Device", "LocalMemory", "Buffer", "Program", "Kernel"]
 
+#: Private bytes per work-item added for kernels with a dynamic call stack
+#: (the stack size HIP and OpenCL runtimes reserve by default).
+DEFAULT_DYNAMIC_STACK_BYTES = 1024
+
 
 class LocalMemory:
     """Dynamic group (LDS) memory for a ``__local`` pointer argument."""
@@ -72,7 +76,8 @@ class Device:
     """One GPU agent with one AQL queue, driven from Python."""
 
     def __init__(self, target=None, *, executor=None, queue_size=1024, limits=None, trace=None,
-                 printf_stream=None, printf_buffer_size=DEFAULT_PRINTF_BUFFER_BYTES):
+                 printf_stream=None, printf_buffer_size=DEFAULT_PRINTF_BUFFER_BYTES,
+                 dynamic_stack_size=DEFAULT_DYNAMIC_STACK_BYTES):
         self.agent = Agent(target, executor)
         self.queue = self.agent.queue_create(queue_size)
         if limits is not None:
@@ -80,6 +85,7 @@ class Device:
         self.agent.processor.trace = trace
         self.printf_stream = printf_stream
         self.printf_buffer_size = printf_buffer_size
+        self.dynamic_stack_size = dynamic_stack_size
         self.last_result = None
 
     @property
@@ -332,7 +338,9 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
 
     agent.processor.kernarg_hooks[kernarg] = finished
     try:
-        submit_dispatch(queue, kernel, geometry, kernarg, group_size, done.handle)
+        private_size = kernel.private_segment_fixed_size + \
+            (device.dynamic_stack_size if kernel.uses_dynamic_stack else 0)
+        submit_dispatch(queue, kernel, geometry, kernarg, group_size, private_size, done.handle)
         value = agent.signal_wait(done, "eq", 0)
         if queue.error is not None:
             raise queue.error
@@ -349,7 +357,7 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
 
 
 def submit_dispatch(queue, kernel, geometry: Geometry, kernarg: int, group_size: int,
-                    completion_signal: int) -> int:
+                    private_size: int, completion_signal: int) -> int:
     """Write a kernel dispatch packet (header last) and ring the doorbell."""
     if not queue.has_room():
         raise ToolchainError(f"queue {queue.id} is full")
@@ -360,7 +368,7 @@ def submit_dispatch(queue, kernel, geometry: Geometry, kernarg: int, group_size:
         workgroup_size_x=geometry.block[0], workgroup_size_y=geometry.block[1],
         workgroup_size_z=geometry.block[2],
         grid_size_x=geometry.grid[0], grid_size_y=geometry.grid[1], grid_size_z=geometry.grid[2],
-        private_segment_size=kernel.private_segment_fixed_size,
+        private_segment_size=private_size,
         group_segment_size=group_size,
         kernel_object=kernel.kernel_object, kernarg_address=kernarg,
         completion_signal=completion_signal)

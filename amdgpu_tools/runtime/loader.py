@@ -42,6 +42,8 @@ class KernelInfo:
     wavefront_size: int
     max_flat_workgroup_size: int
     printf_formats: dict = field(default_factory=dict)   # id -> PrintfFormat
+    #: calls through a stack whose depth the compiler could not bound
+    uses_dynamic_stack: bool = False
 
     @property
     def explicit_args(self):
@@ -222,4 +224,5 @@ def _kernel_info(name, symbol, address, version, decoded, entry: KernelMetadata 
         vgpr_count=prop(entry.vgpr_count if entry else None, setup.vgpr_count),
         wavefront_size=prop(entry.wavefront_size if entry else None, setup.wavefront_size),
         max_flat_workgroup_size=prop(entry.max_flat_workgroup_size if entry else None, 1024),
-        printf_formats=printf_formats)
+        printf_formats=printf_formats,
+        uses_dynamic_stack=bool(entry.uses_dynamic_stack) if entry else False)

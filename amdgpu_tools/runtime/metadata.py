@@ -52,6 +52,7 @@ class KernelMetadata:
     sgpr_count: int | None = None
     vgpr_count: int | None = None
     max_flat_workgroup_size: int | None = None
+    uses_dynamic_stack: bool = False
     language: str = ""
     extra: dict = field(default_factory=dict)
 
@@ -134,6 +135,7 @@ def _v2_kernel(entry) -> KernelMetadata:
         wavefront_size=props.get("WavefrontSize"),
         sgpr_count=props.get("NumSGPRs"), vgpr_count=props.get("NumVGPRs"),
         max_flat_workgroup_size=props.get("MaxFlatWorkGroupSize"),
+        uses_dynamic_stack=bool(props.get("IsDynamicCallStack", False)),
         language=str(entry.get("Language", "")))
 
 
@@ -184,4 +186,5 @@ def _v3_kernel(entry) -> KernelMetadata:
         wavefront_size=entry.get(".wavefront_size"),
         sgpr_count=entry.get(".sgpr_count"), vgpr_count=entry.get(".vgpr_count"),
         max_flat_workgroup_size=entry.get(".max_flat_workgroup_size"),
+        uses_dynamic_stack=bool(entry.get(".uses_dynamic_stack", False)),
         language=str(entry.get(".language", "")))

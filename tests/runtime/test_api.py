@@ -219,3 +219,22 @@ def test_buffers_round_trip():
     np.testing.assert_array_equal(empty.numpy(), np.zeros((2, 2)))
     with pytest.raises(LaunchError, match="cannot write"):
         buffer.write(np.zeros(3, np.int16))
+
+
+def test_dynamic_stack_kernels_get_extra_private_memory():
+    import dataclasses
+    from amdgpu_tools.runtime.api import Kernel
+    from amdgpu_tools.runtime.metadata import parse_v3_msgpack
+    import msgpack
+    document = {"amdhsa.kernels": [{".name": "k", ".symbol": "k.kd", ".args": [],
+                                    ".uses_dynamic_stack": True}]}
+    assert parse_v3_msgpack(msgpack.packb(document)).kernels[0].uses_dynamic_stack
+    device, program, executor = _device("kernels_v4_gfx900.hsaco")
+    info = program.kernels["fill64"]
+    assert not info.uses_dynamic_stack
+    stacked = dataclasses.replace(info, uses_dynamic_stack=True)
+    out = device.zeros(64, np.int64)
+    Kernel(device, stacked)(out, np.int64(0), grid=64, block=64)
+    Kernel(device, info)(out, np.int64(0), grid=64, block=64)
+    sizes = [r.private_segment_size for r in executor.requests]
+    assert sizes == [info.private_segment_fixed_size + 1024, info.private_segment_fixed_size]
