@@ -8,7 +8,7 @@ The scan runs before layout because it decides the sizes of .got and
   R_AMDGPU_RELATIVE64 for any other address (a constant needs neither);
 * R_AMDGPU_ABS64 becomes a dynamic ABS64 against a preemptible symbol and a
   RELATIVE64 against a local address; only writable sections may carry
-  dynamic relocations;
+  dynamic relocations (else the same -fPIC error as ld.lld);
 * 32-bit absolute types cannot be finished by the loader, so they only work
   against link-time constants; PC-relative types cannot reach a preemptible
   symbol. Both are rejected with ld.lld's advice (recompile with -fPIC).
@@ -77,7 +77,7 @@ def scan(sections, plan: RelocationPlan) -> None:
                 patches.append((offset, rtype, symbol, addend))
             elif rtype == C.R_AMDGPU_ABS64 and not symbol.is_link_time_constant:
                 if not writable:
-                    raise LinkError(_readonly_message(rtype, symbol, section, offset))
+                    raise LinkError(_pic_message(rtype, symbol, section, offset))
                 dynamic_type = C.R_AMDGPU_ABS64 if symbol.preemptible else C.R_AMDGPU_RELATIVE64
                 plan.dynamic.append(DynamicRelocation(section, offset, dynamic_type, symbol, addend))
             elif rtype in _ABS32_TYPES and not symbol.is_link_time_constant:
@@ -136,11 +136,4 @@ def _pic_message(rtype, symbol, section, offset) -> str:
     return (f"relocation {C.relocation_name(rtype)} cannot be used against "
             f"{_symbol_description(symbol)}; recompile with -fPIC\n"
             f">>> defined in {symbol.defined_in()}\n"
-            f">>> referenced by {section.where(offset)}")
-
-
-def _readonly_message(rtype, symbol, section, offset) -> str:
-    return (f"relocation {C.relocation_name(rtype)} cannot be used against "
-            f"{_symbol_description(symbol)}; recompile with -fPIC\n"
-            f">>> can't create a dynamic relocation in read-only section '{section.name}'\n"
             f">>> referenced by {section.where(offset)}")

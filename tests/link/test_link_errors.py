@@ -80,6 +80,13 @@ def test_pc_relative_reference_to_preemptible_symbol(capsys, tmp_path):
     assert ">>> referenced by " in err and "err_pic.o:(.text+" in err
 
 
+def test_dynamic_relocation_in_read_only_data(capsys, tmp_path):
+    err = run_failing(capsys, tmp_path, data_path("err_readonly.o"))
+    assert err.splitlines()[0] == ("amdgpu-ld: error: relocation R_AMDGPU_ABS64 cannot be used "
+                                   "against symbol 'gv'; recompile with -fPIC")
+    assert err.splitlines()[2].endswith("err_readonly.o:(.rodata+0x0)")
+
+
 def test_truncated_object(capsys, tmp_path):
     path = write(tmp_path, "cut.o", read_data("v5_func.o")[:200])
     err = run_failing(capsys, tmp_path, path)

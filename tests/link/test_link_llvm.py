@@ -69,18 +69,19 @@ def test_fresh_clang_objects_match_lld(tmp_path, version):
                        View((tmp_path / "ref.so").read_bytes()))
 
 
-def test_pic_error_reads_like_lld(tmp_path, capsys):
+@pytest.mark.parametrize("name", ["err_pic.o", "err_readonly.o", "err_undefined.o"])
+def test_pic_error_reads_like_lld(tmp_path, capsys, name):
     lld = require_tool("ld.lld-19")
     from amdgpu_tools.cli.ld import main
-    path = data_path("err_pic.o")
+    path = data_path(name)
     reference = subprocess.run([lld, "-shared", path, "-o", str(tmp_path / "x.so")],
                                capture_output=True, text=True)
-    assert main(["-shared", path, "-o", str(tmp_path / "y.so")]) == 1
+    assert main(["-shared", "-z", "undefs", path, "-o", str(tmp_path / "y.so")]) == 1
     ours = capsys.readouterr().err.splitlines()
     theirs = reference.stderr.splitlines()
     assert ours[0].replace("amdgpu-ld:", "ld.lld-19:", 1) == theirs[0].replace(
         "ld.lld:", "ld.lld-19:", 1)
-    assert ours[1] == theirs[1]  # >>> defined in ...
+    assert ours[1:3] == theirs[1:3]  # >>> defined in ..., >>> referenced by ...
 
 
 def test_undefined_default_symbol_with_z_undefs_matches_lld(tmp_path):

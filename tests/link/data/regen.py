@@ -34,6 +34,7 @@ OBJECTS = {
     "err_duplicate.o": MC19 + ["-mcpu=gfx900", "err_duplicate.s"],
     "err_overflow.o": MC19 + ["-mcpu=gfx900", "err_overflow.s"],
     "err_pic.o": MC19 + ["-mcpu=gfx900", "err_pic.s"],
+    "err_readonly.o": MC19 + ["-mcpu=gfx900", "err_readonly.s"],
     "v5_gfx803.o": MC19 + ["-mcpu=gfx803", "v5_gfx803.s"],
     "v4_gfx900.o": MC19 + ["-mcpu=gfx900", "--amdhsa-code-object-version=4", "v4_gfx900.s"],
     "cl_v5.o": CLANG19 + ["-mcode-object-version=5", "cl_v5.cl"],
