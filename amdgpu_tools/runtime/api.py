@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from ..errors import KernelError, LaunchError, ToolchainError
+from ..errors import LaunchError, ToolchainError
 from .hsa import GROUP_SEGMENT_SIZE, MAX_WORKGROUP_SIZE, Agent
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
 from .layouts import (KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH, packet_header)
@@ -378,7 +378,3 @@ def submit_dispatch(queue, kernel, geometry: Geometry, kernarg: int, group_size:
                  .to_bytes(2, "little"))
     queue.ring_doorbell(index)
     return index
-
-
-# keep KernelError importable from here for users catching it next to Device
-KernelError = KernelError

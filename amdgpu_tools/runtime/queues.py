@@ -52,9 +52,8 @@ class Queue:
         self._notify = notify or (lambda: None)
         self.ring_address = memory.allocate(size * AQL_PACKET_SIZE, align=AQL_PACKET_SIZE,
                                             kind="queue", name=f"queue {queue_id} ring")
-        invalid = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
-        for slot in range(size):
-            memory.write(self.ring_address + slot * AQL_PACKET_SIZE, invalid)
+        ring = memory.view(self.ring_address, size * AQL_PACKET_SIZE).view("<u2")
+        ring[::AQL_PACKET_SIZE // 2] = packet_header(PACKET_TYPE_INVALID)   # every header
         self.doorbell = Signal.create(memory, 0, notify=self._notify)
         AMD_SIGNAL.write(memory, self.doorbell.handle, "kind", AMD_SIGNAL_KIND_DOORBELL)
         self.address = memory.allocate(AMD_QUEUE.size, align=AMD_QUEUE.align, kind="queue",
