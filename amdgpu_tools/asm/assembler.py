@@ -93,7 +93,7 @@ class Assembler:
         self.previous: Section = self.current
         self.line: SourceLine | None = None
         self.evaluator = Evaluator(self._resolve, self.symbol, self._difference)
-        self.operand_builder = OperandBuilder(self.evaluate, self.freeze)
+        self.operand_builder = OperandBuilder(self.evaluate, self.freeze, self.is_constant_symbol)
         self.amdgpu = amdgpu_directives.AmdgpuState(self)
         self.dot_counter = 0
         self.resolving: set = set()
@@ -440,6 +440,18 @@ class Assembler:
         if symbol.defined:
             return Value(0, symbol)
         return None
+
+    def is_constant_symbol(self, name: str) -> bool:
+        """True for a ``.set`` symbol whose value is a plain number (no label in it)."""
+        symbol = self.symbols.get(name)
+        if symbol is None or symbol.variable is None or name in self.resolving:
+            return False
+        from .expr import symbols_in
+        self.resolving.add(name)
+        try:
+            return all(self.is_constant_symbol(inner) for inner in symbols_in(symbol.variable))
+        finally:
+            self.resolving.discard(name)
 
     def dot_value(self) -> Value:
         """``.``: a temporary label at the current location."""

@@ -37,7 +37,7 @@ def resolve_fixups(asm):
 def _resolve(asm, fixup):
     value = asm.evaluate(fixup.expr)
     if fixup.kind == "branch16":
-        _branch(fixup, value)
+        _branch(asm, fixup, value)
     elif fixup.kind == "literal32":
         _literal(asm, fixup, value)
     else:
@@ -50,41 +50,72 @@ def _patch(fixup, number: int, size: int = None):
         (number & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
 
 
-def _branch(fixup, value: Value):
+def _branch(asm, fixup, value: Value):
+    """SOPP simm16 = (target - (pc + 4)) / 4; a branch to a preemptible symbol or
+    another section becomes R_AMDGPU_REL16, as llvm-mc writes it."""
     target = value.add
-    if value.sub is not None or target is None and not value.is_absolute:
+    if value.sub is not None or target is None:
         raise ToolchainError("branch target must be a label")
-    if target is None:
-        distance = value.constant
-    else:
-        if not target.defined:
-            raise ToolchainError(f"undefined label '{_shown(target)}'")
-        if target.section is not fixup.section:
-            raise ToolchainError("branch target must be in the same section")
-        distance = target.offset + value.constant - (fixup.offset + 4)
-        if distance % 4:
-            raise ToolchainError("branch target is not 4-byte aligned")
-        distance //= 4
+    if not target.defined:
+        raise ToolchainError(f"undefined label '{_shown(target)}'")
+    if target.section is not fixup.section or not _is_local(target):
+        _relocate(asm, fixup, _REL16, target, value.constant)
+        _patch(fixup, (value.constant - 4) // 4, 2)
+        return
+    distance = target.offset + value.constant - (fixup.offset + 4)
+    if distance % 4:
+        raise ToolchainError("branch target is not 4-byte aligned")
+    distance //= 4
     if not -0x8000 <= distance <= 0x7FFF:
         raise ToolchainError("branch offset out of range")
     _patch(fixup, distance, 2)
 
 
+_REL16 = 14
+
+
 def _literal(asm, fixup, value: Value):
+    """An instruction literal. Without a specifier llvm-mc makes it PC-relative
+    (S + A - P, P = the literal's address); a difference of labels is a plain
+    number, and a constant only known at the end still gets an R_AMDGPU_REL32
+    against the null symbol."""
+    if value.specifier is not None:
+        if value.is_absolute:
+            _patch(fixup, value.constant >> 32 if value.specifier.endswith("@hi") else value.constant)
+            return
+        rtype = LITERAL_RELOCATIONS.get(value.specifier)
+        if rtype is None:
+            raise ToolchainError(f"relocation specifier @{value.specifier} is not supported here")
+        _relocate(asm, fixup, rtype, value.add, value.constant)
+        return
     if value.is_absolute:
-        if value.specifier in ("abs32@hi",):
-            _patch(fixup, value.constant >> 32)
-        else:
-            _check_range(value.constant, 4, "literal")
+        if _mentions_label(asm, fixup.expr):
             _patch(fixup, value.constant)
+        else:
+            _patch(fixup, 0)
+            fixup.section.relocations.append(_Relocation(fixup.offset, _REL32, None, value.constant))
         return
     if value.sub is not None:
         _pc_relative_difference(asm, fixup, value)
         return
-    rtype = LITERAL_RELOCATIONS.get(value.specifier)
-    if rtype is None:
-        raise ToolchainError(f"relocation specifier @{value.specifier} is not supported here")
-    _relocate(asm, fixup, rtype, value.add, value.constant)
+    target = value.add
+    if target.defined and target.section is fixup.section and target.variable is None \
+            and _is_local(target) and not target.common_size:
+        _patch(fixup, target.offset + value.constant - fixup.offset)
+        return
+    _relocate(asm, fixup, _REL32, target, value.constant)
+
+
+_REL32 = 4
+
+
+def _mentions_label(asm, expr) -> bool:
+    from .expr import symbols_in
+    return any(not asm.is_constant_symbol(name) for name in symbols_in(expr))
+
+
+def _is_local(symbol) -> bool:
+    return symbol.binding in (None, elfc.STB_LOCAL)
 
 
 def _data(asm, fixup, value: Value):

@@ -63,7 +63,7 @@ def build_object(asm) -> RelocatableObject:
                                 alignment, section.entsize)
         added.nobits_size = section.nobits_size
     needed_sections = {id(r.symbol.section) for s in asm.sections.values() for r in s.relocations
-                       if _uses_section_symbol(r.symbol)}
+                       if r.symbol is not None and _uses_section_symbol(r.symbol)}
     emitted = {}
     for item in asm.creation_order:
         if isinstance(item, Section):
@@ -78,7 +78,9 @@ def build_object(asm) -> RelocatableObject:
         for relocation in section.relocations:
             symbol = relocation.symbol
             addend = relocation.addend
-            if _uses_section_symbol(symbol):
+            if symbol is None:
+                target = None
+            elif _uses_section_symbol(symbol):
                 target = emitted[id(symbol.section)]
                 addend += symbol.offset
             else:

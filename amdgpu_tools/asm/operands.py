@@ -13,7 +13,7 @@ import re
 
 from ..errors import ToolchainError
 from ..isa.asm_operands import Func, Imm, Modifier, Reg, SpecialReg, SymbolRef
-from .expr import Binary, Const, Sym, Unary, has_specifier
+from .expr import Binary, Const, Sym, Unary, has_specifier, symbols_in
 from .syntax import AbsBars, Call, FloatLit, Indexed, ListNode, LocalRef, ModifierNode, RegList
 
 
@@ -55,9 +55,10 @@ _WRAPPERS = ("abs", "neg", "sext")
 class OperandBuilder:
     """Lowers syntax nodes; ``evaluate(expr)`` returns an expr.Value."""
 
-    def __init__(self, evaluate, freeze):
+    def __init__(self, evaluate, freeze, is_constant_symbol):
         self.evaluate = evaluate
         self.freeze = freeze
+        self.is_constant_symbol = is_constant_symbol
 
     def build(self, nodes) -> list:
         operands = []
@@ -133,7 +134,10 @@ class OperandBuilder:
     def _expression(self, item, flags):
         expr = self._resolve_locals(item)
         value = self.evaluate(expr)
-        if value.is_absolute and not has_specifier(expr):
+        # llvm-mc folds constants (and .set symbols defined so far) while parsing,
+        # but anything mentioning a label waits for the fixup, even a difference.
+        if value.is_absolute and not has_specifier(expr) and \
+                all(self.is_constant_symbol(name) for name in symbols_in(expr)):
             return Imm(value.constant, False, **flags)
         return SymbolRef(expr, value.specifier, **flags)
 
