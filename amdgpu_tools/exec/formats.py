@@ -132,10 +132,24 @@ def _source_codes(inst, semantic):
     return [src0, vsrc1][:len(semantic.srcs)]
 
 
+_EXPONENT_F32 = np.uint32(0x7F800000)
+_MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
+_SIGN_F32 = np.uint32(0x80000000)
+
+
 def _flush_f32(bits):
-    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 = flush)."""
+    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 = flush).
+
+    Denormals are rare, so first check cheaply whether any exponent is zero.
+    """
     bits = np.asarray(bits)
-    return np.where((bits & np.uint32(0x7F800000)) == 0, bits & np.uint32(0x80000000), bits)
+    exponent = bits & _EXPONENT_F32
+    if exponent.all():
+        return bits
+    tiny = (exponent == 0) & ((bits & _MAGNITUDE_F32) != 0)
+    if not tiny.any():
+        return bits
+    return np.where(tiny, bits & _SIGN_F32, bits)
 
 
 def _modifier_fn(type_, use_abs, use_neg):
@@ -216,7 +230,7 @@ def build_valu(inst, semantic, program):
         getter = ops.vector_getter(code, type_, inst.literal, aperture)
         if src_mods is not None:
             getter = src_mods.wrap(i, getter, type_)
-        if type_ == "f32" and not flags.get("no_flush"):
+        if type_ == "f32" and not flags.get("no_flush") and not ops.is_constant(code):
             getter = _flushing(getter, program)
         if op_sel >> i & 1 and ops.bits_of(type_) == 16:
             getter = _op_sel_source(getter, type_)
@@ -254,7 +268,8 @@ def build_valu(inst, semantic, program):
         result = fn(*args)
         if carry_out_code is not None:
             result, carry = result
-            state.write_mask(sel, carry_out_code, carry & ctx.exec_lanes())
+            active = ctx.write_lanes()
+            state.write_mask(sel, carry_out_code, carry if active is None else carry & active)
         if post is not None:
             result = post(result)
         bits = ops.to_bits(result, dst_type)

@@ -68,8 +68,8 @@ def v_subrev_u32(a, b):
 
 @valu("v_add_co_u32", "u32", "u32", "u32", carry_out=True)
 def v_add_co_u32(a, b):
-    wide = u64(a) + u64(b)
-    return wide.astype(U32), wide > U64(0xFFFFFFFF)
+    total = u32(a) + u32(b)
+    return total, total < a
 
 
 @valu("v_sub_co_u32", "u32", "u32", "u32", carry_out=True)
@@ -84,20 +84,21 @@ def v_subrev_co_u32(a, b):
 
 @valu("v_addc_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
 def v_addc_co_u32(a, b, carry):
-    wide = u64(a) + u64(b) + carry.astype(U64)
-    return wide.astype(U32), wide > U64(0xFFFFFFFF)
+    partial = u32(a) + u32(b)
+    total = partial + carry
+    return total, (partial < a) | (total < partial)
 
 
 @valu("v_subb_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
 def v_subb_co_u32(a, b, borrow):
-    taken = u64(b) + borrow.astype(U64)
-    return (u64(a) - taken).astype(U32), taken > u64(a)
+    partial = u32(a) - u32(b)
+    return partial - borrow, (u32(b) > u32(a)) | (partial < borrow)
 
 
 @valu("v_subbrev_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
 def v_subbrev_co_u32(a, b, borrow):
-    taken = u64(a) + borrow.astype(U64)
-    return (u64(b) - taken).astype(U32), taken > u64(b)
+    partial = u32(b) - u32(a)
+    return partial - borrow, (u32(a) > u32(b)) | (partial < borrow)
 
 
 @valu("v_add3_u32", "u32", "u32", "u32", "u32")

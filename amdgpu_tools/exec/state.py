@@ -102,13 +102,29 @@ class WaveState:
         #: MODE.FP_DENORM for f32 is "flush" (the default float_mode 0xC0):
         #: kept as one flag, refreshed when s_setreg writes MODE.
         self.flush_f32 = True
+        self._exec_cache = None
         #: free slot for the memory helper (scratch bases, apertures, ...)
         self.extra = {}
 
     # ------------------------------------------------------------ lane masks
     def exec_lanes(self, sel) -> np.ndarray:
-        """EXEC of the waves ``sel`` as an (n, 64) bool array."""
-        return mask_to_lanes(self.sgpr[EXEC_LO, sel], self.sgpr[EXEC_HI, sel])
+        """EXEC of the waves ``sel`` as an (n, 64) bool array (read-only).
+
+        The last conversion is cached, keyed by the waves and the EXEC words
+        themselves (a cheap (n,) comparison), so runs of vector instructions
+        under one EXEC unpack it once.
+        """
+        lo, hi = self.sgpr[EXEC_LO, sel], self.sgpr[EXEC_HI, sel]
+        key = (sel.start, sel.stop) if isinstance(sel, slice) else None
+        cached = self._exec_cache
+        if key is not None and cached is not None and cached[0] == key and \
+                np.array_equal(cached[1], lo) and np.array_equal(cached[2], hi):
+            return cached[3]
+        lanes = mask_to_lanes(lo, hi)
+        if key is not None:
+            lanes.flags.writeable = False
+            self._exec_cache = (key, lo.copy(), hi.copy(), lanes)
+        return lanes
 
     def set_exec_lanes(self, sel, lanes: np.ndarray) -> None:
         lo, hi = lanes_to_mask(lanes)
