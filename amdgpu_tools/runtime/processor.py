@@ -30,11 +30,16 @@ from .layouts import (AGENT_DISPATCH_PACKET, BARRIER_DEPENDENCIES, BARRIER_PACKE
                       packet_header)
 from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
                      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
+                     HSA_STATUS_ERROR_INVALID_SIGNAL,
                      HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, Queue)
 
 
 class PacketError(ToolchainError):
     """A packet the processor cannot execute (bad format, unknown kernel object)."""
+
+    def __init__(self, message, status=HSA_STATUS_ERROR_INVALID_PACKET_FORMAT):
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -115,28 +120,32 @@ class PacketProcessor:
         kind = header_type(header)
         if kind == PACKET_TYPE_INVALID:
             return False
-        # Every earlier packet of this queue has completed when this one is
-        # reached (packets complete in order here), so the barrier bit holds.
-        if kind in (PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR):
-            if not self._dependencies_met(address, kind):
-                return False
-        self._event(queue, index, kind, "launch" + ("+barrier" if header_barrier(header) else ""))
-        self._event(queue, index, kind, "active")
         try:
+            # Every earlier packet of this queue has completed when this one is
+            # reached (packets complete in order here), so the barrier bit holds.
+            if kind in (PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR):
+                if not self._dependencies_met(address, kind):
+                    return False
+            self._event(queue, index, kind,
+                        "launch" + ("+barrier" if header_barrier(header) else ""))
+            self._event(queue, index, kind, "active")
             self._activate(queue, index, address, kind)
+            self._complete(queue, index, address)
         except KernelError as failure:
-            queue.enter_error_state(_status_of(failure), failure)
-            self._event(queue, index, kind, "error")
-            return False
+            return self._fail(queue, index, kind, _status_of(failure), failure)
         except PacketError as failure:
-            status = (HSA_STATUS_ERROR_INVALID_CODE_OBJECT if "kernel object" in str(failure)
-                      else HSA_STATUS_ERROR_INVALID_PACKET_FORMAT)
-            queue.enter_error_state(status, failure)
-            self._event(queue, index, kind, "error")
-            return False
-        self._complete(queue, index, address)
+            return self._fail(queue, index, kind, failure.status, failure)
+        except MemoryFault as fault:     # a signal handle that is not a live signal
+            failure = PacketError(f"queue {queue.id} packet {index}: bad signal handle: {fault}",
+                                  HSA_STATUS_ERROR_INVALID_SIGNAL)
+            return self._fail(queue, index, kind, failure.status, failure)
         self._event(queue, index, kind, "complete")
         return True
+
+    def _fail(self, queue, index, kind, status, failure) -> bool:
+        queue.enter_error_state(status, failure)
+        self._event(queue, index, kind, "error")
+        return False
 
     def _event(self, queue, index, kind, phase):
         self.events.append(PacketEvent(queue.id, index, kind, phase))
@@ -175,7 +184,8 @@ class PacketProcessor:
         packet = KERNEL_DISPATCH_PACKET.unpack(self.memory.read(address, 64))
         kernel = self.kernel_objects.get(packet["kernel_object"])
         if kernel is None:
-            raise PacketError(f"kernel object 0x{packet['kernel_object']:x} is not a loaded kernel")
+            raise PacketError(f"kernel object 0x{packet['kernel_object']:x} is not a loaded "
+                              "kernel", HSA_STATUS_ERROR_INVALID_CODE_OBJECT)
         dims = packet["setup"] & 3
         workgroup = tuple(packet[f"workgroup_size_{a}"] for a in "xyz")
         grid = tuple(packet[f"grid_size_{a}"] for a in "xyz")

@@ -19,6 +19,7 @@ from .layouts import (AMD_QUEUE, AMD_QUEUE_PROPERTIES_IS_PTR64, AMD_SIGNAL,
 from .signals import Signal
 
 #: hsa.h / hsa_ext_amd.h status codes a queue's error callback receives.
+HSA_STATUS_ERROR_INVALID_SIGNAL = 0x1006
 HSA_STATUS_ERROR_INVALID_PACKET_FORMAT = 0x1009
 HSA_STATUS_ERROR_INVALID_CODE_OBJECT = 0x1010
 HSA_STATUS_ERROR_EXCEPTION = 0x1016

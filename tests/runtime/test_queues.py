@@ -266,3 +266,20 @@ def test_ring_wraps_around(setup):
         _dispatch(agent, queue, hello, done)
     assert done.load() == 0 and queue.load_read_index() == 10
     assert len(np.unique([r.packet_address for r in executor.requests])) == 4
+
+
+def test_a_bad_signal_handle_is_an_invalid_signal_error(setup):
+    agent, *_ = setup
+    statuses = []
+    queue = agent.queue_create(64, callback=lambda status, q, error: statuses.append(status))
+    barrier_packet(queue, [0x7777_0000])       # not a signal: unmapped memory
+    assert statuses == [0x1006]                 # HSA_STATUS_ERROR_INVALID_SIGNAL
+    assert "bad signal handle" in str(queue.error)
+
+
+def test_unknown_kernel_object_status(setup):
+    agent, *_ = setup
+    statuses = []
+    queue = agent.queue_create(64, callback=lambda status, q, error: statuses.append(status))
+    kernel_dispatch_packet(queue, 0xDEAD000, 0, (64, 1, 1), (64, 1, 1))
+    assert statuses == [0x1010]                 # HSA_STATUS_ERROR_INVALID_CODE_OBJECT
