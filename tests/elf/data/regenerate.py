@@ -50,6 +50,8 @@ OBJECTS = {
     "kernel_v4_gfx803.o": lambda o: mc(MC19, "kernel_v5.s", o, "gfx803", 4),
     "kernel_v2_gfx803.o": lambda o: mc(MC14, "kernel_v2.s", o, "gfx803", 2),
     "kernel_v2_gfx700.o": lambda o: mc(MC14, "kernel_v2.s", o, "gfx700", 2),
+    "v2_code_gfx700.o": lambda o: mc(MC14, "v2_code.s", o, "gfx700", 2),
+    "v2_code_gfx803.o": lambda o: mc(MC14, "v2_code.s", o, "gfx803", 2),
     "v2_metadata_full.o": lambda o: mc(MC14, "v2_metadata_full.s", o, "gfx803", 2),
     "metadata_typing.o": lambda o: mc(MC19, "metadata_typing.s", o, "gfx900"),
     "vadd_gfx900_v5.o": lambda o: clang(CLANG19, "vadd.cl", o, "gfx900",
@@ -60,6 +62,8 @@ OBJECTS = {
     "vadd_v2_gfx803.o": lambda o: clang(CLANG14, "vadd_v2.cl", o, "gfx803",
                                         ["-nogpulib", "-mcode-object-version=2"]),
 }
+SHOW_ENCODING = {"v2_code_gfx700.o": ("v2_code.s", "gfx700"),
+                 "kernel_v2_gfx700.o": ("kernel_v2.s", "gfx700")}
 LINKED = {"vadd_gfx900_v5.hsaco": "vadd_gfx900_v5.o", "vadd_gfx803_v4.hsaco": "vadd_gfx803_v4.o",
           "vadd_v2_gfx803.hsaco": "vadd_v2_gfx803.o"}
 
@@ -70,10 +74,25 @@ def record(path):
     with open(path + ".readelf.json", "w") as f:
         json.dump(json.loads(elf), f, indent=1)
     dump = run([OBJDUMP, "-d", path])
-    if dump.returncode:          # llvm-objdump-19 aborts on some v2 objects (gfx700)
+    if dump.returncode:          # llvm-objdump-19 aborts on GFX6/GFX7 objects
         return
     with open(path + ".objdump.txt", "w") as f:
         f.write(dump.stdout.replace(path, os.path.basename(path)))
+
+
+def record_show_encoding(path, source, mcpu):
+    """Where llvm-objdump-19 cannot (LLVM has no GFX6/GFX7 disassembler: it aborts
+    with "Disassembly not yet supported for subtarget"): llvm-mc 14 -show-encoding of
+    the source, i.e. the same instruction printer, as (text, encoding) rows."""
+    out = run([MC14, "-show-encoding", "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}",
+               "--amdhsa-code-object-version=2", os.path.join(SRC, source)], check=True).stdout
+    rows = []
+    for line in out.splitlines():
+        if "; encoding:" in line and not line.strip().startswith("."):
+            inst, encoding = line.split("; encoding:")
+            rows.append([inst.strip(), encoding.strip()])
+    with open(path + ".show-encoding.json", "w") as f:
+        json.dump({"mcpu": mcpu, "rows": rows}, f, indent=0)
 
 
 # --- kernel descriptor cases (llvm-mc 19) -----------------------------------
@@ -234,6 +253,8 @@ def main():
         path = os.path.join(HERE, name)
         build(path)
         record(path)
+    for name, (source, mcpu) in SHOW_ENCODING.items():
+        record_show_encoding(os.path.join(HERE, name), source, mcpu)
     for name, obj in LINKED.items():
         path = os.path.join(HERE, name)
         run([LLD, "-shared", os.path.join(HERE, obj), "-o", path], check=True)
