@@ -59,6 +59,13 @@ def semantic_for(inst, generation):
     return SEMANTICS.get(op)
 
 
+#: Decoded instructions shared by every dispatch: (target, bytes) -> Instruction.
+#: Keyed by the bytes themselves, so rewritten or reloaded code never hits a
+#: stale entry; bounded so a long session cannot grow it without limit.
+_DECODED = {}
+_DECODED_LIMIT = 1 << 16
+
+
 class Program:
     """The decode cache of one dispatch (or one loaded code object)."""
 
@@ -91,10 +98,16 @@ class Program:
 
     def _build(self, pc):
         code = self._fetch(pc)
-        try:
-            inst = self._decode(code, 0, self.target)
-        except DecodeError as error:
-            raise KernelError(f"illegal instruction: {error}", pc=pc) from error
+        key = (getattr(self.target, "name", None), code)
+        inst = _DECODED.get(key)
+        if inst is None:
+            try:
+                inst = self._decode(code, 0, self.target)
+            except DecodeError as error:
+                raise KernelError(f"illegal instruction: {error}", pc=pc) from error
+            if len(_DECODED) >= _DECODED_LIMIT:
+                _DECODED.clear()
+            _DECODED[key] = inst
         return Record(pc, inst, self._bind(inst, pc))
 
     def _bind(self, inst, pc):

@@ -329,8 +329,8 @@ def write_hwreg(ctx, reg_id, offset, size, value):
     placed = (np.asarray(value, np.uint32) << np.uint32(offset)) & mask
     if reg_id == HW_REG_MODE:
         state.mode[sel] = (state.mode[sel] & ~mask) | placed
-        state.flush_f32 = bool(((int(state.mode[sel][0] if np.ndim(state.mode[sel]) else
-                                     state.mode[sel]) >> 4) & 3) == 0)
+        # one flag for the batch: the mode of the waves that wrote it last
+        state.flush_f32 = int(np.asarray(state.mode[sel]).reshape(-1)[0]) >> 4 & 3 == 0
     elif reg_id == HW_REG_TRAPSTS:
         state.trapsts[sel] = (state.trapsts[sel] & ~mask) | placed
     elif reg_id == HW_REG_STATUS:

@@ -167,3 +167,41 @@ s_setpc_b64 s[30:31]
     out = kernel.buffer(np.zeros(64, np.uint32))
     kernel.run([out], grid=64)
     np.testing.assert_array_equal(kernel.read(out, np.uint32, 64), np.arange(64) ** 2)
+
+
+@pytest.mark.parametrize("source, what", [
+    ("exp mrt0 v0, v0, v0, v0", "graphics"),
+    ("image_load v[0:3], v0, s[8:15] dmask:0xf unorm", "graphics"),
+])
+def test_graphics_instructions_are_unsupported(source, what):
+    from amdgpu_tools.errors import UnsupportedInstruction
+    kernel = Kernel(source)
+    with pytest.raises(UnsupportedInstruction, match=what) as info:
+        kernel.run([], grid=64)
+    assert info.value.pc == kernel.entry
+
+
+def test_no_op_scalar_instructions_and_messages():
+    kernel = Kernel("s_sleep 2\ns_waitcnt 0\ns_setprio 1\ns_sendmsg sendmsg(MSG_INTERRUPT)\n"
+                    "s_icache_inv\ns_barrier\ns_memtime s[4:5]\ns_memrealtime s[6:7]")
+    result = kernel.run([], grid=256, block=256)
+    assert result.waves == 4 and result.wave_instructions == 4 * 9
+
+
+def test_barrier_with_a_partial_work_group_and_early_exit():
+    # waves of the second (partial) work-group and a wave that ends before
+    # the barrier must not deadlock the others
+    source = """
+s_cmp_eq_u32 s2, 0
+s_cbranch_scc1 work
+v_readfirstlane_b32 s8, v0
+s_cmp_lt_u32 s8, 64
+s_cbranch_scc1 work
+s_endpgm
+work:
+s_barrier
+s_barrier
+"""
+    kernel = Kernel(source)
+    result = kernel.run([], grid=(200, 1, 1), block=(128, 1, 1))
+    assert result.waves == 4
