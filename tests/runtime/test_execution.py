@@ -245,3 +245,19 @@ def test_low_level_api_alone_drives_a_real_dispatch():
     queue.ring_doorbell(index)
     assert agent.signal_wait(done, "eq", 0, timeout=30) == 0
     assert np.frombuffer(agent.memory.read(out, 4), np.float32)[0] == np.float32(3.14159)
+
+
+def test_printf_v5_buffer(capsys):
+    """amdhsa.printf + hidden_printf_buffer; records in atomic (lane) order."""
+    device = Device()
+    program = device.load(read_data("printf_v5.hsaco"))
+    program["printf_v5"](np.int32(10), grid=70, block=64)
+    expected = "".join(f"value={10 + (i % 64)}\n" for i in range(70))
+    assert capsys.readouterr().out == expected
+
+
+def test_printf_through_amdgpu_run(capsys):
+    from amdgpu_tools.cli.run import main
+    assert main([data_path("printf_v5.hsaco"), "--grid", "2", "--block", "2",
+                 "--arg", "i32:-3"]) == 0
+    assert capsys.readouterr().out == "value=-3\nvalue=-2\n"

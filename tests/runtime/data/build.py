@@ -25,6 +25,7 @@ OBJECTS = {
     "trap_v2.hsaco": ("mc14", os.path.join(SRC, "trap_v2.s"), "gfx803", 2),
     "spin_v2.hsaco": ("mc14", os.path.join(SRC, "spin_v2.s"), "gfx803", 2),
     "abs64_v5.hsaco": ("mc19", os.path.join(SRC, "abs64_v5.s"), "gfx900", 5),
+    "printf_v5.hsaco": ("mc19", os.path.join(SRC, "printf_v5.s"), "gfx900", 5),
     "kernels_v2_gfx803.hsaco": ("clang14", os.path.join(SRC, "kernels_v2.cl"), "gfx803", 2),
     "kernels_v2_gfx900.hsaco": ("clang14", os.path.join(SRC, "kernels_v2.cl"), "gfx900", 2),
     "kernels_v4_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 4),
