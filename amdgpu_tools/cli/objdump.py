@@ -15,7 +15,7 @@ import click
 
 from ..elf import constants as C
 from ..elf.kernel_code import AMD_KERNEL_CODE_T_SIZE, AmdKernelCodeT
-from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE, KernelDescriptor
+from ..elf.kernel_descriptor import ENTRY_OFFSET_FIELD, KERNEL_DESCRIPTOR_SIZE, KernelDescriptor
 from ..elf.metadata import kernels_from_notes
 from ..elf.notes import describe_note
 from ..elf.reader import ElfFile, read_elf_file
@@ -256,6 +256,21 @@ def _descriptor_sources(elf: ElfFile):
         yield symbol.name, kind, symbol.value, data
 
 
+def _entry_of(elf: ElfFile, kind: str, address: int, data: bytes) -> str:
+    """Where the kernel's code starts: an address, or the relocation that will say."""
+    if kind == "amd_kernel_code_t":
+        offset = AmdKernelCodeT.from_bytes(data).get("kernel_code_entry_byte_offset")
+    else:
+        offset = KernelDescriptor.from_bytes(data).fields["kernel_code_entry_byte_offset"]
+        for relocations in elf.relocations.values():
+            for r in relocations:
+                if r.offset == address + ENTRY_OFFSET_FIELD and r.symbol is not None:
+                    delta = r.addend - ENTRY_OFFSET_FIELD
+                    plus = f"+0x{delta:x}" if delta > 0 else (f"-0x{-delta:x}" if delta else "")
+                    return f"{r.symbol.name}{plus} (by {r.type_name})"
+    return f"0x{address + offset:x}"
+
+
 def kernels_listing(elf: ElfFile, target) -> str:
     lines = []
     for name, kind, address, data in _descriptor_sources(elf):
@@ -270,6 +285,7 @@ def kernels_listing(elf: ElfFile, target) -> str:
         for key, value in rows:
             shown = f"0x{value:x}" if value > 9 else str(value)
             lines.append(f"  {key} = {shown}")
+        lines.append(f"  (entry) = {_entry_of(elf, kind, address, data)}")
     kernels = kernels_from_notes(elf.notes)
     if kernels:
         lines.append("\nkernels in metadata:")

@@ -215,6 +215,9 @@ class KernelDescriptor:
         if generation < info.min_gen:
             raise DirectiveError(spelled, f"{spelled}: directive requires gfx{info.min_gen}+")
         value = int(value)
+        if name == "user_sgpr_count" and value > 31:
+            raise DirectiveError(spelled, f"{spelled}: too many user SGPRs enabled ({value}; "
+                                 "the field holds 0..31)")
         limit = (1 << info.width) - 1
         if name == "next_free_vgpr":
             limit = MAX_VGPRS

@@ -52,6 +52,11 @@ class Struct:
             args.append(values.get(field, default))
         return self._struct.pack(*args)
 
+    def iter_values(self, data: bytes, offset: int, count: int):
+        """``count`` records from ``offset`` as tuples of field values, unchecked:
+        the caller has verified the bounds (the fast path for large tables)."""
+        return self._struct.iter_unpack(data[offset:offset + count * self.size])
+
     def pack_values(self, *values) -> bytes:
         """Bytes of one record from all field values in declaration order
         (the fast path for large tables, e.g. the linker's symbol tables)."""

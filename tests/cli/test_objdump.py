@@ -91,6 +91,16 @@ def test_kernels_option(capsys):
     assert "  wavefront_sgpr_count = 0xa" in out and "  workitem_vgpr_count = 5" in out
     assert "call_convention = -1" in out
     assert "vadd (symbol vadd.kd): kernarg" in out
+    assert "  (entry) = 0x100" in out                  # v2: code right after the header
+
+
+def test_kernel_entry_points(capsys):
+    assert main(["--kernels", os.path.join(DATA, "vadd_gfx900_v5.o"),
+                 os.path.join(DATA, "vadd_gfx900_v5.hsaco")]) == 0
+    out = capsys.readouterr().out
+    assert "  (entry) = vadd (by R_AMDGPU_REL64)" in out      # ET_REL: the relocation says
+    linked = read_elf(open(os.path.join(DATA, "vadd_gfx900_v5.hsaco"), "rb").read())
+    assert f"  (entry) = 0x{linked.symbol('vadd', dynamic=False).value:x}" in out
 
 
 def test_tables(capsys):

@@ -141,3 +141,13 @@ def test_relocation_recipes():
     assert {r.size for r in C.RELOCATIONS} == {0, 2, 4, 8}
     with pytest.raises(Exception, match="unknown AMDGPU relocation type 12"):
         recipe(12)
+
+
+def test_fresh_llvm_mc_object_is_rebuilt_byte_for_byte(tmp_path, llvm_mc19):
+    from tests.conftest import run_tool
+    from .helpers import SRC
+    obj = tmp_path / "k.o"
+    run_tool([llvm_mc19, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx900", "-filetype=obj", "--amdhsa-code-object-version=4",
+              f"{SRC}/symbols_relocs.s", "-o", str(obj)])
+    original = obj.read_bytes()
+    assert rebuild(read_elf(original)).to_bytes() == original
