@@ -55,7 +55,10 @@ def encode_text(target, text):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_encode_matches_llvm_mc(family):
-    rows = [r for r in corpus(family)["encode"] if r[3] is not None]
+    encode_rows = corpus(family)["encode"]
+    refused_by_19 = {(r[0], r[2]) for r in encode_rows if r[1] == "19" and r[3] is None}
+    # llvm-mc 14 accepts a few texts llvm-mc 19 refuses (attr33..63); 19 is the reference
+    rows = [r for r in encode_rows if r[3] is not None and (r[0], r[2]) not in refused_by_19]
     wrong = []
     for target, version, text, code, canonical in rows:
         encoded = encode_text(target, text)

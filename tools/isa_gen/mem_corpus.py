@@ -44,7 +44,7 @@ def random_fields(fmt, rnd, opcode_fields):
 
 
 def opcode_fields(info, fmt):
-    fields = {"op": info.opcode}
+    fields = {"op": info.opcode} if "op" in fmt.fields else {}
     if "seg" in fmt.fields:
         fields["seg"] = info.props["seg"]
     return fields

@@ -196,7 +196,7 @@ def encode(info, operands, target):
         elif slot == "srsrc":
             regs = layout(target.generation)
             fields["srsrc"] = expect_sgpr_range(operand, index, 4, "srsrc", regs.ttmp_base,
-                                                regs.sgpr_count) // 4
+                                                regs.sgpr_count, regs.ttmp_count) // 4
         else:
             fields["soffset"] = encode_soffset(operand, index, target)
     offset = modifier_int(modifiers, "offset")

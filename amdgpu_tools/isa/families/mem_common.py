@@ -143,7 +143,7 @@ def expect_vgpr(operand, index, width, what):
     return operand.index
 
 
-def expect_sgpr_range(operand, index, width, what, ttmp_base, sgpr_count=102):
+def expect_sgpr_range(operand, index, width, what, ttmp_base, sgpr_count=102, ttmp_count=16):
     """The 8-bit encoding of an aligned SGPR/TTMP range (srsrc, ssamp, saddr)."""
     check_plain(operand, index)
     if isinstance(operand, Reg) and operand.file in ("s", "ttmp") and operand.count == width:
@@ -156,6 +156,8 @@ def expect_sgpr_range(operand, index, width, what, ttmp_base, sgpr_count=102):
             return operand.index
         if ttmp_base is None:
             raise OperandError(f"{what} cannot be a trap temporary here", index)
+        if operand.index + width > ttmp_count:
+            raise OperandError(f"register '{operand}' not available on this GPU", index)
         return ttmp_base + operand.index
     raise OperandError(f"{what} must be an SGPR range of {width} registers"
                        f" ({sreg_range_text(0, width)} style), got '{operand}'", index)

@@ -55,9 +55,41 @@ def _a16_name(target):
     return "a16" if target.generation >= 9 else "r128"
 
 
-def vdata_width(info, dmask, d16, tfe):
-    """The printed vdata width, or None when llvm refuses this dmask/d16/tfe."""
-    return info.props["vdata"][d16 * 32 + tfe * 16 + dmask]
+def vdata_width(info, dmask, d16, tfe, vdata=0):
+    """The printed vdata width, or None when llvm refuses this dmask/d16/tfe.
+
+    When the widened range would run past v255 llvm-objdump keeps the
+    instruction's base width (that of dmask 0x1 without d16 and tfe).
+    """
+    width = info.props["vdata"][d16 * 32 + tfe * 16 + dmask]
+    if width is not None and vdata + width > 256:
+        width = info.props["vdata"][1]
+        if width is None or vdata + width > 256:
+            return None
+    return width
+
+
+def _assembler_vdata_width(info, dmask, d16, tfe, target, index):
+    """The vdata width llvm-mc requires: it checks dmask, d16 packing and tfe
+    itself (the disassembler's widths for odd dmasks differ)."""
+    count = bin(dmask).count("1")
+    if info.name.startswith("image_atomic"):
+        if dmask not in (0x1, 0x3, 0xF):
+            raise OperandError("invalid atomic image dmask", index)
+    elif info.name.startswith("image_gather4"):
+        if count != 1:
+            raise OperandError("invalid image_gather dmask: only one bit must be set", index)
+        count = 4
+    count = max(count, 1)
+    if d16 and _packs_d16(target):
+        count = (count + 1) // 2
+    return count + tfe
+
+
+def _packs_d16(target):
+    """Whether D16 image data is packed two halves per VGPR (GFX9, gfx810)."""
+    load = lookup("image_load", target)
+    return load is not None and load.props["vdata"][32 + 15] == 2
 
 
 def _spelling(target, kind, code):
@@ -76,10 +108,10 @@ def decode_fields(fields, target, value):
         raise decode_error("MIMG", value, 2, target, f"no MIMG opcode {fields['op']}")
     if target.generation < 8 and fields["d16"]:
         raise decode_error("MIMG", value, 2, target, "no d16 before GFX8")
-    width = vdata_width(info, fields["dmask"], fields["d16"], fields["tfe"])
+    width = vdata_width(info, fields["dmask"], fields["d16"], fields["tfe"], fields["vdata"])
     if width is None:
-        raise decode_error("MIMG", value, 2, target, f"{info.name}: invalid dmask/d16")
-    if fields["vdata"] + width > 256 or fields["vaddr"] + info.operands[1].width > 256:
+        raise decode_error("MIMG", value, 2, target, f"{info.name}: invalid dmask/d16/vdata")
+    if fields["vaddr"] + info.operands[1].width > 256:
         raise decode_error("MIMG", value, 2, target, "register range beyond v255")
     if not info.props["sampler"] and fields["ssamp"]:
         raise decode_error("MIMG", value, 2, target, f"{info.name} takes no sampler")
@@ -90,7 +122,7 @@ def decode_fields(fields, target, value):
 
 
 def text(info, fields, target):
-    width = vdata_width(info, fields["dmask"], fields["d16"], fields["tfe"])
+    width = vdata_width(info, fields["dmask"], fields["d16"], fields["tfe"], fields["vdata"])
     parts = [vreg_text(fields["vdata"], width), vreg_text(fields["vaddr"], info.operands[1].width),
              _spelling(target, "srsrc", fields["srsrc"])]
     if info.props["sampler"]:
@@ -117,11 +149,8 @@ def encode(info, operands, target):
     if not 0 <= dmask <= 15:
         raise OperandError("dmask must be in 0..15", modifiers["dmask"][0])
     fields["dmask"] = dmask
-    width = vdata_width(info, dmask, fields["d16"], fields["tfe"])
-    if width is None:
-        raise OperandError(f"{info.name}: invalid dmask 0x{dmask:x}"
-                           f"{' with d16' if fields['d16'] else ''}",
-                           modifiers.get("dmask", (None,))[0])
+    width = _assembler_vdata_width(info, dmask, fields["d16"], fields["tfe"], target,
+                                   modifiers.get("dmask", (None,))[0])
     expect_count(positional, len(info.operands), info.name, operands)
     regs = layout(target.generation)
     for spec, (index, operand) in zip(info.operands, positional):
@@ -131,6 +160,6 @@ def encode(info, operands, target):
             fields["vaddr"] = expect_vgpr(operand, index, spec.width, "vaddr")
         else:
             code = expect_sgpr_range(operand, index, spec.width, spec.slot, regs.ttmp_base,
-                                     regs.sgpr_count)
+                                     regs.sgpr_count, regs.ttmp_count)
             fields[spec.slot] = code // 4
     return fields
