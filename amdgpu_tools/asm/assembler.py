@@ -84,6 +84,8 @@ class Assembler:
         self.addrsig = False
         self.addrsig_symbols: list = []
         self.numeric_labels = collections.Counter()
+        self.local_names: dict = {}
+        self.temporary_count = 0
         self.macros: dict[str, tuple] = {}
         self.macro_counter = 0
         self.conditions: list = []
@@ -364,9 +366,8 @@ class Assembler:
         for fix in encoded.fixups:
             self.add_fixup(start + fix.offset, fix.size, fix.kind, fix.expr, statement.column)
         if self.show_encoding:
-            encoding = ",".join(f"0x{b:02x}" for b in encoded.data)
-            text = encoded.text
-            self.listing.append(f"\t{text}{' ' * max(1, 40 - len(text))}; encoding: [{encoding}]")
+            from .listing import encoding_lines
+            self.listing.extend(encoding_lines(encoded, operands, self))
 
     # ---- symbols -----------------------------------------------------------------
 
@@ -392,13 +393,25 @@ class Assembler:
     def define_numeric_label(self, number: int):
         count = self.numeric_labels[number]
         self.numeric_labels[number] = count + 1
-        self.define_label(_local_name(number, count))
+        self.define_label(self._instance_name(number, count))
 
     def local_label_name(self, number: int, forward: bool) -> str:
         count = self.numeric_labels[number]
         if not forward and count == 0:
             raise StatementError(f"directional label '{number}b' has no previous definition", None)
-        return _local_name(number, count if forward else count - 1)
+        return self._instance_name(number, count if forward else count - 1)
+
+    def _instance_name(self, number: int, instance: int) -> str:
+        """``.LtmpN`` names in creation order, as llvm-mc names directional labels."""
+        key = (number, instance)
+        name = self.local_names.get(key)
+        if name is None:
+            name = self.local_names[key] = self.temporary_name()
+        return name
+
+    def temporary_name(self) -> str:
+        self.temporary_count += 1
+        return f".Ltmp{self.temporary_count - 1}"
 
     def assign(self, name: str, expr, column: int = 1):
         """``.set``/``.equ``/``=``: constants are folded now, like llvm-mc."""
@@ -455,8 +468,7 @@ class Assembler:
 
     def dot_value(self) -> Value:
         """``.``: a temporary label at the current location."""
-        self.dot_counter += 1
-        dot = Symbol(f".Ltmp.dot{self.dot_counter}", self.current, self.current.size, True)
+        dot = Symbol(self.temporary_name(), self.current, self.current.size, True)
         return Value(0, dot)
 
     @staticmethod
@@ -569,10 +581,6 @@ class Assembler:
 
 def _message(error) -> str:
     return str(error.args[0]) if getattr(error, "args", None) else str(error)
-
-
-def _local_name(number: int, instance: int) -> str:
-    return f".L{number}\x02{instance}"
 
 
 def _target_features(target) -> str:

@@ -79,6 +79,28 @@ class Value:
         return self.add is None and self.sub is None
 
 
+def llvm_text(expr) -> str:
+    """An expression as llvm-mc prints it (``lab-gdef``, ``sym@rel32@lo+4``)."""
+    if isinstance(expr, Const):
+        return str(expr.value)
+    if isinstance(expr, Sym):
+        return str(expr)
+    if isinstance(expr, Unary):
+        inner = llvm_text(expr.operand)
+        return f"{expr.op}({inner})" if isinstance(expr.operand, Binary) else f"{expr.op}{inner}"
+    if isinstance(expr, Binary):
+        if expr.op in "+-" and isinstance(expr.right, Const) and expr.right.value < 0:
+            flipped = "-" if expr.op == "+" else "+"
+            return f"{_operand_text(expr.left)}{flipped}{-expr.right.value}"
+        return f"{_operand_text(expr.left)}{expr.op}{_operand_text(expr.right)}"
+    return str(expr)
+
+
+def _operand_text(expr) -> str:
+    text = llvm_text(expr)
+    return f"({text})" if isinstance(expr, Binary) and expr.op not in "+-" else text
+
+
 def symbols_in(expr):
     """Every symbol name an expression mentions (for dependency checks)."""
     if isinstance(expr, Sym):

@@ -32,6 +32,18 @@ def record_objects():
                                     capture_output=True, text=True)
             status = "ok" if result.returncode == 0 else "FAILED\n" + result.stderr
             print(f"{source.name}: {status}")
+            record_encodings(tool, source, output.with_suffix(".enc"))
+
+
+def record_encodings(tool, source, path):
+    """llvm-mc -show-encoding's instruction and fixup lines for ``source``."""
+    argv = goldens.llvm_mc_argv(tool, source, pathlib.Path("/dev/null"))
+    argv = [a for a in argv if a not in ("-filetype=obj", "-o", "/dev/null")] + ["-show-encoding"]
+    result = subprocess.run(argv, capture_output=True, text=True)
+    lines = [line for line in result.stdout.splitlines()
+             if "; encoding:" in line or ";   fixup" in line]
+    if result.returncode == 0 and lines:
+        path.write_text("\n".join(lines) + "\n")
 
 
 def record_errors():

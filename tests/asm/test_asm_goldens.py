@@ -49,3 +49,15 @@ def test_clang_assembly_gives_clang_object_bytes(source):
         assert ours[section[0]] == section, f"section {section[0]} differs"
     assert describe(data)["relocations"] == theirs["relocations"]
     assert describe(data)["notes"] == theirs["notes"]
+
+
+ENCODING_CASES = [s for s in CASES if goldens.reference_path(s).with_suffix(".enc").exists()]
+
+
+@pytest.mark.parametrize("source", ENCODING_CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_show_encoding_matches_llvm_mc(source):
+    """--show-encoding prints what llvm-mc prints for every instruction and fixup."""
+    _, asm = assemble_object(source.read_text(), filename=str(source), show_encoding=True,
+                             **goldens.our_arguments(source))
+    expected = goldens.reference_path(source).with_suffix(".enc").read_text().splitlines()
+    assert asm.listing == expected
