@@ -33,17 +33,10 @@ def merge_note_sections(sections) -> bytes:
         return sections[0].data
     notes = []
     for section in sections:
-        for note in _section_notes(section):
+        for note in decode_notes(section.data,
+                                 f"{section.obj.name}: section '{section.name}'"):
             notes.append((note, section.obj.name))
     return encode_notes(merge_notes(notes))
-
-
-def _section_notes(section) -> list[Note]:
-    """The notes of one input section (the reader's, when it is the object's only one)."""
-    elf = section.obj.elf
-    if sum(1 for s in elf.sections if s.type == C.SHT_NOTE) == 1:
-        return elf.notes
-    return decode_notes(section.data, f"{section.obj.name}: section '{section.name}'")
 
 
 def merge_notes(notes) -> list[Note]:

@@ -1,6 +1,6 @@
 """The linker's view of its inputs: relocatable objects and their sections.
 
-The ELF layer's reader parses and validates each file; this module keeps
+The lean reader (``fastread``) parses and validates each file; this module keeps
 what the link needs (content sections with their relocations, symbols,
 the target identity from e_flags / EI_ABIVERSION) and checks what only a
 linker cares about: the file is ET_REL, every relocation patches bytes
@@ -13,7 +13,7 @@ import struct
 from dataclasses import dataclass, field
 
 from ..elf import constants as C
-from ..elf.reader import ElfFile, read_elf
+from .fastread import ObjectImage, read_object
 from ..errors import ElfFormatError
 
 #: Section types that hold link-time bookkeeping, never output content.
@@ -66,7 +66,7 @@ class InputObject:
     """One ET_REL file: identity, content sections, raw symbols."""
 
     name: str
-    elf: ElfFile
+    elf: ObjectImage
     #: section index -> InputSection (only sections that reach the output)
     sections: dict = field(default_factory=dict)
     #: the resolved Symbol for each symbol-table index (filled by the resolver)
@@ -99,7 +99,7 @@ class InputObject:
 
 def load_object(data: bytes, name: str) -> InputObject:
     """Parse one relocatable object, keeping the sections the output needs."""
-    elf = read_elf(data, name)
+    elf = read_object(data, name)
     if elf.type != C.ET_REL:
         kind = C.ET_NAMES.get(elf.type, str(elf.type))
         raise ElfFormatError(f"{name}: is ET_{kind}, expected a relocatable object (ET_REL)")

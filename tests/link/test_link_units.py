@@ -1,0 +1,76 @@
+"""Pieces of the linker on their own: the lean input reader agrees with the
+ELF layer's reader, the hash functions give the published values, target
+flags combine as ld.lld combines them, and the metadata of several inputs
+becomes one document."""
+
+import pathlib
+
+import pytest
+
+from amdgpu_tools.elf import constants as C
+from amdgpu_tools.elf.notes import Note
+from amdgpu_tools.elf.reader import read_elf
+from amdgpu_tools.errors import LinkError
+from amdgpu_tools.link.dynamic import StringTable, gnu_hash, sysv_hash
+from amdgpu_tools.link.fastread import read_object
+from amdgpu_tools.link.notes import merge_notes
+from amdgpu_tools.link.target import merged_identity
+
+from .elfview import DATA
+
+OBJECTS = sorted(p.name for p in DATA.glob("*.o"))
+
+
+@pytest.mark.parametrize("name", OBJECTS)
+def test_lean_reader_agrees_with_elf_layer(name):
+    data = (DATA / name).read_bytes()
+    lean, full = read_object(data, name), read_elf(data, name)
+    assert (lean.type, lean.flags, lean.osabi, lean.abi_version) == (
+        full.type, full.flags, full.osabi, full.abi_version)
+    assert [(s.name, s.type, s.flags, s.size, s.link, s.info, s.addralign, s.data)
+            for s in lean.sections] == [
+        (s.name, s.type, s.flags, s.size, s.link, s.info, s.addralign, s.data)
+        for s in full.sections]
+    assert [(s.name, s.value, s.size, s.bind, s.type, s.visibility, s.shndx)
+            for s in lean.symbols] == [
+        (s.name, s.value, s.size, s.bind, s.type, s.visibility, s.shndx) for s in full.symbols]
+
+
+def test_hash_functions_published_values():
+    # values from the System V ABI / GNU hash descriptions: hash("") and a known name
+    assert gnu_hash("") == 5381
+    assert gnu_hash("printf") == 0x156B2BB8
+    assert sysv_hash("") == 0
+    assert sysv_hash("printf") == 0x077905A6
+
+
+def test_string_table_modes():
+    deduplicated, appended = StringTable(), StringTable(deduplicate=False)
+    assert [deduplicated.add(s) for s in ("a", "bc", "a")] == [1, 3, 1]
+    assert [appended.add(s) for s in ("a", "bc", "a")] == [1, 3, 6]
+    assert appended.data() == b"\0a\0bc\0a\0"
+
+
+class _Obj:
+    def __init__(self, name, flags, version=5):
+        self.name, self.flags, self.code_object_version = name, flags, version
+        self.osabi, self.abi_version = C.ELFOSABI_AMDGPU_HSA, version - 2
+        self.processor = C.processor_of_flags(flags)
+
+
+def test_v4_feature_settings_combine():
+    gfx900 = C.EF_AMDGPU_MACH_AMDGCN["gfx900"]
+    any_, on, off = (C.EF_AMDGPU_FEATURE_XNACK_ANY_V4, C.EF_AMDGPU_FEATURE_XNACK_ON_V4,
+                     C.EF_AMDGPU_FEATURE_XNACK_OFF_V4)
+    objects = [_Obj("a.o", gfx900 | any_), _Obj("b.o", gfx900 | on)]
+    assert merged_identity(objects)[2] == gfx900 | on
+    with pytest.raises(LinkError, match="incompatible xnack settings: a.o has on but c.o has off"):
+        merged_identity([_Obj("a.o", gfx900 | on), _Obj("c.o", gfx900 | off)])
+
+
+def test_identity_notes_must_agree():
+    version = Note("AMD", C.NT_AMD_HSA_ISA_VERSION, b"\x04\x00\x07\x00" + bytes(12) + b"AMD\0AMDGPU\0")
+    other = Note("AMD", C.NT_AMD_HSA_ISA_VERSION, b"\x04\x00\x07\x00" + bytes(11) + b"\1AMD\0AMDGPU\0")
+    assert merge_notes([(version, "a.o"), (version, "b.o")]) == [version]
+    with pytest.raises(LinkError, match="a.o and b.o describe different targets"):
+        merge_notes([(version, "a.o"), (other, "b.o")])
