@@ -20,7 +20,8 @@ from .conftest import ROCM_BITCODE_DIR, data_path, read_data
 
 pytestmark = pytest.mark.usefixtures("executor_ready")
 
-V45 = ["kernels_v4_gfx900.hsaco", "kernels_v5_gfx900.hsaco", "kernels_v4_gfx803.hsaco"]
+V45 = ["kernels_v4_gfx900.hsaco", "kernels_v5_gfx900.hsaco", "kernels_v4_gfx803.hsaco",
+       "kernels_v5_gfx803.hsaco"]
 
 
 def test_hello_world_sample():
@@ -261,3 +262,35 @@ def test_printf_through_amdgpu_run(capsys):
     assert main([data_path("printf_v5.hsaco"), "--grid", "2", "--block", "2",
                  "--arg", "i32:-3"]) == 0
     assert capsys.readouterr().out == "value=-3\nvalue=-2\n"
+
+
+def test_real_fault_stops_one_queue_while_another_runs():
+    from amdgpu_tools.runtime.hsa import Agent
+    from amdgpu_tools.runtime.packets import barrier_packet, kernel_dispatch_packet
+    agent = Agent("gfx803")
+    trap = agent.load(read_data("trap_v2.hsaco")).kernels["trap"]
+    hello = agent.load(read_data("hello_world_v2.hsaco")).kernels["hello_world"]
+    reports = []
+    broken = agent.queue_create(64, callback=lambda status, q, error: reports.append(error))
+    healthy = agent.queue_create(64)
+
+    def dispatch(queue, kernel, signal):
+        out = agent.allocate(16, "coarse grained")
+        kernarg = agent.allocate(8, "kernarg")
+        agent.memory.write_u64(kernarg, out)
+        kernel_dispatch_packet(queue, kernel.kernel_object, kernarg, (64, 1, 1), (64, 1, 1),
+                               completion_signal=signal)
+        return out
+
+    gate = agent.signal_create(1)
+    broken_done, healthy_done = agent.signal_create(2), agent.signal_create(1)
+    barrier_packet(healthy, [gate])               # the healthy queue waits for the host
+    healthy_out = dispatch(healthy, hello, healthy_done)
+    dispatch(broken, trap, broken_done)
+    never = dispatch(broken, hello, broken_done)
+    assert broken.state == Queue.ERROR and len(reports) == 1
+    assert isinstance(reports[0], KernelError) and "s_trap" in str(reports[0])
+    assert broken_done.load() == 2 and agent.memory.read_u32(never) == 0
+    gate.store(0)
+    assert agent.signal_wait(healthy_done, "eq", 0, timeout=30) == 0
+    assert np.frombuffer(agent.memory.read(healthy_out, 4), np.float32)[0] == np.float32(3.14159)

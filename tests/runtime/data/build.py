@@ -31,6 +31,7 @@ OBJECTS = {
     "kernels_v4_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 4),
     "kernels_v5_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 5),
     "kernels_v4_gfx803.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx803", 4),
+    "kernels_v5_gfx803.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx803", 5),
     "kernels_v5_gfx900.o": ("clang19-obj", os.path.join(SRC, "kernels.cl"), "gfx900", 5),
 }
 
