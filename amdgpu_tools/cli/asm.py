@@ -57,6 +57,8 @@ def command(source, mcpu, triple, arch, mattr, code_object_version, output, file
             click.echo(diagnostic.format(), err=True)
         if not failure.diagnostics:
             click.echo(f"{TOOL}: error: {failure}", err=True)
+        _remove_stale(output if output is not None else
+                      (None if show_encoding else _default_output(source)))
         return 1
     for diagnostic in asm.diagnostics:
         click.echo(diagnostic.format(), err=True)
@@ -75,6 +77,15 @@ def _read_source(source):
             return handle.read(), source
     except OSError as error:
         raise ToolchainError(f"cannot read '{source}': {error.strerror}") from None
+
+
+def _remove_stale(path):
+    """Like llvm-mc, leave no object behind (not even an old one) when assembly fails."""
+    if path and path != "-" and os.path.isfile(path):
+        try:
+            os.remove(path)
+        except OSError:
+            pass
 
 
 def _default_output(source):
