@@ -26,6 +26,7 @@ from .elfview import NON_ALLOC_TAIL, View, data_path, read_data
 #: reference link -> its inputs (see data/regen.py)
 CASES = {
     "call.lld.so": ["v5_kernel_call.o", "v5_func.o"],
+    "call_v3.lld.so": ["v3_kernel_call.o", "v3_func.o"],
     "symbols.lld.so": ["v5_symbols.o"],
     "relocs.lld.so": ["v5_relocs.o"],
     "v2_kernel.lld.so": ["v2_kernel.o"],

@@ -47,9 +47,15 @@ OBJECTS = {
     "cl_v2_b.o": CLANG14 + ["cl_v2_b.cl"],
 }
 
+#: code object v3 objects (llvm-mc 14): the v5 sources with the xnack target id v3 needs
+V3_OBJECTS = {"v3_kernel_call.o": "v5_kernel_call.s", "v3_func.o": "v5_func.s"}
+MC14_V3 = ["/usr/bin/llvm-mc", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx900", "-mattr=+xnack",
+           "--amdhsa-code-object-version=3", "-filetype=obj"]
+
 #: reference link name -> its inputs (ld.lld-19 -shared)
 LINKS = {
     "call.lld.so": ["v5_kernel_call.o", "v5_func.o"],
+    "call_v3.lld.so": ["v3_kernel_call.o", "v3_func.o"],
     "symbols.lld.so": ["v5_symbols.o"],
     "relocs.lld.so": ["v5_relocs.o"],
     "v2_kernel.lld.so": ["v2_kernel.o"],
@@ -63,6 +69,9 @@ LINKS = {
 def main():
     for name, command in OBJECTS.items():
         subprocess.run(command + ["-o", str(HERE / name)], cwd=SRC, check=True)
+    for name, source in V3_OBJECTS.items():
+        text = (SRC / source).read_text().replace('gfx900"', 'gfx900+xnack"')
+        subprocess.run(MC14_V3 + ["-o", str(HERE / name)], input=text.encode(), check=True)
     for name, inputs in LINKS.items():
         subprocess.run(["ld.lld-19", "-shared", *inputs, "-o", name], cwd=HERE, check=True)
     (HERE / "libfunc.a").unlink(missing_ok=True)
