@@ -15,6 +15,7 @@ import tempfile
 
 import click
 
+from .. import __version__
 from ..errors import LinkError, ToolchainError
 from ..link import link_result
 from .common import run_click
@@ -57,6 +58,8 @@ def _z_option(keyword: str) -> str:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-v", prog_name=TOOL,
+                      message="%(prog)s (amdgpu-tools %(version)s) (compatible with GNU linkers)")
 @click.argument("inputs", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--shared", is_flag=True, help="Create a shared object (the only output kind).")
 @click.option("-o", "--output", default="a.out", show_default=True, help="Output file.")

@@ -87,3 +87,9 @@ def test_missing_entry_symbol(tmp_path, capsys):
     assert main(["-shared", "--entry", "nowhere", "-o", str(out), *CALL]) == 1
     assert "cannot find entry symbol nowhere" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("flag", ["--version", "-v"])
+def test_version(flag, capsys):
+    assert main([flag]) == 0
+    assert capsys.readouterr().out.startswith("amdgpu-ld (amdgpu-tools ")
