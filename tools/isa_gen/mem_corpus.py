@@ -25,6 +25,8 @@ FAMILIES = ("ds", "flat", "buffer", "mimg", "export", "vintrp")
 DECODE_TARGETS = ("gfx803", "gfx810", "gfx900")
 ASSEMBLE_ONLY_TARGETS = ("gfx600", "gfx700")
 VARIANTS = 3
+CLEAN_VARIANTS = 2
+REGISTER_FIELDS = {"vdst", "addr", "data", "data0", "data1"}
 RANDOM_WORDS = 300
 OUT_DIR = os.path.join(sw.ROOT, "tests", "isa", "data")
 
@@ -63,8 +65,13 @@ def family_words(family, target, rnd):
                 continue
             if fmt.name == "MUBUF" and info.encoding != "MUBUF":
                 continue
-            for _ in range(VARIANTS):
-                words.append((fmt, fmt.pack(random_fields(fmt, rnd, opcode_fields(info, fmt)))))
+            for variant in range(VARIANTS + CLEAN_VARIANTS):
+                fields = random_fields(fmt, rnd, opcode_fields(info, fmt))
+                if variant >= VARIANTS:  # operand fields the op does not use left clear
+                    used = {spec.slot for spec in info.operands}
+                    for name in REGISTER_FIELDS & set(fields) - used:
+                        fields[name] = 0
+                words.append((fmt, fmt.pack(fields)))
         for _ in range(RANDOM_WORDS // len(family.FORMATS)):
             op = {"op": rnd.getrandbits(fmt.fields["op"].width)} if "op" in fmt.fields else {}
             words.append((fmt, fmt.pack(random_fields(fmt, rnd, op))))

@@ -248,7 +248,7 @@ def encode_soffset(operand, index, target):
     check_plain(operand, index)
     code = scalar_source_code(operand, target)
     spelling = None if code is None else _spelling(target, "soffset", code)
-    if spelling is None or "/*" in spelling:
+    if spelling is None or "/*" in spelling or spelling == "src_lds_direct":
         raise OperandError(f"soffset must be an SGPR, a 32-bit special register or an inline"
                            f" constant, got '{operand}'", index)
     return code
