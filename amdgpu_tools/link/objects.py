@@ -29,7 +29,7 @@ _DROPPED_NAMES = {".note.GNU-stack"}
 _RELA = struct.Struct("<QQq")
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class InputSection:
     """A content section of one input object, placed later in an output section."""
 
