@@ -90,14 +90,22 @@ def load_pieces(ctx, pieces, shape, nbytes) -> np.ndarray:
     for piece in pieces:
         if not piece.lanes.any():
             continue
-        chunks = piece.addresses.shape[1]
-        raw = np.zeros((piece.addresses.shape[0], chunks, piece.chunk_bytes), np.uint8)
+        rows = piece.addresses.shape[0]
         valid = piece.valid
-        if valid.any():
-            addresses = piece.addresses[valid]
-            raw[valid] = _guard(ctx, piece, lambda: piece.backend.gather(addresses,
-                                                                        piece.chunk_bytes))
-        out[piece.lanes] = raw.reshape(raw.shape[0], -1)[:, :nbytes]
+        if valid.all():
+            addresses = piece.addresses.reshape(-1)
+            raw = _guard(ctx, piece, lambda: piece.backend.gather(addresses, piece.chunk_bytes))
+        else:
+            raw = np.zeros(valid.shape + (piece.chunk_bytes,), np.uint8)
+            if valid.any():
+                addresses = piece.addresses[valid]
+                raw[valid] = _guard(ctx, piece, lambda: piece.backend.gather(
+                    addresses, piece.chunk_bytes))
+        raw = raw.reshape(rows, -1)
+        if piece.lanes.all() and raw.shape[1] == nbytes:
+            out = raw.reshape(shape + (nbytes,))
+        else:
+            out[piece.lanes] = raw[:, :nbytes]
     return out
 
 
