@@ -251,7 +251,7 @@ def build_valu(inst, semantic, program):
     wide = ops.bits_of(dst_type) == 64
     carry_in_code = carry_out_code = None
     if flags["carry_in"]:
-        carry_in_code = field(inst, "src2") if is_vop3 else VCC_LO
+        carry_in_code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
     if flags["carry_out"]:
         carry_out_code = field(inst, "sdst") if is_vop3 else VCC_LO
     flush_out = dst_type == "f32" and not flags.get("no_flush")

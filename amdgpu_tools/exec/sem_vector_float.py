@@ -355,13 +355,13 @@ def _div_scale(value, denominator, numerator, emax, mant):
     return value, np.zeros(value.shape, np.bool_)
 
 
-@valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True)
+@valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True, vcc_in=True)
 def v_div_fmas_f32(a, b, c, vcc):
     result = fma32(a, b, c)
     return np.where(vcc, result * F32(2.0 ** 32), result)
 
 
-@valu("v_div_fmas_f64", "f64", "f64", "f64", "f64", carry_in=True)
+@valu("v_div_fmas_f64", "f64", "f64", "f64", "f64", carry_in=True, vcc_in=True)
 def v_div_fmas_f64(a, b, c, vcc):
     result = fma64(a, b, c)
     return np.where(vcc, result * F64(2.0 ** 64), result)
