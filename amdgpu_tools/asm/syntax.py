@@ -129,8 +129,7 @@ class Instruction:
 def _parser() -> lark.Lark:
     text = importlib.resources.files("amdgpu_tools.grammars").joinpath("asm.lark").read_text()
     return lark.Lark(text, parser="lalr", lexer="contextual",
-                     start=["line", "arglist"], propagate_positions=True,
-                     maybe_placeholders=False)
+                     start=["line", "arglist"], maybe_placeholders=False)
 
 
 def _describe_unexpected(error: lark.exceptions.LarkError, text: str) -> SyntaxErrorAt:
@@ -146,12 +145,21 @@ def _describe_unexpected(error: lark.exceptions.LarkError, text: str) -> SyntaxE
 
 
 def parse_line(text: str) -> list:
-    """Statements of one comment-free line, in order (labels first)."""
+    """Statements of one comment-free line, in order (labels first).
+
+    Results are cached by text: generated code repeats lines a lot, and the
+    statements are never modified after parsing.
+    """
+    return _parse_line_cached(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _parse_line_cached(text: str) -> tuple:
     try:
         tree = _parser().parse(text, start="line")
     except lark.exceptions.LarkError as error:
         raise _describe_unexpected(error, text) from None
-    return [_statement(child) for child in tree.children]
+    return tuple(_statement(child) for child in tree.children)
 
 
 def parse_arguments(text: str, column_offset: int = 0) -> list:
@@ -166,9 +174,13 @@ def parse_arguments(text: str, column_offset: int = 0) -> list:
 
 
 def _column(item) -> int:
-    if isinstance(item, lark.Token):
-        return item.column
-    return getattr(item.meta, "column", 1) if not item.meta.empty else 1
+    """Column of a subtree's first token (tokens keep positions; trees are not
+    given any, which keeps parsing fast)."""
+    while not isinstance(item, lark.Token):
+        if not item.children:
+            return 1
+        item = item.children[0]
+    return item.column or 1
 
 
 def _statement(tree):
