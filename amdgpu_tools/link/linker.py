@@ -187,8 +187,9 @@ class Linker:
                 if section.type == C.SHT_NOTE and self.merge_notes:
                     group = notes.setdefault(L.output_name(section.name), [])
                     group.append(section)
-                    if len(group) > 1:
+                    if len(group) > 1:  # its notes join the first note section's
                         group[0].output.flags |= section.flags
+                        section.output, section.out_offset = group[0].output, 0
                         continue
                 output_for(section).add(section)
         for group in notes.values():
@@ -202,10 +203,10 @@ class Linker:
         self._add_comment(comments)
 
     def _add_comment(self, inputs) -> None:
+        """.comment: our identification, then each distinct input string once."""
         strings = [LINKER_COMMENT]
         for section in inputs:
-            for text in section.data.split(b"\0")[:-1] if section.data.endswith(b"\0") \
-                    else section.data.split(b"\0"):
+            for text in section.data.rstrip(b"\0").split(b"\0") if section.data else ():
                 decoded = text.decode("utf-8", errors="replace")
                 if decoded not in strings:
                     strings.append(decoded)
