@@ -73,6 +73,7 @@ def decode_buffer_resource(words: np.ndarray, generation: int = 9) -> BufferReso
 
     On GFX8/GFX9 a descriptor with ADD_TID_ENABLE takes stride bits [17:14]
     from DATA_FORMAT, which is why LLVM clears DATA_FORMAT in its scratch V#.
+    GFX9 has no ELEMENT_SIZE field: its swizzle element is always 4 bytes.
     """
     words = np.asarray(words, dtype=_U32).reshape(-1, 4)
     base = words[:, 0].astype(_U64) | (_bits(words[:, 1], 0, 16).astype(_U64) << _U64(32))
@@ -87,7 +88,7 @@ def decode_buffer_resource(words: np.ndarray, generation: int = 9) -> BufferReso
         stride=stride,
         num_records=words[:, 2].astype(_U64),
         swizzle_enable=_bits(words[:, 1], 31, 1).astype(bool),
-        element_size=np.asarray(ELEMENT_SIZES, _U64)[_bits(words[:, 3], 19, 2)],
+        element_size=_element_sizes(words, generation),
         index_stride=np.asarray(INDEX_STRIDES, _U64)[_bits(words[:, 3], 21, 2)],
         add_tid_enable=add_tid,
         num_format=_bits(words[:, 3], 12, 3),
@@ -113,6 +114,12 @@ def encode_buffer_resource(base: int, *, stride: int = 0, num_records: int = 0xF
     word3 |= INDEX_STRIDES.index(index_stride) << 21
     word3 |= int(add_tid_enable) << 23
     return (word0, word1, num_records & 0xFFFFFFFF, word3)
+
+
+def _element_sizes(words, generation):
+    if generation >= 9:
+        return np.full(words.shape[0], 4, _U64)
+    return np.asarray(ELEMENT_SIZES, _U64)[_bits(words[:, 3], 19, 2)]
 
 
 @dataclass

@@ -76,8 +76,16 @@ def test_swizzled_private_buffer_interleaves_lanes():
     assert same[0].tolist() == access.addresses[0, :, 0].tolist()
 
 
+def test_gfx9_swizzle_element_is_always_four_bytes():
+    words = np.array([ad.encode_buffer_resource(BASE, element_size=16)], np.uint32)
+    assert int(ad.decode_buffer_resource(words, generation=9).element_size[0]) == 4
+    assert int(ad.decode_buffer_resource(words, generation=8).element_size[0]) == 16
+
+
 def test_swizzled_structured_with_index_stride():
-    r = rsrc(swizzle_enable=True, stride=16, element_size=8, index_stride=8)
+    words = np.array([ad.encode_buffer_resource(BASE, swizzle_enable=True, stride=16,
+                                                element_size=8, index_stride=8)], np.uint32)
+    r = ad.decode_buffer_resource(words, generation=8)
     index = lanes(np.arange(64))
     access = ad.buffer_addresses(r, index=index, offset=lanes(np.full(64, 12)), soffset=[0],
                                  inst_offset=0, components=1, component_bytes=4)
