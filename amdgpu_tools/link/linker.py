@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .. import __version__
 from ..elf import constants as C
-from ..errors import ElfFormatError, LinkError
+from ..errors import LinkError
 from . import layout as L
 from .archive import is_archive, read_archive
 from .dynamic import DynamicSymbols, dynamic_bytes, dynamic_entries, rela_dyn
@@ -349,5 +349,4 @@ def _first_references(objects, names) -> dict:
     return places
 
 
-__all__ = ["link", "link_result", "Linker", "LinkResult", "LINKER_COMMENT",
-           "ElfFormatError", "LinkError"]
+__all__ = ["link", "link_result", "Linker", "LinkResult", "LINKER_COMMENT"]

@@ -3,7 +3,6 @@ ELF layer's reader, the hash functions give the published values, target
 flags combine as ld.lld combines them, and the metadata of several inputs
 becomes one document."""
 
-import pathlib
 
 import pytest
 
