@@ -172,3 +172,20 @@ def test_empty_kernel_descriptor_matches_fresh_llvm_mc_19(mcpu, tmp_path, llvm_m
     kd.set(".amdhsa_next_free_sgpr", 0)
     kd.finish()
     assert kd.to_bytes() == rodata
+
+
+@pytest.mark.parametrize("name, mcpu, version", [("kernel_v3_gfx900.o", "gfx900", 3),
+                                                 ("kernel_v4_gfx803.o", "gfx803", 4),
+                                                 ("kernel_v5_gfx900.o", "gfx900", 5)])
+def test_descriptor_of_kernel_source_matches_its_object(name, mcpu, version):
+    """kernel_v5.s says next_free_vgpr 1, next_free_sgpr 2 (llvm-mc 14 for v3, 19 for v4/v5)."""
+    kd = KernelDescriptor.defaults(mcpu, version)
+    kd.set(".amdhsa_next_free_vgpr", 1)
+    kd.set(".amdhsa_next_free_sgpr", 2)
+    kd.finish()
+    elf = read_elf(read_bytes(name))
+    assert elf.code_object_version == version
+    assert kd.to_bytes() == elf.section(".rodata").data
+    entry = elf.relocations[".rodata"][0]
+    assert (entry.offset, entry.type_name, entry.symbol.name, entry.addend) == (
+        16, "R_AMDGPU_REL64", "k", 16)

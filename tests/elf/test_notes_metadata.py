@@ -40,6 +40,7 @@ def test_isa_name_note_round_trip():
 
 
 @pytest.mark.parametrize("source, obj", [("kernel_v5.s", "kernel_v5_gfx900.o"),
+                                         ("kernel_v5.s", "kernel_v3_gfx900.o"),
                                          ("metadata_typing.s", "metadata_typing.o")])
 def test_yaml_to_msgpack_matches_llvm_mc_19_bytes(source, obj):
     text = source_block(source, ".amdgpu_metadata", ".end_amdgpu_metadata")

@@ -47,6 +47,7 @@ def clang(tool, source, out, mcpu, extra=()):
 OBJECTS = {
     "symbols_relocs.o": lambda o: mc(MC19, "symbols_relocs.s", o, "gfx900"),
     "kernel_v5_gfx900.o": lambda o: mc(MC19, "kernel_v5.s", o, "gfx900"),
+    "kernel_v3_gfx900.o": lambda o: mc(MC14, "kernel_v5.s", o, "gfx900", 3),
     "kernel_v4_gfx803.o": lambda o: mc(MC19, "kernel_v5.s", o, "gfx803", 4),
     "kernel_v2_gfx803.o": lambda o: mc(MC14, "kernel_v2.s", o, "gfx803", 2),
     "kernel_v2_gfx700.o": lambda o: mc(MC14, "kernel_v2.s", o, "gfx700", 2),
