@@ -58,7 +58,8 @@ def _encode_with_module(module, mnemonic, operands, target):
     fmt = _format_for(module, info, target)
     value = fmt.pack({k: v for k, v in fields.items() if k in fmt.fields})
     data = b"".join(w.to_bytes(4, "little") for w in int_to_words(value, fmt.words))
-    text = module.text(info, fmt.unpack(value), target)
+    echo = getattr(module, "encoded_text", None)  # text as written where llvm-mc echoes it
+    text = echo(info, fields, target) if echo else module.text(info, fmt.unpack(value), target)
     return Encoded(data=data, text=text, fixups=[])
 
 

@@ -3,7 +3,8 @@
 Per processor each row gives the opcode, the vaddr width, whether a sampler
 (ssamp) is used, and the printed vdata width for each combination of dmask,
 d16 and tfe (index d16 * 32 + tfe * 16 + dmask; llvm derives it with quirks).
-Also recorded: how llvm-objdump spells each srsrc and ssamp code.
+Also recorded: how llvm-objdump spells each srsrc and ssamp code, and which
+vaddr widths llvm-mc accepts per op (it prints the smallest).
 GFX6/7 rows come from assembling the GFX8 syntax with llvm-mc.
 Run from the repository root:  python tools/isa_gen/mimg.py
 """
@@ -68,16 +69,38 @@ def probe_si(mcpu, known):
             value = int.from_bytes(data, "little")
             entry = rows.setdefault(name, dict(row, opcode=MIMG.unpack(value)["op"],
                                                vdata=[None] * 64))
+            entry.pop("vaddr_widths", None)
             width = sw.parse_register(sw.split_text(text)[1][0])[2]
             entry["vdata"][dmask] = width
             entry["vdata"][16 + dmask] = width + 1  # tfe: assumed as on GFX8 (no disassembler)
     return rows
 
 
+VADDR_WIDTHS = (1, 2, 3, 4, 5, 8, 16)
+
+
+def accepted_vaddr_widths(mcpu, rows):
+    """Which vaddr widths llvm-mc accepts per op (the printed width is the smallest)."""
+    lines, keys = [], []
+    for name, row in rows.items():
+        dmask = next(d for d in (1, 3, 15) if row["vdata"][d] is not None)
+        vdata = sw.vreg_text(20, max(1, bin(dmask).count("1")) if "gather4" not in name else 4)
+        ssamp = ", s[20:23]" if row["sampler"] else ""
+        for width in VADDR_WIDTHS:
+            lines.append(f"{name} {vdata}, {sw.vreg_text(40, width)}, s[12:19]{ssamp}"
+                         f" dmask:0x{dmask:x}")
+            keys.append((name, width))
+    for (name, width), (text, _) in zip(keys, sw.mem_oracle.assemble(lines, mcpu)):
+        if text is not None:
+            rows[name].setdefault("vaddr_widths", []).append(width)
+
+
 def main():
     tables = {mcpu: sweep_target(mcpu) for mcpu in sw.DISASSEMBLY_TARGETS}
     for mcpu in sw.ASSEMBLY_TARGETS:
         tables[mcpu] = probe_si(mcpu, tables["gfx803"])
+    for mcpu, rows in tables.items():
+        accepted_vaddr_widths(mcpu, rows)
     spellings = {mcpu: operand_spellings(mcpu) for mcpu in sw.DISASSEMBLY_TARGETS}
     sw.write_table("mimg.json", "tools/isa_gen/mimg.py", "MIMG", tables,
                    extra={"operand_spellings": spellings})

@@ -25,7 +25,8 @@ def _info(name, row):
     if row["sampler"]:
         operands += (OperandSpec("ssamp", "sgpr", 4, "b32"),)
     return MemOpInfo(name, "MIMG", row["opcode"], operands,
-                     {"vdata": row["vdata"], "sampler": row["sampler"]})
+                     {"vdata": row["vdata"], "sampler": row["sampler"],
+                      "vaddr_widths": tuple(row.get("vaddr_widths", (row["vaddr"],)))})
 
 
 def _tables(target):
@@ -67,6 +68,18 @@ def vdata_width(info, dmask, d16, tfe, vdata=0):
         if width is None or vdata + width > 256:
             return None
     return width
+
+
+def _encode_vaddr(info, operand, index):
+    """vaddr: any address width llvm-mc accepts for the op (the bits hold only the start)."""
+    widths = info.props["vaddr_widths"]
+    count = getattr(operand, "count", None)
+    width = count if count in widths else widths[0]
+    if count not in widths:
+        allowed = ", ".join(str(w) for w in widths)
+        raise OperandError(f"vaddr of {info.name} must be {allowed} VGPRs wide, got '{operand}'",
+                           index)
+    return expect_vgpr(operand, index, width, "vaddr")
 
 
 def _assembler_vdata_width(info, dmask, d16, tfe, target, index):
@@ -136,6 +149,14 @@ def text(info, fields, target):
     return out
 
 
+def encoded_text(info, fields, target):
+    """llvm-mc echoes the vaddr range as written (any accepted width); the rest is canonical."""
+    canonical = text(info, {name: fields.get(name, 0) for name in MIMG.fields}, target)
+    printed = vreg_text(fields["vaddr"], info.operands[1].width)
+    written = vreg_text(fields["vaddr"], fields["vaddr_width"])
+    return canonical.replace(f", {printed}, ", f", {written}, ", 1)
+
+
 def encode(info, operands, target):
     positional, modifiers = split_operands(operands)
     allowed = {"dmask", "unorm", "glc", "slc", "tfe", "lwe", "da", _a16_name(target)}
@@ -157,7 +178,8 @@ def encode(info, operands, target):
         if spec.slot == "vdata":
             fields["vdata"] = expect_vgpr(operand, index, width, "vdata")
         elif spec.slot == "vaddr":
-            fields["vaddr"] = expect_vgpr(operand, index, spec.width, "vaddr")
+            fields["vaddr"] = _encode_vaddr(info, operand, index)
+            fields["vaddr_width"] = operand.count
         else:
             code = expect_sgpr_range(operand, index, spec.width, spec.slot, regs.ttmp_base,
                                      regs.sgpr_count, regs.ttmp_count)
