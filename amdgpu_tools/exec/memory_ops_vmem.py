@@ -332,18 +332,39 @@ def _format_layout(ctx, inst, program):
 
 
 def _format_load(plan, inst, program, dst, count):
+    """Typed load: convert the format's channels, then route them by the V#'s DST_SEL."""
+    rsrc_code = int(inst.fields["srsrc"]) * 4
+
     def run(ctx):
         lanes = ctx.exec_lanes()
         channels, bits, nfmt = _format_layout(ctx, inst, program)
         nbytes = channels * bits // 8
-        raw = load_pieces(ctx, plan(ctx, nbytes, True), lanes.shape, nbytes)
+        pieces = plan(ctx, nbytes, True)
+        raw = load_pieces(ctx, pieces, lanes.shape, nbytes)
         values = _decode_channels(raw, bits, nfmt).reshape(lanes.shape + (channels,))
         one = np.float32(1.0).view(_U32) if nfmt not in ("uint", "sint") else _U32(1)
-        out = np.zeros(lanes.shape + (4,), _U32)
-        out[..., 3] = one
-        out[..., :channels] = values
-        _write_vgprs(ctx, dst, out[..., :count])
+        rgba = np.zeros(lanes.shape + (4,), _U32)
+        rgba[..., 3] = one
+        rgba[..., :channels] = values
+        in_range = np.zeros(lanes.shape, bool)
+        for piece in pieces:
+            in_range[piece.lanes] = piece.valid.all(axis=1)
+        dst_sel = decode_buffer_resource(ctx.state.read_sgpr(ctx.sel, rsrc_code, 4),
+                                         program.generation).dst_sel
+        _write_vgprs(ctx, dst, apply_dst_sel(rgba, dst_sel, one, in_range)[..., :count])
     return run
+
+
+def apply_dst_sel(rgba, dst_sel, one, in_range):
+    """Route channels by DST_SEL (0: 0, 1: 1, 4-7: X/Y/Z/W); out-of-range lanes read 0
+    except for components selecting the constant 1, as the manuals specify."""
+    choices = np.zeros(rgba.shape[:-1] + (8,), _U32)
+    choices[..., 1] = one
+    choices[..., 4:8] = rgba
+    select = np.broadcast_to(dst_sel.astype(np.int64)[:, None, :], rgba.shape)
+    routed = np.take_along_axis(choices, select, axis=-1)
+    outside = np.where(select == 1, one, _U32(0)).astype(_U32)
+    return np.where(in_range[..., None], routed, outside)
 
 
 def _format_store(plan, inst, program, src, count):

@@ -287,7 +287,7 @@ def test_format_loads_and_stores():
     state = make_state(waves=1)
     raw = np.arange(256, dtype=np.uint8)
     buf = with_buffer(state, 256, raw)
-    # data format 10 = 8_8_8_8, num format 0 = unorm
+    # data format 10 = 8_8_8_8, num format 0 = unorm; identity DST_SEL
     set_rsrc(state, buf, num_records=256, data_format=10, num_format=0)
     state.vgpr[0] = LANE * 4
     run(state, "buffer_load_format_xyzw", "MUBUF", mubuf(vaddr=0, vdata=4, offen=1))
@@ -300,6 +300,16 @@ def test_format_loads_and_stores():
     assert state.vgpr[8, 0].tolist() == halves[:, 0].tolist()[:64]
     assert state.vgpr[9, 0].tolist() == halves[:, 1].tolist()[:64]
     assert state.vgpr[10, 0].tolist() == [0] * 64 and state.vgpr[11, 0].tolist() == [1] * 64
+    # DST_SEL (W, 1, Z, X) on a 2-channel format: w defaults to 1, z to 0; lanes
+    # past num_records read 0 except for the constant-1 component
+    set_rsrc(state, buf, num_records=8, dst_sel=(7, 1, 6, 4))
+    run(state, "tbuffer_load_format_xyzw", "MTBUF", mubuf(vaddr=0, vdata=8, offen=1, dfmt=5,
+                                                          nfmt=4))
+    assert state.vgpr[8, 0].tolist() == [1, 1] + [0] * 62
+    assert state.vgpr[9, 0].tolist() == [1] * 64
+    assert state.vgpr[10, 0].tolist() == [0] * 64
+    assert state.vgpr[11, 0].tolist() == halves[:2, 0].tolist() + [0] * 62
+    set_rsrc(state, buf, num_records=256)
     state.vgpr[12] = LANE * 1000
     run(state, "tbuffer_store_format_x", "MTBUF", mubuf(vaddr=0, vdata=12, offen=1, dfmt=4,
                                                         nfmt=4))
