@@ -43,6 +43,8 @@ def scalar(tag: str, text, where: str):
         info = np.iinfo(dtype)
         if not info.min <= value <= info.max:
             raise SpecError(f"{where}: {value} does not fit in {tag}")
+    elif np.isfinite(value) and abs(value) > np.finfo(dtype).max:
+        raise SpecError(f"{where}: {value} does not fit in {tag}")
     return dtype.type(value)
 
 

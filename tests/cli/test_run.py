@@ -115,6 +115,8 @@ def test_spec_fail(tmp_path, capsys):
     ([data("hello_world_v2.hsaco"), "--arg", "q32:1"], "unknown argument type 'q32'"),
     ([data("hello_world_v2.hsaco"), "--arg", "i32:abc"], "'abc' is not a valid i32"),
     ([data("hello_world_v2.hsaco"), "--arg", "u8:300"], "300 does not fit in u8"),
+    ([data("hello_world_v2.hsaco"), "--arg", "f32:1e39"], "1e[+]?39 does not fit in f32"),
+    ([data("hello_world_v2.hsaco"), "--arg", "i64:0x8000000000000000"], "does not fit in i64"),
     ([data("hello_world_v2.hsaco"), "--arg", "buf:nothing.npy"], "cannot read 'nothing.npy'"),
     ([data("hello_world_v2.hsaco"), "--arg", "buf:float99[4]"], "unknown NumPy dtype"),
     ([data("hello_world_v2.hsaco"), "--arg", "i32:1", "--save", "0=x.npy"], "not a buffer"),
