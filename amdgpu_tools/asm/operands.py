@@ -172,6 +172,8 @@ class OperandBuilder:
             return resolved.constant if resolved.is_absolute else value.name.upper()
         if isinstance(value, FloatLit):
             raise OperandError("a modifier value must be an integer")
+        if isinstance(value, Call):  # offset:swizzle(QUAD_PERM, 0, 1, 2, 3)
+            return Func(value.name, tuple(self._func_arg(a) for a in value.args))
         return self._constant(value)
 
 
