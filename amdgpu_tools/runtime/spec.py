@@ -5,6 +5,7 @@ high-level API.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ def scalar(tag: str, text, where: str):
         info = np.iinfo(dtype)
         if not info.min <= value <= info.max:
             raise SpecError(f"{where}: {value} does not fit in {tag}")
-    elif np.isfinite(value) and abs(value) > np.finfo(dtype).max:
+    elif math.isfinite(value) and abs(value) > float(np.finfo(dtype).max):
         raise SpecError(f"{where}: {value} does not fit in {tag}")
     return dtype.type(value)
 
