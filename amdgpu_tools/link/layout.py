@@ -88,8 +88,12 @@ class OutputSection:
         """Append an input section at its alignment and merge its attributes."""
         if not self.sections:
             self.type = section.type
-        elif self.type == C.SHT_NOBITS and section.type != C.SHT_NOBITS:
-            self.type = section.type
+            self.entsize = section.entsize
+        else:
+            if self.type == C.SHT_NOBITS and section.type != C.SHT_NOBITS:
+                self.type = section.type
+            if section.entsize != self.entsize:
+                self.entsize = 0
         self.flags |= section.flags & ~C.SHF_GROUP
         self.align = max(self.align, section.align)
         section.out_offset = align_up(self.size, section.align)

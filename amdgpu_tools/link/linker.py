@@ -182,6 +182,9 @@ class Linker:
         for obj in self.objects:
             for section in obj.sections.values():
                 if section.name == ".comment" and not section.is_alloc:
+                    if not comments:  # .comment keeps the place of the first input one
+                        self._synthetic(".comment", C.SHT_PROGBITS, C.SHF_MERGE | C.SHF_STRINGS,
+                                        1, entsize=1)
                     comments.append(section)
                     continue
                 if section.type == C.SHT_NOTE and self.merge_notes:
@@ -211,7 +214,10 @@ class Linker:
                 if decoded not in strings:
                     strings.append(decoded)
         data = b"".join(s.encode() + b"\0" for s in strings)
-        self._synthetic(".comment", C.SHT_PROGBITS, C.SHF_MERGE | C.SHF_STRINGS, 1, data, entsize=1)
+        section = self.synthetic.get(".comment") or self._synthetic(
+            ".comment", C.SHT_PROGBITS, C.SHF_MERGE | C.SHF_STRINGS, 1, entsize=1)
+        section.data, section.size = data, len(data)
+        section.output.size = len(data)
 
     def _synthetic(self, name, type_, flags, align, data=b"", size=None, entsize=0):
         section = InputSection(None, 0, name, type_, flags, align,
@@ -260,8 +266,7 @@ class Linker:
         alloc = [o for o in self.outputs if o.is_alloc]
         order = {id(o): n for n, o in enumerate(alloc)}
         alloc.sort(key=lambda o: (L.rank(o), order[id(o)]))
-        rest = [o for o in self.outputs if not o.is_alloc and o.name != ".comment"]
-        rest += [o for o in self.outputs if o.name == ".comment"]
+        rest = [o for o in self.outputs if not o.is_alloc]
         self.groups = L.load_groups(alloc)
         self.phnum = L.count_program_headers(self.groups, alloc)
         header_size = L.EHDR_SIZE + L.PHDR_SIZE * self.phnum
