@@ -323,9 +323,32 @@ def atomic_pieces(ctx, pieces, shape, op: str, width: int, data, data2=None):
             continue
         lane_rows = np.zeros(shape, bool)
         lane_rows[piece.lanes] = valid
-        addresses = piece.addresses[valid, 0]
         second = None if data2 is None else data2[lane_rows]
-        result = _guard(ctx, piece, lambda: atomic_serial(
-            piece.backend, addresses, op, width, data[lane_rows], second))
+        if piece.chunk_bytes < width:           # lane-private, split into chunks
+            addresses = piece.addresses[valid]
+            result = _guard(ctx, piece, lambda: _atomic_chunked(
+                piece.backend, addresses, piece.chunk_bytes, op, width, data[lane_rows],
+                second))
+        else:
+            addresses = piece.addresses[valid, 0]
+            result = _guard(ctx, piece, lambda: atomic_serial(
+                piece.backend, addresses, op, width, data[lane_rows], second))
         old[lane_rows] = result
     return old
+
+
+def _atomic_chunked(backend, addresses, chunk_bytes, op, width, data, data2):
+    """An atomic on values stored in scattered chunks (a 64-bit value in swizzled
+    private memory).  Such addresses belong to one lane each, so no two lanes
+    collide and one read-modify-write pass is exact."""
+    dtype = _U32 if width == 4 else _U64
+    flat = addresses.reshape(-1)
+    current = backend.gather(flat, chunk_bytes).reshape(addresses.shape[0], width)
+    current = np.ascontiguousarray(current).view(dtype)[:, 0]
+    args = (current, np.asarray(data, dtype), width)
+    if data2 is not None:
+        args += (np.asarray(data2, dtype),)
+    with np.errstate(all="ignore"):
+        new = np.ascontiguousarray(np.asarray(ATOMIC_OPS[op](*args), dtype))
+    backend.scatter(flat, new.view(np.uint8).reshape(-1, chunk_bytes))
+    return current

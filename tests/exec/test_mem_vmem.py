@@ -351,3 +351,15 @@ def test_float_add_atomics_apply_serially():
     set_exec(state, LANE[None, :] < 2)
     run(state, "global_atomic_pk_add_f16", "GLOBAL", flat(addr=0, data=3))
     assert np.frombuffer(state.memory.read(cell + 4, 4), np.float16).tolist() == [2.5, 0.0]
+
+
+def test_64_bit_atomic_on_private_memory_through_flat():
+    state, layout, init = dispatch_state(waves=1, private=64)
+    put64(state, 0, np.full((1, 64), PRIVATE_APERTURE_BASE + 8, np.uint64))
+    put64(state, 2, (LANE.astype(np.uint64) << 32) | 0xFFFFFFFF)
+    run(state, "flat_store_dwordx2", "FLAT", flat(addr=0, data=2))
+    put64(state, 4, np.ones((1, 64), np.uint64))
+    run(state, "flat_atomic_add_x2", "FLAT", flat(addr=0, data=4, vdst=6, glc=1))
+    assert get64(state, 6)[0].tolist() == ((LANE.astype(np.uint64) << 32) | 0xFFFFFFFF).tolist()
+    run(state, "flat_load_dwordx2", "FLAT", flat(addr=0, vdst=8))
+    assert get64(state, 8)[0].tolist() == ((LANE.astype(np.uint64) + 1) << 32).tolist()
