@@ -464,3 +464,49 @@ def v_cvt_pknorm_u16_f16(a, b):
 def v_cvt_pkaccum_u8_f32(a, b, old):
     """Convert a to a byte into byte b[1:0] of the destination, keeping the others."""
     return v_cvt_pk_u8_f32(a, b, np.asarray(old, U32))
+
+
+# ------------------------------------------------------- GFX6/GFX7 variants
+def _legacy_min(a, b):
+    """DX9 min: if either operand is NaN the second operand is returned."""
+    return np.where(a < b, a, b)
+
+
+def _legacy_max(a, b):
+    return np.where(a > b, a, b)
+
+
+_binary("v_min_legacy_f32", "f32", _legacy_min)
+_binary("v_max_legacy_f32", "f32", _legacy_max)
+
+
+@valu("v_mac_legacy_f32", "f32", "f32", "f32", "f32", layout="mac")
+def v_mac_legacy_f32(a, b, c):
+    return np.where((a == 0) | (b == 0), F32(0), a * b) + c
+
+
+def _clamped(op, dtype):
+    """*_clamp variants: an infinite result becomes the largest finite value."""
+    largest = np.finfo(dtype).max
+
+    def fn(a):
+        return np.clip(op(a.astype(F64)), -largest, largest).astype(dtype)   # NaN stays NaN
+    return fn
+
+
+_unary("v_rcp_clamp_f32", "f32", _clamped(lambda x: 1.0 / x, F32))
+_unary("v_rsq_clamp_f32", "f32", _clamped(lambda x: 1.0 / np.sqrt(x), F32))
+_unary("v_log_clamp_f32", "f32", _clamped(np.log2, F32))
+_unary("v_rcp_clamp_f64", "f64", _clamped(lambda x: 1.0 / x, F64))
+_unary("v_rsq_clamp_f64", "f64", _clamped(lambda x: 1.0 / np.sqrt(x), F64))
+_unary("v_rcp_legacy_f32", "f32", lambda a: np.where(a == 0, F32(0), (1.0 / a.astype(F64))
+                                                     .astype(F32)).astype(F32))
+_unary("v_rsq_legacy_f32", "f32", lambda a: np.where(a == 0, F32(0), (1.0 / np.sqrt(a.astype(
+    F64))).astype(F32)).astype(F32))
+
+
+@valu("v_mullit_f32", "f32", "f32", "f32", "f32")
+def v_mullit_f32(a, b, c):
+    """Lighting multiply: -FLT_MAX when src2 <= 0 or src1 < 0, else src0 * src1."""
+    return np.where((c <= 0) | (b < 0), F32(-np.finfo(F32).max),
+                    np.where((a == 0) | (b == 0), F32(0), a * b)).astype(F32)

@@ -611,3 +611,19 @@ def v_mqsad_pk_u16_u8(reference, pattern, accumulate):
         part = (total + ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
         result = result | (part << U64(16 * shift))
     return result
+
+
+# GFX6/GFX7 spell the 64-bit shifts with the shift amount second.
+@valu("v_lshl_b64", "b64", "b64", "u32")
+def v_lshl_b64(a, b):
+    return u64(a) << (u32(b) & U32(63)).astype(U64)
+
+
+@valu("v_lshr_b64", "b64", "b64", "u32")
+def v_lshr_b64(a, b):
+    return u64(a) >> (u32(b) & U32(63)).astype(U64)
+
+
+@valu("v_ashr_i64", "i64", "i64", "u32")
+def v_ashr_i64(a, b):
+    return a >> (u32(b) & U32(63)).astype(I64)

@@ -1,0 +1,62 @@
+"""Semantic functions called directly, for ops the decoder cannot reach on the
+targets the other tests assemble for (GFX6/GFX7 variants) and for helpers."""
+
+import numpy as np
+
+from amdgpu_tools.exec import semantics  # noqa: F401
+from amdgpu_tools.exec.registry import SEMANTICS
+from amdgpu_tools.exec.state import (lanes_to_mask, lanes_to_mask64, mask64_to_lanes,
+                                     mask_to_lanes)
+
+F32 = np.float32
+
+
+def call(op, *args):
+    with np.errstate(all="ignore"):
+        return SEMANTICS[op].fn(*args)
+
+
+def test_legacy_min_max_return_the_second_operand_on_nan():
+    a = np.array([np.nan, 1.0, 3.0], F32)
+    b = np.array([2.0, np.nan, 1.0], F32)
+    np.testing.assert_array_equal(call("v_min_legacy_f32", a, b), [2.0, np.nan, 1.0])
+    np.testing.assert_array_equal(call("v_max_legacy_f32", a, b), [2.0, np.nan, 3.0])
+
+
+def test_clamped_reciprocals_never_return_infinity():
+    x = np.array([0.0, -0.0, 4.0], F32)
+    np.testing.assert_array_equal(call("v_rcp_clamp_f32", x),
+                                  [np.finfo(F32).max, -np.finfo(F32).max, 0.25])
+    assert call("v_rsq_legacy_f32", np.array([0.0], F32))[0] == 0.0
+
+
+def test_gfx7_64_bit_shifts_take_the_amount_second():
+    value = np.array([0x8000_0000_0000_0001], np.uint64)
+    assert call("v_lshl_b64", value, np.uint32(65))[0] == 2
+    assert call("v_lshr_b64", value, np.uint32(63))[0] == 1
+    assert call("v_ashr_i64", value.view(np.int64), np.uint32(62))[0] == -2
+
+
+def test_mullit_and_mul_legacy_zero_rules():
+    a = np.array([np.inf, 2.0, 2.0], F32)
+    b = np.array([0.0, 3.0, -1.0], F32)
+    c = np.array([1.0, 1.0, 1.0], F32)
+    np.testing.assert_array_equal(call("v_mul_legacy_f32", a, b), [0.0, 6.0, -2.0])
+    np.testing.assert_array_equal(call("v_mullit_f32", a, b, c), [0.0, 6.0, -np.finfo(F32).max])
+
+
+def test_lane_mask_conversions_round_trip():
+    rng = np.random.default_rng(0)
+    lanes = rng.random((5, 64)) < 0.5
+    lo, hi = lanes_to_mask(lanes)
+    np.testing.assert_array_equal(mask_to_lanes(lo, hi), lanes)
+    masks = lanes_to_mask64(lanes)
+    assert int(masks[0]) == sum(1 << i for i in range(64) if lanes[0, i])
+    np.testing.assert_array_equal(mask64_to_lanes(masks), lanes)
+
+
+def test_qsad_sums_shifted_byte_differences():
+    reference = np.uint64(0x0807060504030201)
+    pattern = np.uint32(0x04030201)
+    result = int(call("v_qsad_pk_u16_u8", reference, pattern, np.uint64(0x0001000100010001)))
+    assert [result >> (16 * i) & 0xFFFF for i in range(4)] == [1, 5, 9, 13]
