@@ -184,3 +184,33 @@ def test_relocatable_program_is_linked_on_load(capsys):
     out = capsys.readouterr().out
     assert status == 0, capsys.readouterr().err
     assert "kernel lookup (symbol lookup.kd, code object v5" in out
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda s: s.pop("launches"), "has no 'launches'"),
+    (lambda s: s["launches"][0].pop("kernel"), "launch 0: needs 'kernel'"),
+    (lambda s: s["launches"][0]["args"].__setitem__(0, {"buf": "zz"}), "unknown buffer 'zz'"),
+    (lambda s: s["launches"][0]["args"].__setitem__(3, {"q9": 1}), "unknown argument type 'q9'"),
+    (lambda s: s["launches"][0]["args"].__setitem__(3, 5), "one-key mapping"),
+    (lambda s: s["buffers"].__setitem__("a", {"ones": 3}), "needs 'file', 'zeros'"),
+    (lambda s: s["expect"].__setitem__("nope", {"data": [1]}), "'nope' is not a buffer"),
+    (lambda s: s["expect"].__setitem__("out", {"rtol": 1}), "needs 'file' or 'data'"),
+    (lambda s: s["launches"][0].__setitem__("grid", [1, 2, 3, 4]), "must have 1 to 3 sizes"),
+    (lambda s: s.__setitem__("code_object", "missing.hsaco"), "cannot read"),
+])
+def test_malformed_specs(tmp_path, capsys, mutate, message):
+    path = _spec(tmp_path, lambda a: a + a)
+    spec = yaml.safe_load(open(path))
+    mutate(spec)
+    with open(path, "w") as handle:
+        yaml.safe_dump(spec, handle)
+    assert main(["--spec", path]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("amdgpu-run: error: ") and message in err, err
+
+
+def test_spec_that_is_not_yaml(tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: [unclosed\n")
+    assert main(["--spec", str(path)]) == 1
+    assert "is not valid YAML" in capsys.readouterr().err
