@@ -11,6 +11,9 @@ Public API (import from the submodules named here):
     ``RELOCATIONS`` / ``relocation_recipe(type).compute(S=, A=, P=, G=, GOT=, B=)``
     (``.size`` bytes, value already truncated); ``mach_of_processor(name)``,
     ``processor_of_flags(e_flags)``, ``isa_version_of_processor(name)``.
+``amdgpu_tools.elf.bitfields``
+    ``RSRC1 RSRC2 RSRC3 KD_CODE_PROPERTIES AKC_CODE_PROPERTIES`` (name -> ``BitField``
+    with ``get(word)``/``put(word, value)``), ``USER_SGPR_SIZES``.
 ``amdgpu_tools.elf.structs``
     ``Struct`` records ``Elf64_Ehdr Elf64_Shdr Elf64_Phdr Elf64_Sym Elf64_Rela Elf64_Dyn
     Elf_Nhdr Elf_Ident`` with ``.size``, ``.pack(**fields)``, ``.unpack(data, off)``;
@@ -35,20 +38,30 @@ Public API (import from the submodules named here):
     ``Note(owner, type, desc)``, ``encode_notes decode_notes``,
     ``code_object_version_note isa_version_note isa_name_note hsa_metadata_note
     amdgpu_metadata_note`` and their ``decode_*``; ``describe_note``.
-``amdgpu_tools.elf.metadata``
+``amdgpu_tools.elf.metadata`` (re-exports ``metadata_v2`` / ``metadata_v3``)
     v2 YAML and v3+ MessagePack metadata: ``yaml_source_to_msgpack(text)`` (what llvm-mc
-    does for ``.amdgpu_metadata``), ``encode_msgpack(doc)``, ``decode_msgpack(bytes)``,
-    ``v2_yaml_source_to_note_text(text)`` (``.amd_amdgpu_hsa_metadata``),
-    ``parse_v2_yaml(text)``, ``merge_documents(docs)``, ``kernels_from_notes(notes)``
-    -> [``KernelInfo``] (normalised view for the runtime), ``to_yaml(doc)``.
+    19 does for ``.amdgpu_metadata``, byte for byte), ``yaml_source_to_document``,
+    ``encode_msgpack(doc)``, ``decode_msgpack(bytes)``, ``verify_document(doc)``,
+    ``v2_yaml_source_to_note_text(text)`` (``.amd_amdgpu_hsa_metadata``, as llvm-mc 14),
+    ``parse_v2_yaml(text)``, ``emit_v2_yaml(doc)``, ``merge_documents(docs)``,
+    ``kernels_from_notes(notes)`` -> [``KernelInfo`` name symbol args
+    kernarg_segment_size/align group/private_segment_fixed_size sgpr/vgpr_count
+    wavefront_size max_flat_workgroup_size code_object_version printf ...] with
+    ``KernelArg`` name type_name offset size align value_kind address_space access;
+    ``metadata_documents(notes)``, ``to_yaml(doc)``; errors are ``MetadataError``.
 ``amdgpu_tools.elf.kernel_code``
-    ``AmdKernelCodeT.defaults(target)``, ``.set(key, value)``, ``.to_bytes()``,
-    ``AmdKernelCodeT.from_bytes(b)``, ``.fields()`` (v2 ``amd_kernel_code_t``, 256 bytes).
+    ``AmdKernelCodeT.defaults(target)``, ``.set(key, value)`` / ``.get(key)`` (llvm-mc's
+    key names and aliases; raises ``KernelCodeError`` with ``.key``), ``.to_bytes()``,
+    ``AmdKernelCodeT.from_bytes(b)``, ``.fields`` (dict), ``.describe()`` (v2
+    ``amd_kernel_code_t``, 256 bytes).
 ``amdgpu_tools.elf.kernel_descriptor``
-    ``KernelDescriptor.defaults(target, code_object_version)``, ``.set(directive, value)``
-    (``.amdhsa_*`` names, with or without the dot), ``.finish()`` (computes granulated
-    register counts), ``.to_bytes()`` (64 bytes), ``KernelDescriptor.from_bytes(b)``,
-    ``.fields()``.
+    ``KernelDescriptor.defaults(target, code_object_version, target_id=None)``,
+    ``.set(directive, value)`` (``.amdhsa_*`` names, with or without the dot; raises
+    ``DirectiveError`` with ``.directive``), ``.finish()`` (granulated register counts,
+    user SGPR count; at ``.end_amdhsa_kernel``), ``.to_bytes()`` (64 bytes),
+    ``KernelDescriptor.from_bytes(b)``, ``.fields`` (dict), ``.get(register, field)``,
+    ``.describe()``, ``.vgpr_count``/``.sgpr_count``; ``ENTRY_OFFSET_FIELD`` (16: where
+    the R_AMDGPU_REL64 to the kernel goes, addend 16).
 ``amdgpu_tools.elf.setup``
     ``kernel_setup(descriptor, entry_address) -> amdgpu_tools.exec.launch.KernelSetup``
     for either descriptor kind.
