@@ -97,3 +97,11 @@ def test_undefined_default_symbol_with_z_undefs_matches_lld(tmp_path):
     subprocess.run([lld, "-shared", str(obj), "-o", str(tmp_path / "ref.so")], check=True)
     assert_matches_lld(View(link([str(obj)], no_undefined=False)),
                        View((tmp_path / "ref.so").read_bytes()))
+
+
+def test_dwarf_of_linked_debug_objects_verifies(tmp_path):
+    dwarfdump = require_tool("/usr/lib/llvm-19/bin/llvm-dwarfdump")
+    out = tmp_path / "debug.so"
+    out.write_bytes(link([data_path("cl_v5_debug.o"), data_path("cl_v5_func_debug.o")]))
+    result = subprocess.run([dwarfdump, "--verify", str(out)], capture_output=True, text=True)
+    assert result.returncode == 0 and "No errors." in result.stdout, result.stdout

@@ -185,3 +185,29 @@ def test_printf_strings_reached_from_code():
             checked += 1
         text += -(-obj.get_section_by_name(".text")["sh_size"] // 256) * 256
     assert checked == 3
+
+
+def test_debug_info_relocated_like_lld():
+    """DWARF from clang -g: addresses and cross-section offsets patched as ld.lld
+    patches them; only the string sections (concatenated, not deduplicated) and
+    the tables of offsets into them differ."""
+    ours = View(link([data_path("cl_v5_debug.o"), data_path("cl_v5_func_debug.o")],
+                     merge_notes=False))
+    lld = View(read_data("cl_v5_debug.lld.so"))
+    for name in (".text", ".rodata", ".data", ".dynsym", ".debug_info", ".debug_abbrev",
+                 ".debug_addr", ".debug_frame", ".debug_loclists"):
+        assert ours.contents(name) == lld.contents(name), name
+    assert _debug_strings(ours) == _debug_strings(lld)
+
+
+def _debug_strings(view: View) -> list[bytes]:
+    """The string each .debug_str_offsets entry names (DWARF 5 contributions)."""
+    table, strings, found, at = (view.contents(".debug_str_offsets"),
+                                 view.contents(".debug_str"), [], 0)
+    while at < len(table):
+        length = struct.unpack_from("<I", table, at)[0]
+        for (offset,) in struct.iter_unpack("<I", table[at + 8:at + 4 + length]):
+            found.append(strings[offset:strings.index(b"\0", offset)])
+        at += 4 + length
+    assert found
+    return found

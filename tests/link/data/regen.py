@@ -43,6 +43,8 @@ OBJECTS = {
     "cl_v4_func.o": CLANG19 + ["-mcode-object-version=4", "cl_v5_func.cl"],
     "cl_printf.o": CLANG19 + ["-mcode-object-version=5", "cl_printf.cl"],
     "cl_printf2.o": CLANG19 + ["-mcode-object-version=5", "cl_printf2.cl"],
+    "cl_v5_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5.cl"],
+    "cl_v5_func_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5_func.cl"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
     "cl_v2_b.o": CLANG14 + ["cl_v2_b.cl"],
 }
@@ -62,6 +64,7 @@ LINKS = {
     "cl_v5.lld.so": ["cl_v5.o", "cl_v5_func.o"],
     "cl_v4.lld.so": ["cl_v4.o", "cl_v4_func.o"],
     "cl_v2.lld.so": ["cl_v2.o"],
+    "cl_v5_debug.lld.so": ["cl_v5_debug.o", "cl_v5_func_debug.o"],
     "cl_v2_two.lld.so": ["cl_v2.o", "cl_v2_b.o"],
 }
 
