@@ -151,8 +151,8 @@ def apply_binary(op: str, a: int, b: int) -> int:
         return wrap64(_int_div(a, b, op))
     if op == "<<":
         return wrap64(a << (b & 63)) if 0 <= b < 64 else 0
-    if op == ">>":
-        return a >> b if 0 <= b < 64 else (0 if a >= 0 else -1)
+    if op == ">>":  # logical, on 64 bits, as llvm-mc shifts
+        return wrap64((a & MASK64) >> b) if 0 <= b < 64 else 0
     result = {
         "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
         "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b,
