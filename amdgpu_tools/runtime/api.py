@@ -311,49 +311,67 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
     if group_size > GROUP_SEGMENT_SIZE:
         raise LaunchError(f"kernel '{kernel.name}' needs {group_size} bytes of group memory; "
                           f"the limit is {GROUP_SEGMENT_SIZE}")
+    private_size = kernel.private_segment_fixed_size + \
+        (device.dynamic_stack_size if kernel.uses_dynamic_stack else 0)
     temporaries = []
-    printf_buffer = 0
-    if any(a.value_kind == "hidden_printf_buffer" for a in kernel.hidden_args):
-        printf_buffer = agent.allocate(device.printf_buffer_size, "fine grained")
-        agent.memory.write_u32(printf_buffer + 4, device.printf_buffer_size - PRINTF_HEADER_BYTES)
-        temporaries.append(printf_buffer)
-    context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
-                            dynamic_lds_size=dynamic_lds)
-    segment = build_kernarg_segment(kernel, values, geometry, context)
-    kernarg = agent.allocate(max(len(segment), 1), "kernarg", align=max(16, kernel.kernarg_align))
-    temporaries.append(kernarg)
-    agent.memory.write(kernarg, segment)
-    done = agent.signal_create(1)
-    results = []
-
-    def finished(result):
-        results.append(result)
-        if printf_buffer:
-            used = agent.memory.read_u32(printf_buffer) + PRINTF_HEADER_BYTES
-            raw = agent.memory.read(printf_buffer, min(used, device.printf_buffer_size))
-            text = decode_printf_buffer(raw, kernel.printf_formats)
-            stream = device.printf_stream or sys.stdout
-            stream.write(text)
-            stream.flush()
-
-    agent.processor.kernarg_hooks[kernarg] = finished
+    blocked = False
     try:
-        private_size = kernel.private_segment_fixed_size + \
-            (device.dynamic_stack_size if kernel.uses_dynamic_stack else 0)
+        printf_buffer = _printf_buffer(device, kernel, temporaries)
+        context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
+                                dynamic_lds_size=dynamic_lds)
+        segment = build_kernarg_segment(kernel, values, geometry, context)
+        kernarg = agent.allocate(max(len(segment), 1), "kernarg",
+                                 align=max(16, kernel.kernarg_align))
+        temporaries.append(kernarg)
+        agent.memory.write(kernarg, segment)
+        done = agent.signal_create(1)
+        temporaries.append(done)
+        results = []
+        agent.processor.kernarg_hooks[kernarg] = \
+            lambda result: _finished(device, kernel, printf_buffer, results, result)
         submit_dispatch(queue, kernel, geometry, kernarg, group_size, private_size, done.handle)
         value = agent.signal_wait(done, "eq", 0)
         if queue.error is not None:
             raise queue.error
         if value != 0:
+            blocked = True   # the packet is still queued: keep what it points at
             raise ToolchainError(f"dispatch of kernel '{kernel.name}' did not complete "
                                  f"(queue {queue.id} is blocked)")
     finally:
-        agent.processor.kernarg_hooks.pop(kernarg, None)
-        done.destroy()
-        for address in temporaries:
-            agent.free(address)
+        if not blocked:
+            _release(agent, temporaries)
     device.last_result = results[0] if results else None
     return device.last_result
+
+
+def _printf_buffer(device, kernel, temporaries) -> int:
+    """A printf buffer (used bytes, capacity, records) when the kernel takes one."""
+    if not any(a.value_kind == "hidden_printf_buffer" for a in kernel.hidden_args):
+        return 0
+    buffer = device.agent.allocate(device.printf_buffer_size, "fine grained")
+    temporaries.append(buffer)
+    device.memory.write_u32(buffer + 4, device.printf_buffer_size - PRINTF_HEADER_BYTES)
+    return buffer
+
+
+def _finished(device, kernel, printf_buffer, results, result) -> None:
+    """Completion of the dispatch: keep its result, print its printf records."""
+    results.append(result)
+    if printf_buffer:
+        used = device.memory.read_u32(printf_buffer) + PRINTF_HEADER_BYTES
+        raw = device.memory.read(printf_buffer, min(used, device.printf_buffer_size))
+        stream = device.printf_stream or sys.stdout
+        stream.write(decode_printf_buffer(raw, kernel.printf_formats))
+        stream.flush()
+
+
+def _release(agent, temporaries) -> None:
+    for item in temporaries:
+        if isinstance(item, int):
+            agent.processor.kernarg_hooks.pop(item, None)
+            agent.free(item)
+        else:
+            item.destroy()
 
 
 def submit_dispatch(queue, kernel, geometry: Geometry, kernarg: int, group_size: int,

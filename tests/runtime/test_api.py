@@ -238,3 +238,27 @@ def test_dynamic_stack_kernels_get_extra_private_memory():
     Kernel(device, info)(out, np.int64(0), grid=64, block=64)
     sizes = [r.private_segment_size for r in executor.requests]
     assert sizes == [info.private_segment_fixed_size + 1024, info.private_segment_fixed_size]
+
+
+def test_a_blocked_queue_is_reported_and_keeps_the_packet_memory():
+    from amdgpu_tools.errors import ToolchainError
+    from amdgpu_tools.runtime.packets import barrier_packet
+    device, program, executor = _device("hello_world_v2.hsaco")
+    gate = device.agent.signal_create(1)
+    barrier_packet(device.queue, [gate])           # a hand-written barrier blocks the queue
+    out = device.zeros(4, np.float32)
+    with pytest.raises(ToolchainError, match="did not complete.*blocked"):
+        program["hello_world"](out, grid=64, block=64)
+    assert executor.requests == []
+    gate.store(0)                                   # the queue drains: the packet still works
+    assert out.numpy()[0] == pytest.approx(3.14159)
+
+
+def test_failed_argument_encoding_leaks_nothing():
+    device, program, _ = _device("kernels_v2_gfx803.hsaco")
+    before = len(device.memory.allocations())
+    out = device.zeros(4, np.int32)
+    with pytest.raises(LaunchError):
+        program["hello"](out, np.int64(1), grid=64, block=64)
+    program["hello"](out, np.int32(1), grid=64, block=64)
+    assert len(device.memory.allocations()) == before + 1   # only the user's buffer
