@@ -29,6 +29,7 @@ CASES = {
     "call_v3.lld.so": ["v3_kernel_call.o", "v3_func.o"],
     "symbols.lld.so": ["v5_symbols.o"],
     "relocs.lld.so": ["v5_relocs.o"],
+    "resolution.lld.so": ["sym_weak_a.o", "sym_strong_b.o"],
     "v2_kernel.lld.so": ["v2_kernel.o"],
     "cl_v5.lld.so": ["cl_v5.o", "cl_v5_func.o"],
     "cl_v4.lld.so": ["cl_v4.o", "cl_v4_func.o"],

@@ -211,3 +211,18 @@ def _debug_strings(view: View) -> list[bytes]:
         at += 4 + length
     assert found
     return found
+
+
+def test_symbol_resolution_rules():
+    view = View(link([data_path("sym_weak_a.o"), data_path("sym_strong_b.o")]))
+    data = view.section(".data")
+    read_int = lambda name: struct.unpack("<I", view.read(view.address(name), 4))[0]
+    assert read_int("chosen") == 2          # strong beats weak
+    assert read_int("weak_both") == 10      # of two weak definitions the first stays
+    common = view.symbol("shared_block")
+    assert common["st_size"] == 24 and common["st_value"] % 8 == 0   # largest, strictest
+    assert view.section(".bss")["sh_addr"] <= common["st_value"]
+    assert data["sh_addr"] <= view.address("guarded") < data["sh_addr"] + data["sh_size"]
+    relocations = {name: kind for _, kind, name, _ in view.dynamic_relocations()}
+    assert relocations == {"chosen": R_AMDGPU_ABS64, "weak_both": R_AMDGPU_ABS64,
+                           "shared_block": R_AMDGPU_ABS64, "": R_AMDGPU_RELATIVE64}
