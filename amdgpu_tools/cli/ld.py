@@ -2,8 +2,8 @@
 
 Takes ld.lld's spellings used for AMDGPU (``-shared``/``--shared``, ``-o``,
 ``--no-undefined``, ``-z defs``/``-z undefs``, ``-Map``/``-M``/
-``--print-map``, ``-e``/``--entry``) so build scripts written for ld.lld
-work unchanged. The
+``--print-map``, ``-e``/``--entry``, ``@response-file``) so build scripts
+written for ld.lld work unchanged. The
 output is written through a temporary file and a rename: after an error no
 output file is left behind.
 """
@@ -11,6 +11,7 @@ output file is left behind.
 from __future__ import annotations
 
 import os
+import shlex
 import tempfile
 
 import click
@@ -28,9 +29,28 @@ _ALIASES = {"-shared": "--shared", "-Bshareable": "--shared", "-M": "--print-map
             "-e": "--entry", "-entry": "--entry"}
 
 
+def expand_response_files(args, depth: int = 0) -> list[str]:
+    """``@FILE`` arguments replaced by the (shell-quoted) arguments FILE holds."""
+    out = []
+    for arg in args:
+        if not arg.startswith("@") or len(arg) == 1:
+            out.append(arg)
+            continue
+        if depth > 8:
+            raise click.UsageError(f"response files nested too deeply at {arg}")
+        try:
+            with open(arg[1:], encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as failure:
+            raise click.UsageError(f"cannot open response file {arg[1:]}: "
+                                   f"{failure.strerror}") from None
+        out += expand_response_files(shlex.split(text), depth + 1)
+    return out
+
+
 def translate_args(args) -> list[str]:
     """Rewrite ld.lld spellings (``-Map=F``, ``-z defs``, ``-oF``) for click."""
-    out, items = [], iter(args)
+    out, items = [], iter(expand_response_files(args))
     for arg in items:
         if arg in _ALIASES:
             out.append(_ALIASES[arg])

@@ -93,3 +93,16 @@ def test_missing_entry_symbol(tmp_path, capsys):
 def test_version(flag, capsys):
     assert main([flag]) == 0
     assert capsys.readouterr().out.startswith("amdgpu-ld (amdgpu-tools ")
+
+
+def test_response_file(tmp_path):
+    out = tmp_path / "k.so"
+    response = tmp_path / "args.rsp"
+    response.write_text(f"-shared\n-o '{out}'\n" + "\n".join(CALL) + "\n")
+    assert main([f"@{response}"]) == 0
+    assert out.read_bytes() == link(CALL)
+
+
+def test_missing_response_file(tmp_path, capsys):
+    assert main([f"@{tmp_path / 'none.rsp'}"]) == 1
+    assert "cannot open response file" in capsys.readouterr().err
