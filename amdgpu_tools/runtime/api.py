@@ -130,6 +130,10 @@ class Device:
                 raise ToolchainError(f"cannot read '{label}': {failure.strerror}") from None
         return Program(self, self.agent.load(data), label)
 
+    def create_queue(self, size: int = 1024, callback=None):
+        """Another AQL queue on this device; launches take it as ``queue=``."""
+        return self.agent.queue_create(size, callback=callback)
+
     def synchronize(self) -> None:
         """Let the queue drain; raises the kernel error if the queue is in error."""
         self.agent.processor.run()
@@ -194,9 +198,10 @@ class Kernel:
     def __repr__(self):
         return f"Kernel({self.name!r})"
 
-    def __call__(self, *args, grid, block):
+    def __call__(self, *args, grid, block, queue=None):
+        """Launch on the device's queue (or ``queue``, from ``Device.create_queue``)."""
         geometry = self.check_geometry(grid, block)
-        return launch(self.device, self.info, list(args), geometry)
+        return launch(self.device, self.info, list(args), geometry, queue=queue)
 
     def check_geometry(self, grid, block) -> Geometry:
         grid_t = _dims(grid, "grid", 0xFFFFFFFF)

@@ -262,3 +262,19 @@ def test_failed_argument_encoding_leaks_nothing():
         program["hello"](out, np.int64(1), grid=64, block=64)
     program["hello"](out, np.int32(1), grid=64, block=64)
     assert len(device.memory.allocations()) == before + 1   # only the user's buffer
+
+
+def test_kernels_on_a_second_queue_survive_an_error_on_the_first():
+    executor = FakeExecutor()
+    device = Device(executor=executor)
+    trap = device.load(read_data("trap_v2.hsaco"))["trap"]
+    hello = device.load(read_data("hello_world_v2.hsaco"))["hello_world"]
+    statuses = []
+    other = device.create_queue(64, callback=lambda status, q, error: statuses.append(status))
+    out = device.zeros(4, np.float32)
+    with pytest.raises(KernelError):
+        trap(out, grid=64, block=64)
+    hello(out, grid=64, block=64, queue=other)
+    assert out.numpy()[0] == pytest.approx(3.14159)
+    assert device.queue.state == Queue.ERROR and other.state == Queue.ACTIVE
+    assert statuses == []
