@@ -211,8 +211,22 @@ def _llvm_scalar(value) -> str:
     if quote == "'":
         return "'" + value.replace("'", "''") + "'"
     if quote == '"':
-        return '"' + value.encode("unicode_escape").decode().replace('"', '\\"') + '"'
+        return '"' + "".join(_double_quoted_char(c) for c in value) + '"'
     return value
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\0": "\\0", "\a": "\\a", "\b": "\\b", "\t": "\\t",
+            "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r", "\x1b": "\\e",
+            "\x85": "\\N", "\xa0": "\\_", "\u2028": "\\L", "\u2029": "\\P"}
+
+
+def _double_quoted_char(char: str) -> str:
+    """LLVM's yaml::escape with printable characters (UTF-8 included) kept as they are."""
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if ord(char) < 0x20 or ord(char) == 0x7F:
+        return f"\\x{ord(char):02X}"
+    return char
 
 
 def _padded(key: str) -> str:

@@ -91,6 +91,7 @@ def test_metadata_errors_like_llvm_mc():
 
 def test_v2_yaml_matches_llvm_mc_14_text():
     for source, obj in [("v2_metadata_full.s", "v2_metadata_full.o"),
+                        ("v2_metadata_quoting.s", "v2_metadata_quoting.o"),
                         ("kernel_v2.s", "kernel_v2_gfx803.o")]:
         text = source_block(source, ".amd_amdgpu_hsa_metadata", ".end_amd_amdgpu_hsa_metadata")
         note = next(n for n in notes_of(obj) if n.type == C.NT_AMD_HSA_METADATA)

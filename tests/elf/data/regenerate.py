@@ -54,6 +54,7 @@ OBJECTS = {
     "v2_code_gfx700.o": lambda o: mc(MC14, "v2_code.s", o, "gfx700", 2),
     "v2_code_gfx803.o": lambda o: mc(MC14, "v2_code.s", o, "gfx803", 2),
     "v2_metadata_full.o": lambda o: mc(MC14, "v2_metadata_full.s", o, "gfx803", 2),
+    "v2_metadata_quoting.o": lambda o: mc(MC14, "v2_metadata_quoting.s", o, "gfx803", 2),
     "metadata_typing.o": lambda o: mc(MC19, "metadata_typing.s", o, "gfx900"),
     "vadd_gfx900_v5.o": lambda o: clang(CLANG19, "vadd.cl", o, "gfx900",
                                         [f"--rocm-device-lib-path={BITCODE}"]),
