@@ -15,6 +15,7 @@ import concurrent.futures
 import hashlib
 import os
 import pathlib
+import resource
 import shutil
 import subprocess
 import sys
@@ -143,17 +144,25 @@ def main(count: int = OBJECTS) -> None:
     print(f"   {count} objects ready in {time.perf_counter() - start:.1f} s "
           f"(cached in {CACHE})")
     output = CACHE / "out.lld.so"
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     lld_time = _best_of(REPEATS, lambda: subprocess.run(
         [lld, "-shared", "-o", str(output), *paths], check=True))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    lld_cpu = (after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime) / REPEATS
     results = []
+    cpu_start = time.process_time()
     ours = _best_of(REPEATS, lambda: results.append(link(paths)))
+    ours_cpu = (time.process_time() - cpu_start) / REPEATS
     data = results[-1]
     ratio = ours / lld_time
     verdict = "ok" if ratio <= TARGET_RATIO else f"over the {TARGET_RATIO:g}x target"
-    print(f"   ld.lld-19:  {lld_time * 1000:8.1f} ms")
-    print(f"   amdgpu-ld:  {ours * 1000:8.1f} ms  ({len(data)} bytes, "
-          f"{count / ours:,.0f} objects/s)")
-    print(f"   ratio amdgpu-ld / ld.lld: {ratio:.1f}x ({verdict})")
+    print(f"   ld.lld-19:  {lld_time * 1000:8.1f} ms wall (best), "
+          f"{lld_cpu * 1000:8.1f} ms CPU (mean)")
+    print(f"   amdgpu-ld:  {ours * 1000:8.1f} ms wall (best), "
+          f"{ours_cpu * 1000:8.1f} ms CPU (mean); {len(data)} bytes, "
+          f"{count / ours:,.0f} objects/s")
+    print(f"   ratio amdgpu-ld / ld.lld: {ratio:.1f}x wall ({verdict}), "
+          f"{ours_cpu / lld_cpu:.1f}x CPU")
 
 
 if __name__ == "__main__":
