@@ -162,6 +162,13 @@ class Program:
     def __contains__(self, name):
         return name in self.loaded.kernels
 
+    def symbol_address(self, name: str) -> int:
+        """Device address of a defined symbol (a global variable, a kernel's code)."""
+        symbol = self.loaded.code.symbols.get(name)
+        if symbol is None or not symbol.shndx:
+            raise LaunchError(f"no symbol named '{name}' is defined in {self.label}")
+        return self.loaded.base + symbol.value
+
     def __getitem__(self, name) -> "Kernel":
         kernel = self.loaded.kernels.get(name)
         if kernel is None:

@@ -278,3 +278,13 @@ def test_kernels_on_a_second_queue_survive_an_error_on_the_first():
     assert out.numpy()[0] == pytest.approx(3.14159)
     assert device.queue.state == Queue.ERROR and other.state == Queue.ACTIVE
     assert statuses == []
+
+
+def test_symbol_addresses_of_loaded_globals():
+    device = Device(executor=FakeExecutor())
+    program = device.load(read_data("abs64_v5.hsaco"))
+    value = program.symbol_address("value")
+    assert device.memory.read_u64(program.symbol_address("table")) == value
+    assert struct.unpack("<2i", device.memory.read(value, 8)) == (1, 2)
+    with pytest.raises(LaunchError, match="no symbol named 'nothing'"):
+        program.symbol_address("nothing")
