@@ -95,7 +95,8 @@ class Assembler:
         self.previous: Section = self.current
         self.line: SourceLine | None = None
         self.evaluator = Evaluator(self._resolve, self.symbol, self._difference)
-        self.operand_builder = OperandBuilder(self.evaluate, self.freeze, self.is_constant_symbol)
+        self.operand_builder = OperandBuilder(self.evaluate, self.freeze, self.is_constant_symbol,
+                                             self._resolve)
         self.amdgpu = amdgpu_directives.AmdgpuState(self)
         self.dot_counter = 0
         self.resolving: set = set()

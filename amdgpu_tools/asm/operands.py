@@ -55,7 +55,8 @@ _WRAPPERS = ("abs", "neg", "sext")
 class OperandBuilder:
     """Lowers syntax nodes; ``evaluate(expr)`` returns an expr.Value."""
 
-    def __init__(self, evaluate, freeze, is_constant_symbol):
+    def __init__(self, evaluate, freeze, is_constant_symbol, peek):
+        self.peek = peek  # a symbol's value if defined, without creating the symbol
         self.evaluate = evaluate
         self.freeze = freeze
         self.is_constant_symbol = is_constant_symbol
@@ -160,16 +161,18 @@ class OperandBuilder:
 
     def _func_arg(self, item):
         if isinstance(item, Sym) and item.specifier is None:
-            value = self.evaluate(item)
-            return value.constant if value.is_absolute else item.name
+            value = self.peek(item.name)
+            return value.constant if value is not None and value.is_absolute else item.name
         return self._constant(item)
 
     def _modifier_value(self, value):
         if isinstance(value, ListNode):
             return tuple(self._modifier_value(v) for v in value.items)
         if isinstance(value, Sym) and value.specifier is None:
-            resolved = self.evaluate(value)
-            return resolved.constant if resolved.is_absolute else value.name.upper()
+            resolved = self.peek(value.name)
+            if resolved is not None and resolved.is_absolute:
+                return resolved.constant
+            return value.name.upper()
         if isinstance(value, FloatLit):
             raise OperandError("a modifier value must be an integer")
         if isinstance(value, Call):  # offset:swizzle(QUAD_PERM, 0, 1, 2, 3)
