@@ -47,7 +47,7 @@ class Format:
     """One encoding format of one generation range.
 
     ``generations`` is the set of generations (6..9) the layout applies to;
-    ``words`` the dword count without literal; ``refines`` names a format
+    ``words`` the dword count without literal; ``refines`` names the format(s)
     whose match this one narrows (e.g. VOP3P inside VOP3's opcode space).
     """
 
@@ -56,7 +56,7 @@ class Format:
         self.encoding = encoding or name
         self.generations = frozenset(generations)
         self.words = words
-        self.refines = refines
+        self.refines = (refines,) if isinstance(refines, str) else tuple(refines or ())
         self.fields = {}
         self.fixed = {}
         for token in layout.split():

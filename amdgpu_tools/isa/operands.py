@@ -35,6 +35,7 @@ _FLOAT_BITS = {
          0xBFF0000000000000: 243, 0x4000000000000000: 244, 0xC000000000000000: 245,
          0x4010000000000000: 246, 0xC010000000000000: 247, 0x3FC45F306DC9C882: 248},
 }
+_F16_BITS_OF = {code: bits for bits, code in _FLOAT_BITS[16].items()}
 _FLOAT_TEXT = {240: "0.5", 241: "-0.5", 242: "1.0", 243: "-1.0", 244: "2.0", 245: "-2.0",
                246: "4.0", 247: "-4.0"}
 
@@ -129,7 +130,8 @@ def register_text(file, first, count):
     return f"{file}[{first}:{first + count - 1}]"
 
 
-def operand_text(code, generation, width=1, size=32, literal=None, is_float=False):
+def operand_text(code, generation, width=1, size=32, literal=None, is_float=False,
+                 int16=False):
     """The text llvm-objdump prints for an operand field value.
 
     ``width`` is the register count in dwords; ``size`` the value's bit size
@@ -154,8 +156,12 @@ def operand_text(code, generation, width=1, size=32, literal=None, is_float=Fals
     if kind == "int":
         return str(op.value)
     if kind == "float":
+        if int16:
+            return f"0x{_F16_BITS_OF[code]:x}"
         return float_text(code, size)
     if kind == "literal":
+        if int16:
+            return "<missing literal>" if literal is None else f"0x{literal & 0xFFFF:x}"
         return literal_text(literal, size, generation, is_float)
     if kind == "source":
         return op.name
@@ -219,9 +225,14 @@ def inline_code_for_float(value, size, generation):
     for code, inline in INLINE_FLOATS.items():
         if value == inline:
             return code
-    if generation >= 8 and size in (16, 32, 64):
-        if float_bits(value, size) == float_bits(INV_2PI, size):
-            return INV_2PI_CODE
+    if generation >= 8:
+        for bits_size in (size, 64, 32, 16):
+            try:
+                bits = float_bits(value, bits_size)
+            except OverflowError:
+                continue
+            if _FLOAT_BITS[bits_size].get(bits) == INV_2PI_CODE:
+                return INV_2PI_CODE
     return None
 
 

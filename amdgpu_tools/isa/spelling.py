@@ -91,7 +91,7 @@ def sendmsg_text(simm16, generation):
 @lru_cache(maxsize=None)
 def _sendmsg_reverse(generation):
     reverse = {}
-    for value, text in sendmsg_texts(generation).items():
+    for value, text in sorted(sendmsg_texts(generation).items()):
         reverse.setdefault(_normalise(text), value)
     return reverse
 

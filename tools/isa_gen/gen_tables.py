@@ -89,12 +89,16 @@ def _operand(encoding, base, token, field, reg, shape=None):
     return entry
 
 
+_MOD_EVIDENCE = {"neg": "-", "abs": "|", "clamp": "clamp", "omod": "mul:2", "op_sel": "op_sel:",
+                 "op_sel_hi": "", "neg_lo": "", "neg_hi": ""}
+
+
 def _vop3_modifiers(info, base_text):
     mods = []
     tokens = {}
     for mod in ("neg", "abs", "clamp", "omod", "op_sel", "op_sel_hi", "neg_lo", "neg_hi"):
         text = info.get(mod)
-        if text is None or text == base_text:
+        if text is None or text == base_text or _MOD_EVIDENCE[mod] not in text:
             continue
         tokens[mod] = text
         mods.append(mod)
@@ -234,10 +238,153 @@ def probe_labels(rows):
                 tokens = split_operands(row["_text"])[1]
                 tokens[index:index + 1] = ["sym"]
                 probes.append((row, spec, f"{row['asm']} " + ", ".join(tokens)))
-    cpu = "gfx900"
-    results = assemble_lines([text for _, _, text in probes], cpu)
-    for (row, spec, _), (data, _) in zip(probes, results):
-        spec["kind"] = "label" if data is not None else "imm"
+    for cpu, mine in _by_cpu(probes, lambda p: p[0]):
+        results = assemble_lines([text for _, _, text in mine], cpu)
+        for (row, spec, _), (data, _) in zip(mine, results):
+            spec["kind"] = "label" if data is not None else "imm"
+
+
+def _probe_cpu(row):
+    """A processor that has the row (its restriction list, else the generation's first)."""
+    if row.get("targets"):
+        return row["targets"][0]
+    return "gfx900" if "9" in row["opcodes"] else "gfx803"
+
+
+def _by_cpu(probes, row_of):
+    groups = {}
+    for probe in probes:
+        groups.setdefault(_probe_cpu(row_of(probe)), []).append(probe)
+    return groups.items()
+
+
+def _probe_text(row, index, value):
+    tokens = [("0x1234" if re.match(r"^0xbf80[0-9a-f]{4}$", t) else t)
+              for t in split_operands(row["_text"])[1]]
+    modifiers = split_operands(row["_text"])[2]
+    tokens[index] = value
+    return row["asm"] + " " + ", ".join(tokens) + (" " + " ".join(modifiers) if modifiers else "")
+
+
+def probe_types(rows):
+    """Value type of each source: size from how llvm treats 16-bit patterns, float-ness
+    from the source modifiers the op accepts (neg/abs: float, sext: integer).
+
+    Probe A assembles the source as ``0.5``; an operand whose disassembly then
+    reads ``0x3800`` is a 16-bit integer.  Probe B assembles ``0x3c00``; when it
+    reads back as the inline constant ``1.0`` the operand is a 16-bit float.
+    """
+    twin = {}
+    for row in rows:
+        if row["encoding"] == "VOP3":
+            for spec in row["operands"]:
+                if spec.get("field") in ("src0", "src1", "src2"):
+                    twin[(row["name"], spec["field"])] = spec.get("mods", "")
+    probes = []
+    for row in rows:
+        if row["encoding"] not in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "SDWA"):
+            continue
+        gen = "9" if "9" in row["opcodes"] else "8"
+        for index, spec in enumerate(row["operands"]):
+            if spec.get("kind") not in ("src", "sdwa_src"):
+                continue
+            probes.append((row, spec, index, _probe_cpu(row)))
+    for cpu, mine in _by_cpu(probes, lambda p: p[0]):
+        texts_a = [_probe_text(r, i, "0.5") for r, _, i, _ in mine]
+        texts_b = [_probe_text(r, i, "0x3c00") for r, _, i, _ in mine]
+        res_a = assemble_lines(texts_a, cpu)
+        res_b = assemble_lines(texts_b, cpu)
+        dis_a = _disassemble_results(res_a, cpu)
+        dis_b = _disassemble_results(res_b, cpu)
+        for (row, spec, index, _), da, db in zip(mine, dis_a, dis_b):
+            token_a = _token(da, index)
+            token_b = _token(db, index)
+            field = "src1" if spec["field"] == "vsrc1" else spec["field"]
+            mods = spec.get("mods") or twin.get((row["name"], field), "")
+            width = spec.get("width", 1)
+            if token_a == "0x3800":
+                spec["type"] = "i16"
+            elif token_b == "1.0" and width == 1:
+                spec["type"] = "f16"
+            elif width == 2:
+                spec["type"] = "f64" if "neg" in mods else "b64"
+            else:
+                spec["type"] = "f32" if "neg" in mods else "b32"
+    _probe_k_constants(rows)
+
+
+def _probe_k_constants(rows):
+    """The K constant of v_madmk/v_madak: ``1.0`` reads back as 0x3c00 for 16-bit ops."""
+    probes = [(row, index) for row in rows for index, spec in enumerate(row["operands"])
+              if spec.get("kind") == "literal" and row["encoding"] == "VOP2"]
+    for cpu, mine in _by_cpu(probes, lambda p: p[0]):
+        results = assemble_lines([_probe_text(r, i, "1.0") for r, i in mine], cpu)
+        for (row, index), text in zip(mine, _disassemble_results(results, cpu)):
+            token = _token(text, index)
+            vtype = "f16" if token == "0x3c00" else "f32"
+            row["operands"][index]["type"] = vtype
+            for spec in row["operands"]:
+                if spec.get("kind") == "src":
+                    spec["type"] = vtype
+
+
+def _disassemble_results(results, cpu):
+    from .llvm_batch import disassemble_words
+    words, where = [], []
+    for i, (data, _) in enumerate(results):
+        if data is not None:
+            where.append(i)
+            words.append(tuple(int.from_bytes(data[k:k + 4], "little")
+                               for k in range(0, len(data), 4)))
+    out = [None] * len(results)
+    for i, text in zip(where, disassemble_words(words, cpu)):
+        out[i] = text
+    return out
+
+
+def _token(text, index):
+    if not text:
+        return None
+    tokens = split_operands(text)[1]
+    return tokens[index] if index < len(tokens) else None
+
+
+#: scalar registers ops read without naming them ([operand code, dwords]); ISA manual:
+#: v_div_fmas uses VCC as a lane mask, v_movrel* index with M0
+IMPLICIT_READS = {"v_div_fmas_f32": [[106, 2]], "v_div_fmas_f64": [[106, 2]],
+                  "v_movreld_b32": [[124, 1]], "v_movrels_b32": [[124, 1]],
+                  "v_movrelsd_b32": [[124, 1]]}
+
+
+def probe_vgpr_only(rows):
+    """What llvm-mc refuses in a source: an SGPR (``no_sgpr``), also constants (``file``
+    'v', as v_readfirstlane_b32's src0), or constants in an SGPR-only source (``no_const``)."""
+    probes = []
+    for row in rows:
+        if row["encoding"] not in ("VOP1", "VOP2", "VOPC", "VOP3", "SOP1", "SOP2", "SOPC"):
+            continue
+        for index, spec in enumerate(row["operands"]):
+            if spec.get("kind") == "ssrc":
+                spec["file"] = "s"
+            if spec.get("kind") == "src" and spec.get("width", 1) == 1 or \
+                    spec.get("file") == "s":
+                probes.append((row, spec, index))
+    for cpu, mine in _by_cpu(probes, lambda p: p[0]):
+        with_sgpr = assemble_lines([_probe_text(r, i, "s7") for r, _, i in mine], cpu)
+        with_const = assemble_lines([_probe_text(r, i, "0.5") for r, _, i in mine], cpu)
+        for (row, spec, _), (sdata, smsg), (cdata, cmsg) in zip(mine, with_sgpr, with_const):
+            const_refused = cdata is None and "invalid operand for instruction" in cmsg
+            if spec.get("file") == "s":
+                if const_refused:
+                    spec["no_const"] = True
+                if spec.get("kind") == "ssrc":
+                    del spec["file"]
+                continue
+            if sdata is None and "invalid operand for instruction" in smsg:
+                if const_refused:
+                    spec["file"] = "v"
+                else:
+                    spec["no_sgpr"] = True
 
 
 def add_base_encodings(rows):
@@ -281,6 +428,11 @@ def main(argv=None):
     add_gfx67_opcodes(rows)
     add_base_encodings(rows)
     probe_labels(rows)
+    probe_types(rows)
+    probe_vgpr_only(rows)
+    for row in rows:
+        if row["name"] in IMPLICIT_READS and row["encoding"] != "DPP":
+            row["implicit_reads"] = IMPLICIT_READS[row["name"]]
     for row in rows:
         row.pop("_text", None)
     write_tables(rows, args.out)

@@ -106,7 +106,7 @@ def sweep(mcpu, generation):
     found = {}
     for name, (fmt, count, shapes, mods) in variants(generation).items():
         rows = {}
-        inner = [f for f in ALL if f.refines == fmt.name and fmt.generations & f.generations]
+        inner = [f for f in ALL if fmt.name in f.refines and fmt.generations & f.generations]
         valid = [op for op in range(count)
                  if not any(f.matches(_pack(fmt, op=op)[0]) for f in inner)]
         for shape in shapes:

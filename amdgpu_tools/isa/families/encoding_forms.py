@@ -112,10 +112,12 @@ class EncodingMixin:
         from .table_family import is_float_type, type_size
         if isinstance(operand, SymbolRef):
             ctx.set_literal(0, fixup=operand)
+            ctx.scalar_reads.add(("literal", "symbol"))
             return
         if not isinstance(operand, Imm):
             ctx.fail("invalid operand for instruction (expected a constant)")
         ctx.set_literal(enc.literal_bits(ctx, operand, type_size(spec), is_float_type(spec)))
+        ctx.scalar_reads.add(("literal", ctx.literal))
 
     def encode_modifiers(self, ctx, modifiers):
         for index, modifier in modifiers:

@@ -70,23 +70,23 @@ _SDWA_GFX9_VOPC = (" s1[63] src1_abs[61] src1_neg[60] src1_sext[59] src1_sel[58:
                    " src0[39:32]")
 
 DPP_VOP1 = Format("DPP_VOP1", _VI_GENS, 2, "encoding[31:25]=0b0111111 vdst[24:17] op[16:9]"
-                  " marker[8:0]=0xfa" + _DPP_WORD, refines="VOP1", encoding="DPP")
+                  " marker[8:0]=0xfa" + _DPP_WORD, refines=("VOP1", "DPP_VOP2"), encoding="DPP")
 DPP_VOP2 = Format("DPP_VOP2", _VI_GENS, 2, "encoding[31]=0 op[30:25] vdst[24:17] vsrc1[16:9]"
                   " marker[8:0]=0xfa" + _DPP_WORD, refines="VOP2", encoding="DPP")
 DPP_VOPC = Format("DPP_VOPC", _VI_GENS, 2, "encoding[31:25]=0b0111110 op[24:17] vsrc1[16:9]"
-                  " marker[8:0]=0xfa" + _DPP_WORD, refines="VOPC", encoding="DPP")
+                  " marker[8:0]=0xfa" + _DPP_WORD, refines=("VOPC", "DPP_VOP2"), encoding="DPP")
 SDWA_VOP1_VI = Format("SDWA_VOP1", (8,), 2, "encoding[31:25]=0b0111111 vdst[24:17] op[16:9]"
-                      " marker[8:0]=0xf9" + _SDWA_VI, refines="VOP1", encoding="SDWA")
+                      " marker[8:0]=0xf9" + _SDWA_VI, refines=("VOP1", "SDWA_VOP2"), encoding="SDWA")
 SDWA_VOP2_VI = Format("SDWA_VOP2", (8,), 2, "encoding[31]=0 op[30:25] vdst[24:17] vsrc1[16:9]"
                       " marker[8:0]=0xf9" + _SDWA_VI, refines="VOP2", encoding="SDWA")
 SDWA_VOPC_VI = Format("SDWA_VOPC", (8,), 2, "encoding[31:25]=0b0111110 op[24:17] vsrc1[16:9]"
-                      " marker[8:0]=0xf9" + _SDWA_VI, refines="VOPC", encoding="SDWA")
+                      " marker[8:0]=0xf9" + _SDWA_VI, refines=("VOPC", "SDWA_VOP2"), encoding="SDWA")
 SDWA_VOP1_GFX9 = Format("SDWA_VOP1", (9,), 2, "encoding[31:25]=0b0111111 vdst[24:17] op[16:9]"
-                        " marker[8:0]=0xf9" + _SDWA_GFX9, refines="VOP1", encoding="SDWA")
+                        " marker[8:0]=0xf9" + _SDWA_GFX9, refines=("VOP1", "SDWA_VOP2"), encoding="SDWA")
 SDWA_VOP2_GFX9 = Format("SDWA_VOP2", (9,), 2, "encoding[31]=0 op[30:25] vdst[24:17] vsrc1[16:9]"
                         " marker[8:0]=0xf9" + _SDWA_GFX9, refines="VOP2", encoding="SDWA")
 SDWA_VOPC_GFX9 = Format("SDWA_VOPC", (9,), 2, "encoding[31:25]=0b0111110 op[24:17] vsrc1[16:9]"
-                        " marker[8:0]=0xf9" + _SDWA_GFX9_VOPC, refines="VOPC", encoding="SDWA")
+                        " marker[8:0]=0xf9" + _SDWA_GFX9_VOPC, refines=("VOPC", "SDWA_VOP2"), encoding="SDWA")
 
 SCALAR_FORMATS = (SOP2, SOPK, SOP1, SOPC, SOPP)
 SMEM_FORMATS = (SMRD, SMEM_GFX8, SMEM_GFX9)

@@ -5,6 +5,10 @@ from .formats_core import SMEM_FORMATS
 from .table_family import TableFamily, scalar_text
 
 
+#: m0, exec_lo, exec_hi: not allowed as scalar memory data (llvm's register classes)
+_NOT_SMEM_DATA = (124, 126, 127)
+
+
 class ScalarMemoryFamily(TableFamily):
     """SMRD/SMEM: the offset operand is an immediate, an SGPR or (CI) a literal."""
 
@@ -24,9 +28,17 @@ class ScalarMemoryFamily(TableFamily):
             if inst.literal is not None:
                 return f"0x{inst.literal:x}"
             return scalar_text(fields["offset"] & 0x7F, inst.target.generation, 1)
+        if spec.get("kind") == "imm":
+            return self.operand_text_imm(inst.fields[spec["field"]])
         return super().operand_text(inst, spec)
 
     def encode_operand(self, ctx, spec, operand):
+        if spec.get("kind") == "sdst" and spec.get("field") in ("sdata", "sdst"):
+            super().encode_operand(ctx, spec, operand)
+            if ctx.fields[spec["field"]] in _NOT_SMEM_DATA:
+                ctx.fail("invalid operand for instruction (m0/exec cannot hold scalar"
+                         " memory data)", rank=2)
+            return None
         if spec.get("kind") != "smem_offset":
             return super().encode_operand(ctx, spec, operand)
         from ..asm_operands import Imm, SymbolRef
@@ -66,6 +78,9 @@ class ScalarMemoryFamily(TableFamily):
             ctx.fields["glc"] = 1
         else:
             super().apply_modifier(ctx, modifier)
+
+    def operand_text_imm(self, value):
+        return str(value) if value <= 64 else f"0x{value:x}"
 
     def modifier_texts(self, inst):
         return ["glc"] if inst.fields.get("glc") and "glc" in inst.info.modifiers else []

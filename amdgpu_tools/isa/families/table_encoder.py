@@ -16,6 +16,10 @@ from ..fields import int_to_words
 from .table_family import is_float_type, type_size
 
 
+#: read-only scalar sources that use the constant bus like an SGPR
+SCALAR_SOURCES = (235, 236, 237, 238, 239, 251, 252, 253)
+
+
 class RowMismatch(ToolchainError):
     """This form of the mnemonic cannot take these operands."""
 
@@ -189,14 +193,16 @@ def encode_source(ctx, spec, operand, allow_vgpr, allow_literal):
             if operand.index + width > 256:
                 ctx.fail("register index is out of range", rank=2)
             return codec.VGPR_BASE + operand.index
+        if spec.get("file") == "v" or spec.get("no_sgpr"):
+            ctx.fail("invalid operand for instruction (a scalar register is not allowed here)")
         code = scalar_register_code(ctx, operand, width)
-        if code < 128:
-            ctx.scalar_reads.add(code)
-        elif spec.get("file") == "s" and False:
-            pass
+        if code < 128 or code in SCALAR_SOURCES:
+            ctx.scalar_reads.add((code, width))
         return code
     if spec.get("file") == "v":
         ctx.fail("invalid operand for instruction (expected a VGPR)")
+    if spec.get("no_const"):
+        ctx.fail("invalid operand for instruction (expected a scalar register)")
     if isinstance(operand, Imm):
         code = inline_code(operand, size, is_float_type(spec), gen)
         if code is not None:

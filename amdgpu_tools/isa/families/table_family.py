@@ -166,7 +166,9 @@ class TableFamily(EncodingMixin):
             return codec.register_text("v", value, width)
         if kind in ("src", "ssrc"):
             text = codec.operand_text(value, gen, width, type_size(spec), inst.literal,
-                                      is_float_type(spec))
+                                      is_float_type(spec), spec.get("type") == "i16")
+            if spec.get("no_const") and value == 126:
+                text += "/*Invalid register, operand has 'SReg_1_XEXEC' register class*/"
             return self.wrap_source(inst, spec, text)
         if kind == "sdst":
             return scalar_text(value, gen, width)
@@ -189,6 +191,8 @@ class TableFamily(EncodingMixin):
         if kind == "waitcnt":
             return spelling.waitcnt_text(value, gen)
         if kind == "literal":
+            if inst.encoding == "SOPK":
+                return codec.literal_text(inst.literal, 32, gen)
             return f"0x{inst.literal:x}"
         raise ValueError(f"no printer for operand kind {kind!r}")
 

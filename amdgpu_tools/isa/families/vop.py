@@ -46,6 +46,8 @@ class VectorFamily(VectorEncoding, TableFamily):
                 return "vcc"
             if spec.get("kind") == "sdwa_src":
                 return self.wrap_source(inst, spec, self.sdwa_source_text(inst, spec))
+        if inst.encoding == "DPP" and spec.get("field") in ("src0", "vsrc1"):
+            return self.wrap_source(inst, spec, super().operand_text(inst, spec))
         return super().operand_text(inst, spec)
 
     def sdwa_source_text(self, inst, spec):
@@ -54,7 +56,8 @@ class VectorFamily(VectorEncoding, TableFamily):
         scalar_bit = "s0" if field == "src0" else "s1"
         width = spec.get("width", 1)
         if inst.fields.get(scalar_bit):
-            return codec.operand_text(value, inst.target.generation, width)
+            return codec.operand_text(value, inst.target.generation, width, 32, None,
+                                      False, spec.get("type") == "i16")
         return codec.register_text("v", value, width)
 
     def wrap_source(self, inst, spec, text):

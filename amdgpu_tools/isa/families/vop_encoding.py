@@ -49,6 +49,8 @@ class VectorEncoding:
             return False
         if row.encoding == "VOP3":
             mods = spec.get("mods", "")
+            if row.format == "VOP3B" and "neg" in mods:
+                mods += ",abs"  # llvm-mc accepts |x| here and drops it (no abs field)
         elif row.encoding == "VOP3P":
             return bool(row.get("mix")) and not operand.sext
         elif row.encoding in ("DPP", "SDWA"):
@@ -92,7 +94,7 @@ class VectorEncoding:
         if encoding == "VOP3":
             if operand.neg or operand.sext:
                 fields["neg"] = fields.get("neg", 0) | 1 << index
-            if operand.abs:
+            if operand.abs and "abs" in ctx.layout.fields:
                 fields["abs"] = fields.get("abs", 0) | 1 << index
         elif encoding == "VOP3P":
             if operand.neg:
@@ -121,9 +123,19 @@ class VectorEncoding:
 
     def implicit_scalar_reads(self, ctx):
         operands = ctx.row.operands
+        reads = [tuple(r) for r in ctx.row.get("implicit_reads", ())]
         if len(operands) >= 4 and operands[-1].get("fixed") == "vcc":
-            return (106,)
-        return ()
+            reads.append((106, 2))
+        return reads
+
+    def twin_modifiers(self, name):
+        """Row-level modifiers (clamp, omod) of the op's VOP3 form."""
+        cache = self.__dict__.setdefault("_twin_row_cache", {})
+        if not cache:
+            for row in self.rows:
+                if row.encoding == "VOP3":
+                    cache[row.name] = row.modifiers
+        return cache.get(name, ())
 
     def encode_modifiers(self, ctx, modifiers):
         row = ctx.row
@@ -131,18 +143,24 @@ class VectorEncoding:
         if row.encoding == "VOP3P":
             count = self.row_source_count(row)
             if row.get("op_sel_hi_default", 1):
-                default = (1 << count) - 1
-                fields["op_sel_hi"] = fields.get("op_sel_hi", 0) | (default & 3)
-                fields["op_sel_hi2"] = default >> 2 & 1
+                fields["op_sel_hi"], fields["op_sel_hi2"] = 3, 1
         elif row.encoding == "DPP":
             fields.setdefault("row_mask", 0xF)
             fields.setdefault("bank_mask", 0xF)
-            fields.setdefault("dpp_ctrl", 0xE4)
         elif row.encoding == "SDWA":
-            for name in ("dst_sel", "src0_sel", "src1_sel"):
+            has_src1 = any(s.get("field") == "vsrc1" for s in row.operands)
+            compare = row.get("base_encoding") == "VOPC"
+            names = (() if compare else ("dst_sel",)) + ("src0_sel",) + \
+                (("src1_sel",) if has_src1 else ())
+            for name in names:
                 if name in ctx.layout.fields:
                     fields.setdefault(name, 6)
+            if "dst_unused" in ctx.layout.fields and not compare:
+                fields.setdefault("dst_unused", 2)
         super().encode_modifiers(ctx, modifiers)
+        if row.encoding == "DPP" and "dpp_ctrl" not in fields:
+            ctx.index = None
+            ctx.fail("too few operands for instruction (missing DPP control)", rank=1)
 
     def row_source_count(self, row):
         return sum(1 for spec in row.operands
@@ -158,7 +176,8 @@ class VectorEncoding:
                                 (encoding == "SDWA" and "clamp" in ctx.layout.fields)):
             fields["clamp"] = 1
         elif name in ("mul", "div") and (encoding == "VOP3" and "omod" in mods or
-                                         encoding == "SDWA" and "omod" in ctx.layout.fields):
+                                         encoding == "SDWA" and "omod" in ctx.layout.fields
+                                         and "omod" in self.twin_modifiers(row.name)):
             omod = _OMOD_VALUE.get((name, modifier.value))
             if omod is None:
                 ctx.fail(f"invalid {name} value", rank=3)
@@ -167,11 +186,15 @@ class VectorEncoding:
             count = self.row_source_count(row)
             bits = _bits(ctx, modifier, count + 1)
             fields["op_sel"] = (bits & ((1 << count) - 1)) | (bits >> count & 1) << 3
-        elif name in ("op_sel", "neg_lo", "neg_hi") and encoding == "VOP3P":
+        elif name in ("op_sel", "neg_lo", "neg_hi") and encoding == "VOP3P" and \
+                not (name != "op_sel" and row.get("mix")):
             fields[name] = _bits(ctx, modifier, self.row_source_count(row))
         elif name == "op_sel_hi" and encoding == "VOP3P":
-            bits = _bits(ctx, modifier, self.row_source_count(row))
-            fields["op_sel_hi"], fields["op_sel_hi2"] = bits & 3, bits >> 2 & 1
+            count = self.row_source_count(row)
+            bits = _bits(ctx, modifier, count)
+            fields["op_sel_hi"] = bits & 3
+            if count == 3:
+                fields["op_sel_hi2"] = bits >> 2 & 1
         elif encoding == "DPP" and self.apply_dpp(ctx, modifier):
             pass
         elif encoding == "SDWA" and self.apply_sdwa(ctx, modifier):
@@ -208,6 +231,9 @@ class VectorEncoding:
 
     def apply_sdwa(self, ctx, modifier):
         name, value, fields = modifier.name, modifier.value, ctx.fields
+        compare = ctx.row.get("base_encoding") == "VOPC"
+        if compare and name in ("dst_sel", "dst_unused"):
+            return False
         if name in ("dst_sel", "src0_sel", "src1_sel") and name in ctx.layout.fields:
             if name == "src1_sel" and not any(s.get("field") == "vsrc1"
                                               for s in ctx.row.operands):
