@@ -49,7 +49,6 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
         raise click.UsageError("choose at least one of -d, --notes, --kernels, -t, -h, -r")
     for path in files:
         elf = read_elf_file(path)
-        target = _target(elf, mcpu)
         click.echo(f"\n{path}:\tfile format elf64-amdgpu")
         if headers:
             click.echo(section_headers(elf), nl=False)
@@ -60,9 +59,9 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
         if notes:
             click.echo(notes_listing(elf), nl=False)
         if kernels:
-            click.echo(kernels_listing(elf, target), nl=False)
+            click.echo(kernels_listing(elf), nl=False)
         if disassemble:
-            click.echo(disassembly(elf, target), nl=False)
+            click.echo(disassembly(elf, _target(elf, mcpu)), nl=False)
     return 0
 
 
@@ -271,14 +270,14 @@ def _entry_of(elf: ElfFile, kind: str, address: int, data: bytes) -> str:
     return f"0x{address + offset:x}"
 
 
-def kernels_listing(elf: ElfFile, target) -> str:
+def kernels_listing(elf: ElfFile) -> str:
     lines = []
     for name, kind, address, data in _descriptor_sources(elf):
         lines.append(f"\n{kind} of {name} at 0x{address:x}:")
         if kind == "amd_kernel_code_t":
             rows = AmdKernelCodeT.from_bytes(data).describe()
         else:
-            descriptor = KernelDescriptor.from_bytes(data, target)
+            descriptor = KernelDescriptor.from_bytes(data)
             rows = descriptor.describe()
             rows.append(("(vgpr_count)", descriptor.vgpr_count))
             rows.append(("(sgpr_count)", descriptor.sgpr_count))

@@ -200,7 +200,7 @@ def yaml_source_to_msgpack(text: str) -> bytes:
 
 def to_yaml(doc) -> str:
     """A readable YAML rendering of a decoded document (keys as stored)."""
-    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=None, width=1 << 16,
+    return yaml.safe_dump(doc, sort_keys=False, default_flow_style=False, width=1 << 16,
                           explicit_start=True, explicit_end=True)
 
 
