@@ -19,7 +19,8 @@ further packets while the others continue.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 
 from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
 from ..exec.launch import DispatchRequest, ExecutionLimits
@@ -32,6 +33,9 @@ from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRU
                      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
                      HSA_STATUS_ERROR_INVALID_SIGNAL,
                      HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, Queue)
+
+
+EVENT_HISTORY = 4096
 
 
 class PacketError(ToolchainError):
@@ -48,7 +52,6 @@ class KernelObject:
 
     name: str
     setup: object                 # amdgpu_tools.exec.launch.KernelSetup
-    on_complete: list = field(default_factory=list)
 
 
 @dataclass
@@ -74,9 +77,9 @@ class PacketProcessor:
         self.kernarg_hooks: dict[int, object] = {}
         self.limits = ExecutionLimits()
         self.trace = None
-        self.events: list[PacketEvent] = []
-        self.results: list = []
-        self._dispatch_id = 0
+        #: the most recent phase changes and dispatch results (bounded: runs can be long)
+        self.events: deque = deque(maxlen=EVENT_HISTORY)
+        self.results: deque = deque(maxlen=EVENT_HISTORY)
         self._running = False
         self._again = False
 
@@ -165,7 +168,7 @@ class PacketProcessor:
 
     def _activate(self, queue, index, address, kind):
         if kind == PACKET_TYPE_KERNEL_DISPATCH:
-            self._dispatch_kernel(queue, address)
+            self._dispatch_kernel(queue, index, address)
         elif kind == PACKET_TYPE_AGENT_DISPATCH:
             self._dispatch_agent(address)
         elif kind not in (PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR):
@@ -180,7 +183,7 @@ class PacketProcessor:
             AMD_SIGNAL.write(self.memory, signal, "value", value - 1)
 
     # ------------------------------------------------------ kernel dispatch
-    def _dispatch_kernel(self, queue, address):
+    def _dispatch_kernel(self, queue, index, address):
         packet = KERNEL_DISPATCH_PACKET.unpack(self.memory.read(address, 64))
         kernel = self.kernel_objects.get(packet["kernel_object"])
         if kernel is None:
@@ -197,11 +200,10 @@ class PacketProcessor:
             memory=self.memory, target=self.target, kernel_name=kernel.name, setup=kernel.setup,
             grid_size=grid, workgroup_size=workgroup, packet_address=address,
             queue_address=queue.address, kernarg_address=packet["kernarg_address"],
-            dispatch_id=self._dispatch_id,
+            dispatch_id=index,     # the packet's index in its queue, as AMD's CP reports it
             group_segment_size=packet["group_segment_size"],
             private_segment_size=packet["private_segment_size"],
             limits=self.limits, trace=self.trace)
-        self._dispatch_id += 1
         try:
             result = self.executor(request)
         except MemoryFault as fault:
