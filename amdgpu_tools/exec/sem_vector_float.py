@@ -336,35 +336,78 @@ def _div_fixup(quotient, denominator, numerator):
 
 
 @valu("v_div_scale_f32", "f32", "f32", "f32", "f32", carry_out=True)
-def v_div_scale_f32(a, b, c):
-    return _div_scale(a, b, c, 126, 24)
+def v_div_scale_f32(value, denominator, numerator):
+    return _div_scale(value, denominator, numerator, 96, 64, 23)
 
 
 @valu("v_div_scale_f64", "f64", "f64", "f64", "f64", carry_out=True)
-def v_div_scale_f64(a, b, c):
-    return _div_scale(a, b, c, 1022, 53)
+def v_div_scale_f64(value, denominator, numerator):
+    return _div_scale(value, denominator, numerator, 768, 128, 53)
 
 
-def _div_scale(value, denominator, numerator, emax, mant):
-    """Known simplification: no pre-scaling. The value passes through and VCC
-    is clear, so v_div_fmas does not rescale; quotients of operands with
-    extreme exponent differences (near the f32/f64 range limits) may lose
-    the precision the hardware's scaling would keep.
-    """
-    value = np.asarray(value)
-    return value, np.zeros(value.shape, np.bool_)
+def _biased_exponent(x):
+    """The exponent field of x (0 for zero/denormals)."""
+    info = np.finfo(x.dtype)
+    bits = x.view(np.uint32 if x.dtype == F32 else np.uint64)
+    return ((bits >> info.nmant) & ((1 << info.nexp) - 1)).astype(np.int64)
+
+
+def _is_denormal(x):
+    return (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
+
+
+def _div_scale(value, denominator, numerator, gap, scale, tiny_exponent):
+    """Pre-scale the numerator or denominator of n / d (the ISA manual's cases)
+    so that the reciprocal iteration cannot over- or underflow; VCC tells
+    v_div_fmas to undo the scaling of the quotient."""
+    value, denominator, numerator = np.broadcast_arrays(
+        np.asarray(value), np.asarray(denominator), np.asarray(numerator))
+    dtype = value.dtype.type
+    up = np.ldexp(value, scale).astype(dtype)
+    is_den = value == denominator
+    is_num = value == numerator
+    quotient = (numerator / denominator).astype(dtype)
+    result = value.copy()
+    vcc = np.zeros(value.shape, np.bool_)
+    undecided = np.ones(value.shape, np.bool_)
+
+    def case(condition, new_value, sets_vcc, only=None):
+        nonlocal result, vcc, undecided
+        hit = undecided & condition
+        apply = hit if only is None else hit & only
+        result = np.where(apply, new_value, result)
+        if sets_vcc:
+            vcc = vcc | hit
+        undecided = undecided & ~hit
+
+    case((numerator == 0) | (denominator == 0), dtype(np.nan), False)
+    case(_biased_exponent(numerator) - _biased_exponent(denominator) >= gap, up, True, is_den)
+    case(_is_denormal(denominator), up, False)
+    # The manual's "1 / d is denormal" cases test the reciprocal in wider
+    # precision (as RDNA's pseudocode spells out), where it never is.
+    case(_is_denormal(quotient), up, True, is_num)
+    case(_biased_exponent(numerator) <= tiny_exponent, up, False)
+    return result, vcc
 
 
 @valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True, vcc_in=True)
 def v_div_fmas_f32(a, b, c, vcc):
-    result = fma32(a, b, c)
-    return np.where(vcc, result * F32(2.0 ** 32), result)
+    wide = a.astype(F64) * b.astype(F64) + c.astype(F64)
+    return _undo_scale(wide, c, vcc, 64, 127).astype(F32)
 
 
 @valu("v_div_fmas_f64", "f64", "f64", "f64", "f64", carry_in=True, vcc_in=True)
 def v_div_fmas_f64(a, b, c, vcc):
-    result = fma64(a, b, c)
-    return np.where(vcc, result * F64(2.0 ** 64), result)
+    return _undo_scale(fma64(a, b, c), c, vcc, 128, 1023)
+
+
+def _undo_scale(result, estimate, vcc, scale, bias):
+    """With VCC set, undo v_div_scale's scaling of the quotient: up when the
+    denominator was scaled (the estimate is large), down when the numerator
+    was (the estimate is small)."""
+    exponent = _biased_exponent(np.broadcast_to(np.asarray(estimate), result.shape))
+    scaled = np.ldexp(result, np.where(exponent >= bias, scale, -scale)).astype(result.dtype)
+    return np.where(vcc, scaled, result)
 
 
 # ----------------------------------------------------------------- cube map
