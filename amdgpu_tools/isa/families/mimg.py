@@ -59,15 +59,15 @@ def _a16_name(target):
 def vdata_width(info, dmask, d16, tfe, vdata=0):
     """The printed vdata width, or None when llvm refuses this dmask/d16/tfe.
 
-    When the widened range would run past v255 llvm-objdump keeps the
-    instruction's base width (that of dmask 0x1 without d16 and tfe).
+    llvm-objdump first decodes vdata with the op's base width (that of dmask
+    0x1 without d16 and tfe): if that runs past v255 the word is refused; if
+    only the widened range would, the base width is printed.
     """
     width = info.props["vdata"][d16 * 32 + tfe * 16 + dmask]
-    if width is not None and vdata + width > 256:
-        width = info.props["vdata"][1]
-        if width is None or vdata + width > 256:
-            return None
-    return width
+    base = info.props["vdata"][1] or width  # GFX6/7 tables (from llvm-mc) may lack dmask 0x1
+    if width is None or vdata + base > 256:
+        return None
+    return base if vdata + width > 256 else width
 
 
 def _encode_vaddr(info, operand, index):
