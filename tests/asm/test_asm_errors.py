@@ -65,3 +65,19 @@ def test_warnings_do_not_fail():
     data, asm = assemble_object(".data\n.fill -1, 1, 0\n.long 1\n")
     assert [d.severity for d in asm.diagnostics] == ["warning"]
     assert data.startswith(b"\x7fELF")
+
+
+def test_branch_to_undefined_label():
+    with pytest.raises(AsmError, match="undefined label 'nowhere'"):
+        assemble_object("s_branch nowhere\ns_endpgm\n")
+
+
+def test_branch_out_of_range():
+    source = "s_branch .Lfar\n.fill 40000, 4, 0\n.Lfar:\ns_endpgm\n"
+    with pytest.raises(AsmError, match="branch offset out of range"):
+        assemble_object(source)
+
+
+def test_v2_only_directive_in_v3_source():
+    with pytest.raises(AsmError, match="not supported with code object version 5"):
+        assemble_object(".amd_kernel_code_t\n.end_amd_kernel_code_t\n", code_object_version=5)

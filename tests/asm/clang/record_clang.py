@@ -32,5 +32,19 @@ def main():
         print(stem.name, "recorded")
 
 
+def main_v2():
+    """clang-14, code object v2 (gfx803): kernels_v2.cl."""
+    stem = HERE / "kernels_v2_gfx803"
+    common = ["clang-14", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx803", "-mcode-object-version=2",
+              "-nogpulib", "-x", "cl", "-cl-std=CL2.0", "-O2", str(HERE / "kernels_v2.cl")]
+    subprocess.run(common + ["-S", "-o", str(stem) + ".tmp.s"], check=True)
+    text = pathlib.Path(str(stem) + ".tmp.s").read_text()
+    pathlib.Path(str(stem) + ".tmp.s").unlink()
+    stem.with_suffix(".s").write_text("// golden: mc=14 mcpu=gfx803 cov=2\n" + text)
+    subprocess.run(common + ["-c", "-o", str(stem) + ".clang.o"], check=True)
+    print(stem.name, "recorded")
+
+
 if __name__ == "__main__":
     main()
+    main_v2()
