@@ -19,7 +19,9 @@ with open(data_path("akc_cases.json")) as _f:
 
 
 def assemble_kd(case):
-    kd = KernelDescriptor.defaults(case["mcpu"], case["version"])
+    """llvm-mc's -mattr=+xnack / -xnack is the target id's xnack+ / xnack-."""
+    target_id = case["mcpu"] + {"+xnack": ":xnack+", "-xnack": ":xnack-"}.get(case.get("mattr"), "")
+    kd = KernelDescriptor.defaults(case["mcpu"], case["version"], target_id)
     for line in case["lines"]:
         directive, value = line.split()
         kd.set(directive, int(value, 0))
@@ -28,7 +30,7 @@ def assemble_kd(case):
 
 
 def _case_id(case):
-    return f"{case['mcpu']}-v{case.get('version', 2)}-" + "|".join(
+    return f"{case['mcpu']}{case.get('mattr', '')}-v{case.get('version', 2)}-" + "|".join(
         l.replace(".amdhsa_", "") for l in case["lines"])
 
 

@@ -128,7 +128,7 @@ KD_DIRECTIVES = [
 ]
 
 
-def kd_case(mcpu, version, lines):
+def kd_case(mcpu, version, lines, mattr=None):
     body = "\n".join(lines)
     source = (".text\n.p2align 8\nk:\ns_endpgm\n.rodata\n.p2align 6\n"
               f".amdhsa_kernel k\n{body}\n.end_amdhsa_kernel\n")
@@ -137,7 +137,8 @@ def kd_case(mcpu, version, lines):
         with open(src, "w") as f:
             f.write(source)
         result = run([MC19, "-triple=amdgcn-amd-amdhsa", f"-mcpu={mcpu}", "-filetype=obj",
-                      f"--amdhsa-code-object-version={version}", src, "-o", obj])
+                      f"--amdhsa-code-object-version={version}", src, "-o", obj]
+                     + ([f"-mattr={mattr}"] if mattr else []))
         if result.returncode:
             errors = [l.split("error: ", 1)[1] for l in result.stderr.splitlines()
                       if "error: " in l]
@@ -176,8 +177,16 @@ def kd_cases():
     cases.append(("gfx900", 5, base(37, 40) + every_user_sgpr + [
         ".amdhsa_system_sgpr_workgroup_id_z 1", ".amdhsa_system_vgpr_workitem_id 2",
         ".amdhsa_group_segment_fixed_size 4096", ".amdhsa_kernarg_size 64"]))
-    return [{"mcpu": m, "version": v, "lines": lines, **kd_case(m, v, lines)}
-            for m, v, lines in cases]
+    results = [{"mcpu": m, "version": v, "lines": lines, **kd_case(m, v, lines)}
+               for m, v, lines in cases]
+    for mcpu, mattr in (("gfx900", "-xnack"), ("gfx900", "+xnack"), ("gfx906", "-xnack")):
+        for extra in ([], [".amdhsa_reserve_flat_scratch 0"],
+                      [".amdhsa_reserve_flat_scratch 0", ".amdhsa_reserve_xnack_mask 0"],
+                      [".amdhsa_reserve_flat_scratch 0", ".amdhsa_reserve_xnack_mask 1"]):
+            lines = base(1, 5) + extra
+            results.append({"mcpu": mcpu, "version": 4, "mattr": mattr, "lines": lines,
+                            **kd_case(mcpu, 4, lines, mattr)})
+    return results
 
 
 # --- amd_kernel_code_t cases (llvm-mc 14) -----------------------------------
