@@ -2,11 +2,29 @@
 
 Entry point
 -----------
-``run_dispatch(request: DispatchRequest) -> DispatchResult`` (contract in
-``exec/launch.py``). It splits the grid into work-groups and 64-lane waves
-(lanes past the grid edge start with their EXEC bit off), calls the
-executor-memory helper's ``exec.setup.initialize_waves(state, request)`` for
-the initial SGPR/VGPR values, then runs the waves until every one has ended.
+``run_dispatch(request: DispatchRequest, initializer=None, decode=None) ->
+DispatchResult`` (contract in ``exec/launch.py``). It cuts the grid into
+batches of whole work-groups, asks ``exec/setup.py`` (executor-memory helper:
+``prepare_dispatch``, ``initial_wave_state``, ``make_lds``) for the initial
+SGPR/VGPR values, LDS and scratch, then runs every batch until all its waves
+have executed s_endpgm (``exec/dispatch.py``). ``initializer(state, request,
+layout, group_ids)`` may adjust the initial state (tests use it).
+
+Scheduling: waves at the same PC form a group and execute each instruction as
+one NumPy operation; the lowest-PC group runs first (diverged waves meet again
+at join points); ``s_barrier`` parks waves until every live wave of their
+work-group has arrived. Deterministic run to run. The watchdog
+(``request.limits``) raises ``WatchdogTimeout``; ``request.trace`` prints one
+line per instruction of the chosen waves with the registers it changed and
+collects a per-PC profile. ``DispatchResult.lane_instructions`` counts active
+lanes of vector instructions plus one per wave for scalar instructions.
+
+Known limits: only round-to-nearest-even (MODE round bits ignored); MODE's
+f32 denormal flush is honoured (one flag per batch), f16/f64 denormals are
+always kept; IEEE mode does not change min/max NaN handling; transcendentals
+are correctly rounded rather than the hardware's 1-ulp approximations;
+v_fma_f64 is fused through an exact two-product; lock-step spin loops between
+waves of one batch are not scheduled fairly (the watchdog ends them).
 
 Wave-batch state (``exec/state.py``: ``WaveState``)
 ---------------------------------------------------
