@@ -32,6 +32,15 @@ def test_v2_kernel_without_metadata_local_symbol():
     assert kernel.setup.entry_address == kernel.kernel_object + 256
 
 
+def test_v3_clang14_kernels():
+    loaded = _load(read_data("kernels_v3_gfx900.hsaco"))
+    assert loaded.code.abi_version == 1
+    hello = loaded.kernels["hello"]
+    assert hello.code_object_version == 3 and hello.symbol == "hello.kd"
+    assert {a.value_kind: a.offset for a in hello.hidden_args}["hidden_printf_buffer"] == 40
+    assert hello.printf_formats[1].format == "hello %d %f %s\n"
+
+
 def test_v2_kernels_with_yaml_metadata():
     kernels = _load(read_data("kernels_v2_gfx803.hsaco")).kernels
     assert set(kernels) == {"vadd", "scale", "hello"}

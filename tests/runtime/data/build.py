@@ -28,6 +28,7 @@ OBJECTS = {
     "printf_v5.hsaco": ("mc19", os.path.join(SRC, "printf_v5.s"), "gfx900", 5),
     "kernels_v2_gfx803.hsaco": ("clang14", os.path.join(SRC, "kernels_v2.cl"), "gfx803", 2),
     "kernels_v2_gfx900.hsaco": ("clang14", os.path.join(SRC, "kernels_v2.cl"), "gfx900", 2),
+    "kernels_v3_gfx900.hsaco": ("clang14", os.path.join(SRC, "kernels_v2.cl"), "gfx900", 3),
     "kernels_v4_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 4),
     "kernels_v5_gfx900.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx900", 5),
     "kernels_v4_gfx803.hsaco": ("clang19", os.path.join(SRC, "kernels.cl"), "gfx803", 4),
@@ -49,7 +50,7 @@ def build(name, kind, source, cpu, version, outdir):
                         "-o", obj], check=True)
     elif kind == "clang14":
         subprocess.run([CLANG14, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}",
-                        "-mcode-object-version=2", "-nogpulib", "-x", "cl", "-cl-std=CL2.0",
+                        f"-mcode-object-version={version}", "-nogpulib", "-x", "cl", "-cl-std=CL2.0",
                         "-O2", "-c", source, "-o", obj], check=True)
     else:
         subprocess.run([CLANG19, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}",
