@@ -633,7 +633,7 @@ def _section_defaults(name: str):
         ".data": (elfc.SHT_PROGBITS, elfc.SHF_ALLOC | elfc.SHF_WRITE),
         ".rodata": (elfc.SHT_PROGBITS, elfc.SHF_ALLOC),
         ".bss": (elfc.SHT_NOBITS, elfc.SHF_ALLOC | elfc.SHF_WRITE),
-        ".note": (elfc.SHT_NOTE, elfc.SHF_ALLOC),
+        ".note": (elfc.SHT_NOTE, 0),
         ".comment": (elfc.SHT_PROGBITS, elfc.SHF_MERGE | elfc.SHF_STRINGS),
     }
     for prefix, (sh_type, flags) in known.items():
