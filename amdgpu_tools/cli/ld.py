@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import stat
 import tempfile
 
 import click
@@ -116,15 +117,38 @@ def command(inputs, shared, output, no_undefined, map_file, print_map, entry,
     return 0
 
 
+def _is_regular_or_absent(path: str) -> bool:
+    """False for devices, pipes and links to them (/dev/stdout): written in place."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
+
+
 def _remove_stale(path: str) -> None:
     """Like GNU ld, do not leave an older output that looks like this link's result."""
+    if path == "-" or not _is_regular_or_absent(path):
+        return
     try:
-        os.remove(path)
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            os.remove(path)
     except OSError:
         pass
 
 
 def _write_atomically(path: str, data: bytes, mode: int = 0o755) -> None:
+    """A regular file appears complete or not at all (temporary file + rename);
+    ``-`` is standard output and special files are written in place."""
+    if path == "-":
+        click.get_binary_stream("stdout").write(data)
+        return
+    if not _is_regular_or_absent(path):
+        try:
+            with open(path, "wb") as stream:
+                stream.write(data)
+        except OSError as failure:
+            raise LinkError(f"cannot write output file {path}: {failure.strerror}") from None
+        return
     directory = os.path.dirname(os.path.abspath(path))
     try:
         handle, temporary = tempfile.mkstemp(dir=directory, prefix=".amdgpu-ld-")

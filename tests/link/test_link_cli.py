@@ -106,3 +106,22 @@ def test_response_file(tmp_path):
 def test_missing_response_file(tmp_path, capsys):
     assert main([f"@{tmp_path / 'none.rsp'}"]) == 1
     assert "cannot open response file" in capsys.readouterr().err
+
+
+def test_output_to_standard_output(capfdbinary):
+    assert main(["-shared", "-o", "-", *CALL]) == 0
+    assert capfdbinary.readouterr().out == link(CALL)
+
+
+def test_special_output_file_is_written_in_place(tmp_path):
+    import os
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    import threading
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["-shared", "-o", str(fifo), *CALL]) == 0
+    reader.join(timeout=30)
+    assert received == [link(CALL)]
+    assert fifo.is_fifo()  # not replaced by a regular file
