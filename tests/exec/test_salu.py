@@ -132,3 +132,40 @@ s_nop 0
     state = run_snippet(source.replace("s_nop 0", "s_mov_b32 s2, 1"),
                         sgpr={0: [0, 1, 0, 5]}, waves=4)
     np.testing.assert_array_equal(state.sgpr[1], [22, 11, 22, 11])
+
+
+def test_relative_moves_use_m0_per_wave():
+    state = run_snippet("s_movrels_b32 s0, s10\ns_movreld_b32 s20, s11\n"
+                        "v_movrels_b32 v1, v4\nv_movreld_b32 v8, v2",
+                        sgpr={124: [1, 2], 10: 5, 11: 7, 12: 9},
+                        vgpr={2: 77, 4: 40, 5: 50, 6: 60}, waves=2, mcpu="gfx803")
+    np.testing.assert_array_equal(state.sgpr[0], [7, 9])          # s[10 + m0]
+    np.testing.assert_array_equal(state.sgpr[21], [7, 0])         # s[20 + m0] = s11
+    np.testing.assert_array_equal(state.sgpr[22], [0, 7])
+    np.testing.assert_array_equal(state.vgpr[1, :, 0], [50, 60])  # v[4 + m0]
+    np.testing.assert_array_equal(state.vgpr[9, 0], 77)
+    np.testing.assert_array_equal(state.vgpr[10, 1], 77)
+
+
+def test_setpc_to_different_targets_per_wave():
+    source = """
+s_getpc_b64 s[4:5]
+base:
+s_lshl_b32 s6, s0, 3
+s_add_u32 s4, s4, s6
+s_addc_u32 s5, s5, 0
+s_add_u32 s4, s4, table - base
+s_addc_u32 s5, s5, 0
+s_setpc_b64 s[4:5]
+table:
+s_mov_b32 s1, 10
+s_branch done
+s_mov_b32 s1, 20
+s_branch done
+s_mov_b32 s1, 30
+s_branch done
+done:
+s_add_u32 s1, s1, 1
+"""
+    state = run_snippet(source, sgpr={0: [2, 0, 1, 2]}, waves=4)
+    np.testing.assert_array_equal(state.sgpr[1], [31, 11, 21, 31])   # 8-byte table entries
