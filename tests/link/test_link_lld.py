@@ -30,6 +30,7 @@ CASES = {
     "symbols.lld.so": ["v5_symbols.o"],
     "relocs.lld.so": ["v5_relocs.o"],
     "resolution.lld.so": ["sym_weak_a.o", "sym_strong_b.o"],
+    "weak_ref.lld.so": ["weak_ref.o", "libfunc.a"],  # a weak reference extracts nothing
     "v2_kernel.lld.so": ["v2_kernel.o"],
     "cl_v5.lld.so": ["cl_v5.o", "cl_v5_func.o"],
     "cl_v4.lld.so": ["cl_v4.o", "cl_v4_func.o"],

@@ -37,6 +37,7 @@ OBJECTS = {
     "err_readonly.o": MC19 + ["-mcpu=gfx900", "err_readonly.s"],
     "sym_weak_a.o": MC19 + ["-mcpu=gfx900", "sym_weak_a.s"],
     "sym_strong_b.o": MC19 + ["-mcpu=gfx900", "sym_strong_b.s"],
+    "weak_ref.o": MC19 + ["-mcpu=gfx900", "weak_ref.s"],
     "v5_gfx803.o": MC19 + ["-mcpu=gfx803", "v5_gfx803.s"],
     "v4_gfx900.o": MC19 + ["-mcpu=gfx900", "--amdhsa-code-object-version=4", "v4_gfx900.s"],
     "cl_v5.o": CLANG19 + ["-mcode-object-version=5", "cl_v5.cl"],
@@ -63,6 +64,7 @@ LINKS = {
     "symbols.lld.so": ["v5_symbols.o"],
     "relocs.lld.so": ["v5_relocs.o"],
     "resolution.lld.so": ["sym_weak_a.o", "sym_strong_b.o"],
+    "weak_ref.lld.so": ["weak_ref.o", "libfunc.a"],
     "v2_kernel.lld.so": ["v2_kernel.o"],
     "cl_v5.lld.so": ["cl_v5.o", "cl_v5_func.o"],
     "cl_v4.lld.so": ["cl_v4.o", "cl_v4_func.o"],
@@ -78,11 +80,11 @@ def main():
     for name, source in V3_OBJECTS.items():
         text = (SRC / source).read_text().replace('gfx900"', 'gfx900+xnack"')
         subprocess.run(MC14_V3 + ["-o", str(HERE / name)], input=text.encode(), check=True)
-    for name, inputs in LINKS.items():
-        subprocess.run(["ld.lld-19", "-shared", *inputs, "-o", name], cwd=HERE, check=True)
     (HERE / "libfunc.a").unlink(missing_ok=True)
     subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", "rcs", "libfunc.a", "v5_func.o"],
                    cwd=HERE, check=True)
+    for name, inputs in LINKS.items():
+        subprocess.run(["ld.lld-19", "-shared", *inputs, "-o", name], cwd=HERE, check=True)
 
 
 if __name__ == "__main__":
