@@ -1,8 +1,20 @@
 """amdgpu-ld: linking relocatable AMDGPU objects into a shared code object.
 
-``link(inputs) -> bytes`` lays the output out as ``ld.lld -shared`` does
-(see ``layout``), with one merged note set (see ``notes``) and
-``--no-undefined`` on by default.
+``link(inputs, *, no_undefined=True, merge_notes=True, entry=None) -> bytes``
+takes paths, bytes or (name, bytes) pairs of ET_REL objects (code object
+v2-v5) and static archives, and lays the output out as ``ld.lld -shared``
+does (``layout``): same program headers, section order, addresses, .dynsym,
+hash tables, GOT and .rela.dyn. ``link_result`` also gives the link map.
+
+Where it differs from ld.lld, on purpose:
+
+* notes are merged into one set with one metadata document
+  (``merge_notes=False`` concatenates them as ld.lld does);
+* ``--no-undefined`` is the default;
+* R_AMDGPU_ABS32_LO/HI are applied against link-time constants (ld.lld
+  rejects these types), and relocation fields are checked for overflow;
+* SHF_MERGE string sections are concatenated, not deduplicated;
+* .comment names amdgpu-ld.
 """
 
 from .linker import LINKER_COMMENT, Linker, LinkResult, link, link_result
