@@ -18,7 +18,8 @@ from amdgpu_tools.errors import DecodeError, KernelError, UnsupportedInstruction
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers everything)
 from amdgpu_tools.exec.addressing import encode_buffer_resource
 from amdgpu_tools.exec.context import Context
-from amdgpu_tools.exec.program import Program
+from amdgpu_tools.exec.formats import BUILDERS
+from amdgpu_tools.exec.program import Program, semantic_for
 from amdgpu_tools.exec.registry import UNSUPPORTED
 from amdgpu_tools.isa.decoder import decode
 from amdgpu_tools.isa.families import formats_core, formats_mem
@@ -67,13 +68,15 @@ def cases():
     return sorted(found)
 
 
-def encode(key, generation, opcode, extra):
+def encode(name, key, generation, opcode, extra):
     fmt = next(f for f in FORMATS[key] if generation in f.generations)
     fields = {"op": opcode, **extra}
+    if name.startswith(("ds_gws", "ds_ordered")):
+        fields["gds"] = 1                       # these exist only as GDS operations
     if key in ("MUBUF", "MTBUF"):
         fields["soffset"] = 128                 # inline constant 0
-    if key == "FLAT" and generation == 9:
-        fields["saddr"] = 0x7F                  # off
+    if key == "FLAT" and generation == 9 and fields.get("seg"):
+        fields["saddr"] = 0x7F                  # off (GLOBAL and SCRATCH)
     if key == "SMEM" and generation == 9:
         fields["soffset"] = 0
     return b"".join(w.to_bytes(4, "little") for w in int_to_words(fmt.pack(fields), fmt.words))
@@ -109,14 +112,16 @@ ALL_CASES = cases()
 def test_decoded_memory_op_runs(name, generation, key, opcode, extra):
     target = get_target(GENERATION_TARGET[generation])
     try:
-        inst = decode(encode(key, generation, opcode, extra), 0, target)
+        inst = decode(encode(name, key, generation, opcode, extra), 0, target)
     except DecodeError as error:
         pytest.skip(f"decoder cannot decode {name} yet: {error}")
     assert inst.op == name
     state = batch(target.name)
-    program = Program(state.memory, target, state.request)
-    record = program._build_record(0x1000, inst) if hasattr(program, "_build_record") else None
-    run = record.run if record else program._bind(inst, 0x1000)
+    semantic = semantic_for(inst, generation)
+    if semantic is None:
+        assert name in UNSUPPORTED
+        return
+    run = BUILDERS[semantic.kind](inst, semantic, Program(state.memory, target, state.request))
     ctx = Context(state, slice(0, 1), 1, type("R", (), {"pc": 0x1000, "inst": inst,
                                                        "text": name, "size": inst.size})())
     try:
