@@ -205,3 +205,9 @@ s_barrier
     kernel = Kernel(source)
     result = kernel.run([], grid=(200, 1, 1), block=(128, 1, 1))
     assert result.waves == 4
+
+
+def test_watchdog_wall_clock_limit():
+    kernel = Kernel("loop:\ns_branch loop")
+    with pytest.raises(WatchdogTimeout, match="wall-clock"):
+        kernel.run([], grid=64, limits=ExecutionLimits(max_seconds=0.05))

@@ -82,24 +82,33 @@ def encode(name, key, generation, opcode, extra):
     return b"".join(w.to_bytes(4, "little") for w in int_to_words(fmt.pack(fields), fmt.words))
 
 
+_BATCHES = {}
+
+
 def batch(target):
-    """One wave: v[0:1] and s[0:1] hold a buffer address, s[0:3] could be a V#."""
-    state = make_state(target, waves=1, vgprs=64, lds_bytes=1024)
-    buffer = state.memory.allocate(1 << 16)
-    state.request.private_segment_size = 64
+    """One wave: v[0:1] and s[0:1] hold a buffer address, s[0:3] a V# of it.
+
+    The state is made once per target and its registers reset for each case.
+    """
     from amdgpu_tools.exec import setup
-    layout = setup.prepare_dispatch(state.request)
-    state.layout = layout
-    init = setup.initial_wave_state(layout, setup.all_workgroup_ids(layout))
-    if state.target.generation >= 7:
-        state.write_sgpr64(slice(None), setup.flat_scratch_code(state.target.generation),
-                           init.flat_scratch)
+    if target not in _BATCHES:
+        state = make_state(target, waves=1, vgprs=64, lds_bytes=1024)
+        buffer = state.memory.allocate(1 << 16)
+        state.request.private_segment_size = 64
+        state.layout = setup.prepare_dispatch(state.request)
+        init = setup.initial_wave_state(state.layout, setup.all_workgroup_ids(state.layout))
+        _BATCHES[target] = (state, buffer, init)
+    state, buffer, init = _BATCHES[target]
     state.vgpr[:] = 0
     state.vgpr[0] = buffer & 0xFFFFFFFF
     state.vgpr[1] = buffer >> 32
-    words = encode_buffer_resource(buffer, num_records=1 << 16, data_format=4, num_format=4)
-    state.sgpr[0:4, 0] = words
+    state.sgpr[:124] = 0
+    state.sgpr[0:4, 0] = encode_buffer_resource(buffer, num_records=1 << 16, data_format=4,
+                                                num_format=4)
     state.sgpr[124] = 0xFFFFFFFF
+    if state.target.generation >= 7:
+        state.write_sgpr64(slice(None), setup.flat_scratch_code(state.target.generation),
+                           init.flat_scratch)
     return state
 
 

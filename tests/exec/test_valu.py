@@ -288,3 +288,48 @@ v_div_fixup_f32 v7, v5, v1, v0
     finite = np.isfinite(expected) & (expected != 0)
     np.testing.assert_allclose(got[finite], expected[finite], rtol=2e-7)
     assert same_floats(got[~finite], expected[~finite])
+
+
+def _two_over_pi_bits(count):
+    """The first ``count`` fraction bits of 2/pi, from pi by Machin's formula
+    (integer arithmetic, independent of the executor's table)."""
+    scale = 1 << (count + 64)
+
+    def arctan_inverse(x):
+        total, term, n, sign = 0, scale // x, 1, 1
+        while term:
+            total += sign * (term // n)
+            term //= x * x
+            n += 2
+            sign = -sign
+        return total
+
+    pi_scaled = 4 * (4 * arctan_inverse(5) - arctan_inverse(239))
+    return ((2 * scale * scale) // pi_scaled) >> 64
+
+
+def test_trig_preop_returns_successive_53_bit_pieces_of_two_over_pi():
+    bits = _two_over_pi_bits(159)
+    lo, hi = f64_parts(np.ones(64))
+    state = run_snippet("v_trig_preop_f64 v[2:3], v[0:1], 0\nv_trig_preop_f64 v[4:5], v[0:1], 1\n"
+                        "v_trig_preop_f64 v[6:7], v[0:1], 2", vgpr={0: lo, 1: hi})
+    for segment, reg in enumerate((2, 4, 6)):
+        value = (state.vgpr[reg, 0].astype(np.uint64) |
+                 (state.vgpr[reg + 1, 0].astype(np.uint64) << 32)).view(np.float64)[0]
+        chunk = (bits >> (159 - 53 * (segment + 1))) & ((1 << 53) - 1)
+        assert value == chunk * 2.0 ** (-53 * (segment + 1)), segment
+
+
+def test_cube_map_ops_pick_the_major_axis():
+    x = np.resize(np.array([2.0, 0.5, -0.25, 0.1], np.float32), 64)
+    y = np.resize(np.array([0.5, -3.0, 0.25, 0.2], np.float32), 64)
+    z = np.resize(np.array([1.0, 0.5, -1.0, -0.3], np.float32), 64)
+    state = run_snippet("v_cubeid_f32 v3, v0, v1, v2\nv_cubesc_f32 v4, v0, v1, v2\n"
+                        "v_cubetc_f32 v5, v0, v1, v2\nv_cubema_f32 v6, v0, v1, v2",
+                        vgpr={0: x, 1: y, 2: z})
+    # +x major: face 0, sc = -z, tc = -y ; -y major: face 3, sc = x, tc = -z ;
+    # -z major: face 5, sc = -x, tc = -y
+    np.testing.assert_array_equal(vf32(state, 3)[:4], [0, 3, 5, 5])
+    np.testing.assert_array_equal(vf32(state, 4)[:4], np.float32([-1.0, 0.5, 0.25, -0.1]))
+    np.testing.assert_array_equal(vf32(state, 5)[:4], np.float32([-0.5, -0.5, -0.25, -0.2]))
+    np.testing.assert_array_equal(vf32(state, 6)[:4], np.float32([4.0, -6.0, -2.0, -0.6]))
