@@ -11,7 +11,9 @@ The scan runs before layout because it decides the sizes of .got and
   dynamic relocations (else the same -fPIC error as ld.lld);
 * 32-bit absolute types cannot be finished by the loader, so they only work
   against link-time constants; PC-relative types cannot reach a preemptible
-  symbol. Both are rejected with ld.lld's advice (recompile with -fPIC).
+  symbol. Both are rejected with ld.lld's advice (recompile with -fPIC);
+  a PC-relative reference to an absolute symbol is rejected too (its
+  distance changes with the load address).
 
 The apply step computes each field from the ELF layer's recipe table and
 checks that it fits.
@@ -22,6 +24,7 @@ from __future__ import annotations
 from ..elf import constants as C
 from ..errors import LinkError
 from .dynamic import DynamicRelocation
+from .symbols import ABSOLUTE
 
 _GOT_TYPES = {C.R_AMDGPU_GOTPCREL, C.R_AMDGPU_GOTPCREL32_LO, C.R_AMDGPU_GOTPCREL32_HI}
 _PC_TYPES = {C.R_AMDGPU_REL32, C.R_AMDGPU_REL64, C.R_AMDGPU_REL32_LO, C.R_AMDGPU_REL32_HI,
@@ -84,6 +87,11 @@ def scan(sections, plan: RelocationPlan) -> None:
                 raise LinkError(_pic_message(rtype, symbol, section, offset))
             elif rtype in _PC_TYPES and symbol.preemptible:
                 raise LinkError(_pic_message(rtype, symbol, section, offset))
+            elif rtype in _PC_TYPES and symbol.kind == ABSOLUTE:
+                raise LinkError(f"relocation {C.relocation_name(rtype)} cannot refer to "
+                                f"absolute symbol: {symbol.name}\n"
+                                f">>> defined in {symbol.defined_in()}\n"
+                                f">>> referenced by {section.where(offset)}")
             else:
                 patches.append((offset, rtype, symbol, addend))
 

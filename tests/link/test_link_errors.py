@@ -87,6 +87,13 @@ def test_dynamic_relocation_in_read_only_data(capsys, tmp_path):
     assert err.splitlines()[2].endswith("err_readonly.o:(.rodata+0x0)")
 
 
+def test_pc_relative_reference_to_absolute_symbol(capsys, tmp_path):
+    err = run_failing(capsys, tmp_path, data_path("err_absolute_pc.o"))
+    assert err.splitlines()[0] == ("amdgpu-ld: error: relocation R_AMDGPU_REL32_LO cannot "
+                                   "refer to absolute symbol: big")
+    assert "nothere" not in err  # a hidden undefined weak symbol is fine
+
+
 def test_truncated_object(capsys, tmp_path):
     path = write(tmp_path, "cut.o", read_data("v5_func.o")[:200])
     err = run_failing(capsys, tmp_path, path)

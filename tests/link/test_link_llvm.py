@@ -69,7 +69,8 @@ def test_fresh_clang_objects_match_lld(tmp_path, version):
                        View((tmp_path / "ref.so").read_bytes()))
 
 
-@pytest.mark.parametrize("name", ["err_pic.o", "err_readonly.o", "err_undefined.o"])
+@pytest.mark.parametrize("name", ["err_pic.o", "err_readonly.o", "err_undefined.o",
+                                  "err_absolute_pc.o"])
 def test_pic_error_reads_like_lld(tmp_path, capsys, name):
     lld = require_tool("ld.lld-19")
     from amdgpu_tools.cli.ld import main

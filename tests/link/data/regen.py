@@ -35,6 +35,7 @@ OBJECTS = {
     "err_overflow.o": MC19 + ["-mcpu=gfx900", "err_overflow.s"],
     "err_pic.o": MC19 + ["-mcpu=gfx900", "err_pic.s"],
     "err_readonly.o": MC19 + ["-mcpu=gfx900", "err_readonly.s"],
+    "err_absolute_pc.o": MC19 + ["-mcpu=gfx900", "err_absolute_pc.s"],
     "sym_weak_a.o": MC19 + ["-mcpu=gfx900", "sym_weak_a.s"],
     "sym_strong_b.o": MC19 + ["-mcpu=gfx900", "sym_strong_b.s"],
     "weak_ref.o": MC19 + ["-mcpu=gfx900", "weak_ref.s"],
