@@ -159,6 +159,21 @@ class Agent:
     def free(self, address: int) -> None:
         self.memory.free(address)
 
+    def memory_copy(self, destination: int, source: int, size: int) -> None:
+        """hsa_memory_copy: ``size`` bytes between device addresses."""
+        self.memory.write(destination, self.memory.read(source, size))
+
+    def memory_fill(self, address: int, value: int, count: int) -> None:
+        """hsa_amd_memory_fill: ``count`` 32-bit words of ``value``."""
+        self.memory.view(address, 4 * count).view("<u4")[:] = value & 0xFFFFFFFF
+
+    def unload(self, loaded) -> None:
+        """Destroy a loaded code object: its kernels can no longer be dispatched."""
+        for kernel in loaded.kernels.values():
+            self.processor.kernel_objects.pop(kernel.kernel_object, None)
+        self.memory.free(loaded.allocation_address)
+        self.code_objects.remove(loaded)
+
     # --------------------------------------------------------------- signals
     def signal_create(self, initial_value: int = 0) -> Signal:
         return Signal.create(self.memory, initial_value, notify=self.processor.run)

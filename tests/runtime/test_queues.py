@@ -283,3 +283,18 @@ def test_unknown_kernel_object_status(setup):
     queue = agent.queue_create(64, callback=lambda status, q, error: statuses.append(status))
     kernel_dispatch_packet(queue, 0xDEAD000, 0, (64, 1, 1), (64, 1, 1))
     assert statuses == [0x1010]                 # HSA_STATUS_ERROR_INVALID_CODE_OBJECT
+
+
+def test_memory_copy_fill_and_unload(setup):
+    agent, executor, hello, _ = setup
+    source = agent.allocate(64, "fine grained")
+    target = agent.allocate(64, "coarse grained")
+    agent.memory_fill(source, 0xDEADBEEF, 16)
+    agent.memory_copy(target, source, 64)
+    assert agent.memory.read(target, 64) == bytes.fromhex("efbeadde") * 16
+    loaded = agent.code_objects[0]
+    agent.unload(loaded)
+    statuses = []
+    queue = agent.queue_create(64, callback=lambda status, q, error: statuses.append(status))
+    kernel_dispatch_packet(queue, hello.kernel_object, 0, (64, 1, 1), (64, 1, 1))
+    assert statuses == [0x1010] and executor.requests == []
