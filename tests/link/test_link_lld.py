@@ -36,6 +36,7 @@ CASES = {
     "cl_v4.lld.so": ["cl_v4.o", "cl_v4_func.o"],
     "cl_v2.lld.so": ["cl_v2.o"],
     "cl_v2_two.lld.so": ["cl_v2.o", "cl_v2_b.o"],
+    "cl_v2_globals.lld.so": ["cl_v2_globals.o"],
 }
 
 

@@ -51,6 +51,7 @@ OBJECTS = {
     "cl_v5_func_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5_func.cl"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
     "cl_v2_b.o": CLANG14 + ["cl_v2_b.cl"],
+    "cl_v2_globals.o": CLANG14 + ["cl_v2_globals.cl"],
 }
 
 #: code object v3 objects (llvm-mc 14): the v5 sources with the xnack target id v3 needs
@@ -72,6 +73,7 @@ LINKS = {
     "cl_v2.lld.so": ["cl_v2.o"],
     "cl_v5_debug.lld.so": ["cl_v5_debug.o", "cl_v5_func_debug.o"],
     "cl_v2_two.lld.so": ["cl_v2.o", "cl_v2_b.o"],
+    "cl_v2_globals.lld.so": ["cl_v2_globals.o"],
 }
 
 
