@@ -82,8 +82,13 @@ class Context:
         """True when EXEC is all ones in every wave of the group (cheap check)."""
         if self.all_active is None:
             sgpr, sel = self.state.sgpr, self.sel
-            self.all_active = bool((sgpr[126, sel] == 0xFFFFFFFF).all() and
-                                   (sgpr[127, sel] == 0xFFFFFFFF).all())
+            if self.n == 1 and type(sel) is slice:
+                wave = sel.start
+                self.all_active = bool(sgpr[126, wave] == 0xFFFFFFFF and
+                                       sgpr[127, wave] == 0xFFFFFFFF)
+            else:
+                self.all_active = bool(np.bitwise_and(sgpr[126, sel], sgpr[127, sel]).min()
+                                       == 0xFFFFFFFF)
         return self.all_active
 
     def active_lane_count(self) -> int:

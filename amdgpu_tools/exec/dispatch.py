@@ -165,54 +165,81 @@ class Scheduler:
 
     # ------------------------------------------------------------ the loop
     def run(self):
-        state, program, tracer = self.state, self.program, self.tracer
-        budget = self.budget
-        result = self.result
         groups = self.groups
-        executed = result.wave_instructions
-        lanes_executed = result.lane_instructions
-        steps = 0
+        self.executed = self.result.wave_instructions
+        self.lanes_executed = self.result.lane_instructions
+        self.steps = 0
         with np.errstate(all="ignore"):
             while groups:
                 pc = min(groups)
                 sel = groups.pop(pc)
-                n = _count(sel)
-                try:
-                    record = program.at(pc)
-                except KernelError as error:
-                    raise self._fetch_error(sel, pc, error) from error
-                ctx = Context(state, sel, n, record)
-                executed += n
-                if executed > budget.max_instructions:
-                    raise self._watchdog(ctx, f"instruction budget of {budget.max_instructions}"
-                                         " wave-instructions exceeded")
-                steps += 1
-                if steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > budget.deadline:
-                    raise self._watchdog(ctx, f"wall-clock limit of {budget.max_seconds} s"
-                                         " exceeded")
-                if tracer.active:
-                    tracer.before(ctx)
-                try:
-                    if record.is_vector:
-                        lanes_executed += ctx.active_lane_count()
-                    else:
-                        lanes_executed += n
-                    outcome = record.run(ctx)
-                except MemoryFault as fault:
-                    raise ctx.fault(str(fault), address=fault.address) from fault
-                except OperandError as error:
-                    raise ctx.fault(str(error)) from error
-                if tracer.active:
-                    tracer.after(ctx)
-                if outcome is None:
-                    self._add(record.next_pc, sel)
-                else:
-                    self._resolve(ctx, outcome)
-        result.wave_instructions = executed
-        result.lane_instructions = lanes_executed
+                self._run_group(pc, sel, min(groups) if groups else None)
+        self.result.wave_instructions = self.executed
+        self.result.lane_instructions = self.lanes_executed
         if self.at_barrier.any():
             raise KernelError("waves wait at s_barrier but their work-group cannot arrive",
                               kernel=self.request.kernel_name)
+
+    def _run_group(self, pc, sel, limit):
+        """Run one group from ``pc`` for as long as it stays the lowest-PC group.
+
+        ``limit`` is the PC of the next group: reaching it (or passing it)
+        hands control back so that the groups can merge or take turns.
+        """
+        state, program, tracer, budget = self.state, self.program, self.tracer, self.budget
+        n = _count(sel)
+        ctx = Context(state, sel, n, None)
+        while True:
+            try:
+                record = program.at(pc)
+            except KernelError as error:
+                raise self._fetch_error(sel, pc, error) from error
+            ctx.record = record
+            ctx._exec = None
+            ctx.all_active = None
+            self.executed += n
+            if self.executed > budget.max_instructions:
+                raise self._watchdog(ctx, f"instruction budget of {budget.max_instructions}"
+                                     " wave-instructions exceeded")
+            self.steps += 1
+            if self.steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > budget.deadline:
+                raise self._watchdog(ctx, f"wall-clock limit of {budget.max_seconds} s exceeded")
+            if tracer.active:
+                tracer.before(ctx)
+            try:
+                self.lanes_executed += ctx.active_lane_count() if record.is_vector else n
+                outcome = record.run(ctx)
+            except MemoryFault as fault:
+                raise ctx.fault(str(fault), address=fault.address) from fault
+            except OperandError as error:
+                raise ctx.fault(str(error)) from error
+            if tracer.active:
+                tracer.after(ctx)
+            next_pc = self._uniform_next(record, outcome)
+            if next_pc is None:
+                self._resolve(ctx, outcome)
+                return
+            if limit is not None and next_pc >= limit:
+                self._add(next_pc, sel)
+                return
+            pc = next_pc
+
+    @staticmethod
+    def _uniform_next(record, outcome):
+        """The next PC when every wave of the group goes to the same place."""
+        if outcome is None:
+            return record.next_pc
+        if type(outcome) is Branch:
+            taken = outcome.taken
+            if not isinstance(taken, (bool, np.bool_)):
+                if taken.all():
+                    taken = True
+                elif not taken.any():
+                    taken = False
+                else:
+                    return None
+            return outcome.target if taken else record.next_pc
+        return None
 
     def _resolve(self, ctx, outcome):
         record, sel = ctx.record, ctx.sel
