@@ -38,3 +38,13 @@ def test_second_object_kernel(device):
     program["fill"](out, np.int32(-7), grid=(64,), block=(64,))
     device.synchronize()
     np.testing.assert_array_equal(out.numpy(), np.full(64, -7, dtype=np.int32))
+
+
+def test_code_object_v2_function_and_globals(device):
+    program = device.load(link([data_path("cl_v2_globals.o")]))
+    values = np.arange(64, dtype=np.int32) - 10
+    data = device.array(values)
+    program["use_global"](data, grid=(64,), block=(64,))
+    device.synchronize()
+    table = np.array([9, 8, 7, 6], dtype=np.int32)
+    np.testing.assert_array_equal(data.numpy(), values * 5 + table[values & 3])
