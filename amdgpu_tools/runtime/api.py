@@ -135,10 +135,11 @@ class Device:
         return self.agent.queue_create(size, callback=callback)
 
     def synchronize(self) -> None:
-        """Let the queue drain; raises the kernel error if the queue is in error."""
+        """Let the queues drain; raises the error of a queue in the error state."""
         self.agent.processor.run()
-        if self.queue.error is not None:
-            raise self.queue.error
+        for queue in self.agent.processor.queues:
+            if queue.error is not None:
+                raise queue.error
 
     def info(self) -> str:
         return self.agent.info()
