@@ -41,6 +41,7 @@ def test_second_object_kernel(device):
 
 
 def test_code_object_v2_function_and_globals(device):
+    device = type(device)()  # a gfx803 device: the default is the code object's target
     program = device.load(link([data_path("cl_v2_globals.o")]))
     values = np.arange(64, dtype=np.int32) - 10
     data = device.array(values)
