@@ -284,21 +284,54 @@ def unescape(body: str) -> bytes:
     return bytes(out)
 
 
-def _binop(children):
-    left, op, right = children
-    return Binary(str(op), node(left), node(right))
+#: Binary operator precedence of llvm-mc's GNU mode (higher binds tighter).
+PRECEDENCE = {
+    "||": 1, "&&": 2,
+    "==": 3, "!=": 3, "<>": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
+    "+": 4, "-": 4,
+    "|": 5, "^": 5, "&": 5, "!": 5,
+    "*": 6, "/": 6, "%": 6, "<<": 6, ">>": 6,
+}
+_PREFIX = frozenset("+-~!")
 
 
-def _sign(children):
-    op, operand = children
+def _chain(children):
+    """``a op b op c ...`` -> a tree, by precedence climbing (left-associative)."""
+    operands = [node(c) for c in children[0::2]]
+    operators = [str(c) for c in children[1::2]]
+    for op in operators:
+        if op not in PRECEDENCE:
+            raise SyntaxErrorAt(f"unexpected token '{op}'", 1)
+    position = 0
+
+    def climb(left, minimum):
+        nonlocal position
+        while position < len(operators) and PRECEDENCE[operators[position]] >= minimum:
+            op = operators[position]
+            right = operands[position + 1]
+            position += 1
+            while position < len(operators) and \
+                    PRECEDENCE[operators[position]] > PRECEDENCE[op]:
+                right = climb(right, PRECEDENCE[op] + 1)
+            left = Binary(op, left, right)
+        return left
+
+    return climb(operands[0], 1)
+
+
+def _prefix(children):
+    op, operand = str(children[0]), children[1]
+    if op not in _PREFIX:
+        raise SyntaxErrorAt(f"unexpected token '{op}'", children[0].column or 1)
     inner = node(operand)
-    if str(op) == "+":
+    if op == "+":
         return inner
-    if isinstance(inner, Const):
-        return Const(-inner.value)
-    if isinstance(inner, FloatLit):
-        return FloatLit(-inner.value)
-    return Unary("-", inner)
+    if op == "-":
+        if isinstance(inner, Const):
+            return Const(-inner.value)
+        if isinstance(inner, FloatLit):
+            return FloatLit(-inner.value)
+    return Unary(op, inner)
 
 
 def _indexed(children):
@@ -320,12 +353,8 @@ _NODE_BUILDERS = {
     "name": lambda c: _name(c[0]),
     "indexed": _indexed,
     "call": lambda c: Call(str(c[0]).lower(), tuple(node(a) for a in c[1:])),
-    "binop": _binop,
-    "binop_lor": lambda c: Binary("||", node(c[0]), node(c[1])),
-    "binop_land": lambda c: Binary("&&", node(c[0]), node(c[1])),
-    "sign": _sign,
-    "bitnot": lambda c: Unary("~", node(c[0])),
-    "lognot": lambda c: Unary("!", node(c[-1])),
+    "chain": _chain,
+    "prefix": _prefix,
     "abs_bars": lambda c: AbsBars(node(c[1])),
     "reglist": lambda c: RegList(tuple(node(a) for a in c)),
     "modifier": lambda c: ModifierNode(str(c[0]).lower(), node(c[1])),
