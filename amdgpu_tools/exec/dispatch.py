@@ -89,8 +89,8 @@ def _make_state(request, layout, group_ids, first_wave, initializer):
     state.wave_group[:] = init.group_slot
     state.wave_in_group[:] = init.wave_in_group
     state.wave_number[:] = first_wave + np.arange(waves)
-    state.workitem_id[:] = init.workitem_ids.transpose(1, 0, 2)
-    state.lane_valid[:] = init.exec_mask
+    state.workitem_id = init.workitem_ids.transpose(1, 0, 2)      # a view, no copy
+    state.lane_valid = init.exec_mask
     state.extra.update(init.extra)
     state.extra["private_wave_offset"] = init.private_wave_offset
     float_mode = int(request.setup.float_mode)
