@@ -209,6 +209,11 @@ def _mskor(old, data, width, data2):
     return (old & ~data) | data2
 
 
+def _wrap(old, data, width, data2):
+    """ds_wrap_rtn_b32: subtract DATA while that stays non-negative, else add DATA2."""
+    return np.where(old >= data, old - data, old + data2)
+
+
 #: Atomic operation name -> fn(old, data, width[, data2]) -> new value.
 #: Values are unsigned arrays of the access width (uint32 or uint64).
 ATOMIC_OPS = {
@@ -232,9 +237,10 @@ ATOMIC_OPS = {
     "cmpswap": _cmpswap,
     "fcmpswap": _cmpswap_float,
     "mskor": _mskor,
+    "wrap": _wrap,
 }
 #: Operations taking a second data operand.
-TWO_OPERAND_ATOMICS = frozenset({"cmpswap", "fcmpswap", "mskor"})
+TWO_OPERAND_ATOMICS = frozenset({"cmpswap", "fcmpswap", "mskor", "wrap"})
 
 
 def _occurrence_rank(addresses: np.ndarray) -> np.ndarray:
@@ -265,6 +271,8 @@ def atomic_serial(backend, addresses, op: str, width: int, data, data2=None):
     if op in _SUMMING:
         return _atomic_sum(backend, addresses, op, width, data, dtype)
     fn = ATOMIC_OPS[op]
+    if op in _ASSOCIATIVE:
+        return _atomic_scan(backend, addresses, fn, width, data, dtype)
     rank = _occurrence_rank(addresses)
     for round_number in range(int(rank.max()) + 1):
         rows = np.flatnonzero(rank == round_number)
@@ -304,6 +312,46 @@ def _atomic_sum(backend, addresses, op, width, data, dtype):
         old_sorted = memory[group_of] - earlier
         new = memory - totals
     backend.scatter(unique, np.ascontiguousarray(new, dtype).reshape(-1, 1).view(np.uint8))
+    old = np.empty(addresses.size, dtype)
+    old[order] = old_sorted
+    return old
+
+
+#: Atomics whose update is an associative combine ``(memory op a) op b``:
+#: computed for any contention with a segmented prefix scan.
+_ASSOCIATIVE = frozenset({"and", "or", "xor", "umin", "umax", "smin", "smax", "swap",
+                          "fmin", "fmax"})
+
+
+def _atomic_scan(backend, addresses, fn, width, data, dtype):
+    """Serial-order results of an associative atomic via a segmented scan.
+
+    Lanes are grouped by address (stable, so serial order is kept); a
+    doubling (Hillis-Steele) scan gives each lane the combination of its
+    group's data up to itself in log2(group size) vectorised steps.  A lane's
+    pre-op value is the memory value combined with the data of the lanes
+    before it.
+    """
+    order = np.argsort(addresses, kind="stable")
+    sorted_addresses = addresses[order]
+    starts = np.r_[True, sorted_addresses[1:] != sorted_addresses[:-1]]
+    group = np.cumsum(starts) - 1
+    first = np.flatnonzero(starts)
+    memory = backend.gather(sorted_addresses[first], width).view(dtype)[:, 0]
+    scan = np.asarray(data, dtype)[order].copy()
+    longest = int(np.diff(np.r_[first, order.size]).max())
+    shift = 1
+    while shift < longest:
+        same = group[shift:] == group[:-shift]
+        combined = np.asarray(fn(scan[:-shift], scan[shift:], width), dtype)
+        scan[shift:] = np.where(same, combined, scan[shift:])
+        shift *= 2
+    before = memory[group]
+    previous = np.r_[scan[:1], scan[:-1]]
+    old_sorted = np.where(starts, before, np.asarray(fn(before, previous, width), dtype))
+    last = np.r_[first[1:], order.size] - 1
+    final = np.ascontiguousarray(np.asarray(fn(memory, scan[last], width), dtype))
+    backend.scatter(sorted_addresses[first], final.reshape(-1, 1).view(np.uint8))
     old = np.empty(addresses.size, dtype)
     old[order] = old_sorted
     return old

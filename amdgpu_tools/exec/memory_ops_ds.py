@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .memory_ops import (ATOMIC_OPS, Piece, atomic_pieces, bytes_to_words, join64,
+from .memory_ops import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
                          lds_memory, load_pieces, split64, store_pieces, words_to_bytes)
 from .registry import builder, unsupported
 
@@ -48,14 +48,6 @@ _ATOMIC_STEMS = {
     "wrxchg": {"b32": "swap", "b64": "swap"},
     "wrap": {"b32": "wrap"},
 }
-
-
-def _wrap(old, data, width, data2):
-    """ds_wrap_rtn_b32: subtract DATA while that stays non-negative, else add DATA2."""
-    return np.where(old >= data, old - data, old + data2)
-
-
-ATOMIC_OPS.setdefault("wrap", _wrap)
 
 
 # ----------------------------------------------------------------- helpers
@@ -221,7 +213,7 @@ def _write_result(ctx, reg, values, width):
 def _build_atomic(inst, program, op, width, returns, offsets=None):
     """One atomic (or two, for ds_wrxchg2*) per lane, applied in lane-then-wave order."""
     generation = program.generation
-    two = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
+    two = op in TWO_OPERAND_ATOMICS
     fields = inst.fields
     offsets = offsets or (_offset16(inst),)
 
