@@ -27,9 +27,9 @@ _READ_SIZES = {"b32": (4, False), "b64": (8, False), "b96": (12, False),
                "u16": (2, False), "i16": (2, True)}
 _WRITE_SIZES = {"b8": 1, "b16": 2, "b32": 4, "b64": 8, "b96": 12, "b128": 16}
 
-#: DS atomic stem -> (ATOMIC_OPS name, operand order) for each value type.
-#: For two-operand atomics "swap_data" means DATA1 is the new value and DATA0
-#: the comparand (ds_cmpst), "in_order" that DATA0 / DATA1 are used as given.
+#: DS atomic stem -> {value type: ATOMIC_OPS name}.  ds_cmpst compares with
+#: DATA0 and stores DATA1 (the reverse of the vector cmpswap's register order);
+#: ds_mskor and ds_wrap use DATA0 then DATA1 as given.
 _ATOMIC_STEMS = {
     "add": {"u32": "add", "u64": "add", "f32": "fadd"},
     "sub": {"u32": "sub", "u64": "sub"},
