@@ -13,6 +13,7 @@ reports every error of a file.
 from __future__ import annotations
 
 import collections
+import re
 
 from ..elf import constants as elfc
 from ..errors import AsmError, ToolchainError
@@ -98,7 +99,6 @@ class Assembler:
         self.operand_builder = OperandBuilder(self.evaluate, self.freeze, self.is_constant_symbol,
                                              self._resolve)
         self.amdgpu = amdgpu_directives.AmdgpuState(self)
-        self.dot_counter = 0
         self.resolving: set = set()
 
     # ---- driver ----------------------------------------------------------------
@@ -284,9 +284,8 @@ class Assembler:
         self._push_expansion(lines, first)
 
     def _define_macro(self, rest, body):
-        name, _, params = rest.replace(",", " ", 1).partition(" ") if "," in rest.split(" ")[0] \
-            else rest.partition(" ")
-        name = name.strip().rstrip(",").lower()
+        match = re.match(r"\s*([^\s,]+)\s*,?\s*(.*)", rest)
+        name, params = (match.group(1).lower(), match.group(2)) if match else ("", "")
         if not name:
             raise StatementError("expected a macro name", 1)
         parameters = []

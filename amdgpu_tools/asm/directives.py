@@ -42,10 +42,6 @@ _SECTION_FLAGS = {
 STV_INTERNAL, STV_HIDDEN, STV_PROTECTED = 1, 2, 3
 
 
-class DirectiveError(Exception):
-    """Raised inside handlers; the assembler turns it into a diagnostic."""
-
-
 def _args(directive):
     return parse_arguments(directive.rest, directive.rest_column - 1) if directive.rest else []
 
@@ -205,8 +201,7 @@ def directive_comm(asm, directive):
         asm.switch_section(".bss")
         asm.define_label(symbol.name)
         symbol.sym_type = elfc.STT_OBJECT
-        from .expr import Const as _Const
-        symbol.size_expr = _Const(size)
+        symbol.size_expr = Const(size)
         asm.emit(bytes(size))
         asm.current, asm.previous = current, previous
         return
@@ -294,14 +289,10 @@ def _alignment(power_of_two):
             alignment = amount or 1
             if alignment & (alignment - 1):
                 raise _error(asm, "alignment must be a power of 2")
-        fill = asm.absolute(args[1]) if len(args) > 1 and not _empty(args[1]) else None
+        fill = asm.absolute(args[1]) if len(args) > 1 else None
         max_skip = asm.absolute(args[2]) if len(args) > 2 else None
         asm.align(alignment, fill, max_skip)
     return handler
-
-
-def _empty(arg):
-    return arg is None
 
 
 def directive_ident(asm, directive):
@@ -401,4 +392,4 @@ for _name in (".file", ".loc", ".cfi_sections", ".cfi_startproc",
               ".debug_line", ".end_section", ".subsections_via_symbols", ".amdgpu_ias"):
     HANDLERS.setdefault(_name, _ignored)
 
-__all__ = ["HANDLERS", "DATA_SIZES", "Const"]
+__all__ = ["HANDLERS", "DATA_SIZES"]

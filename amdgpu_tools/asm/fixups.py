@@ -154,9 +154,8 @@ def _relocate(asm, fixup, rtype, symbol, addend):
         raise ToolchainError(f"Undefined temporary symbol {_shown(symbol)}")
     if rtype not in _PC_RELATIVE and symbol.defined and symbol.variable is not None:
         raise ToolchainError(f"symbol '{symbol.name}' is not relocatable")
-    alias = getattr(symbol, "alias_of", None)
-    if alias is not None:
-        symbol = alias
+    if symbol.alias_of is not None:
+        symbol = symbol.alias_of
     _patch(fixup, 0)
     symbol.in_reloc = True
     fixup.section.relocations.append(_Relocation(fixup.offset, rtype, symbol, addend))

@@ -6,7 +6,7 @@ model into an ELF relocatable object with the ELF package.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..elf import constants as elfc
 
@@ -94,6 +94,8 @@ class Symbol:
     in_reloc: bool = False
     is_section: bool = False
     where: Location | None = None
+    alias_of: "Symbol | None" = None  # ``.set a, label``: a names label's place
+    lds: tuple | None = None  # ``.amdgpu_lds``: (size, alignment)
 
     @property
     def is_temporary(self) -> bool:

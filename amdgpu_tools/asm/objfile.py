@@ -113,7 +113,7 @@ def _address_significance_table(asm, obj, emitted):
 def _uses_section_symbol(symbol: Symbol) -> bool:
     """Relocations against local labels refer to the section, as llvm-mc writes them."""
     return symbol.defined and symbol.section is not None and _binding(symbol) == elfc.STB_LOCAL \
-        and not getattr(symbol, "lds", None) and not symbol.common_size
+        and not symbol.lds and not symbol.common_size
 
 
 def _binding(symbol: Symbol) -> int:
@@ -127,7 +127,7 @@ def _emitted(symbol: Symbol) -> bool:
         return False
     if symbol.variable is not None and not symbol.defined:
         return False
-    if getattr(symbol, "lds", None) and not symbol.in_reloc:
+    if symbol.lds and not symbol.in_reloc:
         return False  # llvm-mc writes an LDS symbol only once something refers to it
     return True
 
@@ -137,7 +137,7 @@ def _add_symbol(asm, obj, symbol: Symbol):
     if symbol.size_expr is not None:
         size = asm.absolute(symbol.size_expr)
     binding = _binding(symbol)
-    if getattr(symbol, "lds", None):
+    if symbol.lds:
         size, align = symbol.lds
         return obj.add_symbol(symbol.name, None, align, size, binding, symbol.sym_type,
                               symbol.visibility, SHN_AMDGPU_LDS)

@@ -13,7 +13,7 @@ import re
 
 from ..errors import ToolchainError
 from ..isa.asm_operands import Func, Imm, Modifier, Reg, SpecialReg, SymbolRef
-from .expr import Binary, Const, Sym, Unary, has_specifier, symbols_in
+from .expr import Binary, Sym, Unary, has_specifier, symbols_in
 from .syntax import AbsBars, Call, FloatLit, Indexed, ListNode, LocalRef, ModifierNode, RegList
 
 
@@ -204,4 +204,4 @@ def _flatten_calls(item):
         yield from _flatten_calls(item.right)
 
 
-__all__ = ["OperandBuilder", "OperandError", "SPECIAL_REGISTERS", "FLAG_MODIFIERS", "Const"]
+__all__ = ["OperandBuilder", "OperandError", "SPECIAL_REGISTERS", "FLAG_MODIFIERS"]

@@ -4,7 +4,6 @@ Each ``errors/NAME.s`` has ``NAME.lines``: the lines llvm-mc reported errors
 on (0 = an error llvm-mc gives without a location, found at the end).
 """
 
-import pathlib
 
 import pytest
 
