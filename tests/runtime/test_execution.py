@@ -296,3 +296,21 @@ def test_real_fault_stops_one_queue_while_another_runs():
     gate.store(0)
     assert agent.signal_wait(healthy_done, "eq", 0, timeout=30) == 0
     assert np.frombuffer(agent.memory.read(healthy_out, 4), np.float32)[0] == np.float32(3.14159)
+
+
+@pytest.mark.parametrize("name", V45)
+def test_generic_pointers_find_the_apertures(name):
+    """gfx8 v4 reads the apertures from amd_queue_t, gfx8 v5 from the implicit
+    arguments, gfx9 from its aperture registers."""
+    device = Device()
+    program = device.load(read_data(name))
+    info = program.kernels["generic_pointers"]
+    if name == "kernels_v4_gfx803.hsaco":
+        assert info.setup.enable_sgpr_queue_ptr
+    if name == "kernels_v5_gfx803.hsaco":
+        assert {"hidden_shared_base", "hidden_private_base"} <= \
+            {a.value_kind for a in info.hidden_args}
+    out = device.zeros(128, np.int32)
+    program["generic_pointers"](out, np.int32(5), grid=128, block=64)
+    lid = np.arange(128) % 64
+    np.testing.assert_array_equal(out.numpy(), (lid ^ 1) + 100 + np.where(lid & 1, 10, 5) + lid)

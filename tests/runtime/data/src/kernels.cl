@@ -52,3 +52,21 @@ kernel void lookup(global int *out, int which) {
   uint i = get_global_id(0);
   out[i] = tables[which][i & 3];
 }
+
+// Generic (flat) pointers into group and private memory: the kernel finds the
+// apertures through the queue (amd_queue_t, code object v4 on gfx8), the
+// implicit arguments (v5 on gfx8) or the aperture registers (gfx9).
+__attribute__((noinline)) void bump(int *p, int v) { *p += v; }
+
+kernel void generic_pointers(global int *out, int k) {
+  local int slot[64];
+  int mine[2];
+  uint lid = get_local_id(0);
+  slot[lid] = lid;
+  mine[0] = k;
+  mine[1] = 2 * k;
+  bump(&slot[lid], 100);
+  bump(&mine[lid & 1], (int)lid);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = slot[lid ^ 1] + mine[lid & 1];
+}
