@@ -43,6 +43,15 @@ class StringTable:
         return b"".join(self._parts)
 
 
+def signed64(value: int) -> int:
+    """``value`` wrapped to a signed 64-bit field (addends wrap as in ld.lld)."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def unsigned64(value: int) -> int:
+    return value & 0xFFFFFFFFFFFFFFFF
+
+
 def sysv_hash(name: str) -> int:
     value = 0
     for byte in name.encode():
@@ -91,8 +100,8 @@ class DynamicSymbols:
         rows, pack = [bytes(Elf64_Sym.size)], Elf64_Sym.pack_values
         for symbol, name in self.entries:  # fields: name, info, other, shndx, value, size
             rows.append(pack(name, st_info(symbol.output_binding, symbol.type),
-                             symbol.visibility, section_index(symbol), symbol.address,
-                             symbol.size))
+                             symbol.visibility, section_index(symbol),
+                             unsigned64(symbol.address), symbol.size))
         return b"".join(rows)
 
     def sysv_hash_table(self) -> bytes:
@@ -158,7 +167,7 @@ def rela_dyn(relocations) -> tuple[bytes, int]:
     rows = []
     pack = Elf64_Rela.pack_values  # fields: offset, info, addend
     for r in relative:
-        rows.append(pack(r.address, r_info(0, r.type), r.symbol.address + r.addend))
+        rows.append(pack(r.address, r_info(0, r.type), signed64(r.symbol.address + r.addend)))
     for r in symbolic:
         rows.append(pack(r.address, r_info(r.symbol.dynsym_index, r.type), r.addend))
     return b"".join(rows), len(relative)

@@ -106,6 +106,7 @@ def load_object(data: bytes, name: str) -> InputObject:
     obj = InputObject(name, elf)
     for section in elf.sections:
         if _is_content(section):
+            _check_alignment(name, section)
             obj.sections[section.index] = InputSection(
                 obj, section.index, section.name, section.type, section.flags,
                 max(section.addralign, 1), section.size,
@@ -114,6 +115,15 @@ def load_object(data: bytes, name: str) -> InputObject:
         if section.type == C.SHT_RELA and section.info in obj.sections:
             _attach_relocations(obj, section)
     return obj
+
+
+def _check_alignment(name: str, section) -> None:
+    """ld.lld's limits: a power of two, at most 2**32."""
+    align = section.addralign
+    if align & (align - 1):
+        raise ElfFormatError(f"{name}:({section.name}): sh_addralign is not a power of 2")
+    if align > 1 << 32:
+        raise ElfFormatError(f"{name}:({section.name}): sh_addralign is too large")
 
 
 def _is_content(section) -> bool:

@@ -10,8 +10,12 @@ from __future__ import annotations
 from ..elf import constants as C
 from ..elf.structs import (Elf64_Ehdr, Elf64_Phdr, Elf64_Shdr, Elf64_Sym, Elf_Ident,
                            align_up, st_info)
+from ..errors import LinkError
 from . import layout as L
-from .dynamic import StringTable
+from .dynamic import StringTable, unsigned64
+
+#: Larger outputs come from damaged inputs (huge alignments or sizes), not GPU code.
+MAX_OUTPUT_SIZE = 1 << 30
 
 
 def write_shared_object(linker) -> bytes:
@@ -32,6 +36,8 @@ def write_shared_object(linker) -> bytes:
             out.offset = offset
             offset += out.size
     shoff = align_up(offset, 8)
+    if shoff > MAX_OUTPUT_SIZE or any(o.addr + o.size >= 1 << 64 for o in outputs):
+        raise LinkError(f"output file too large: {shoff} bytes, or addresses past 2**64")
     image = bytearray(shoff + Elf64_Shdr.size * (len(outputs) + 1))
     image[:Elf64_Ehdr.size] = _elf_header(linker, shoff, len(outputs) + 1,
                                           outputs.index(shstrtab) + 1)
@@ -83,7 +89,8 @@ def _symbol_tables(linker, strtab_index: int):
     pack, add, section_index = Elf64_Sym.pack_values, strings.add, linker.section_index
     for symbol in local + global_:  # fields: name, info, other, shndx, value, size
         rows.append(pack(add(symbol.name), st_info(symbol.output_binding, symbol.type),
-                         symbol.visibility, section_index(symbol), symbol.address, symbol.size))
+                         symbol.visibility, section_index(symbol), unsigned64(symbol.address),
+                         symbol.size))
     symtab = L.OutputSection(".symtab", C.SHT_SYMTAB, 0, 8, Elf64_Sym.size)
     symtab.data = b"".join(rows)
     symtab.size = len(symtab.data)

@@ -175,3 +175,29 @@ def test_api_raises_toolchain_errors():
         link([data_path("v5_func.o"), data_path("err_duplicate.o")])
     with pytest.raises(ElfFormatError, match="truncated"):
         link([read_data("v5_func.o")[:100]])
+
+
+def test_damaged_objects_fail_cleanly():
+    """Random damage to the headers and tables of valid objects: either the link
+    still succeeds or it raises a ToolchainError, never anything else."""
+    import random
+
+    from amdgpu_tools.errors import ToolchainError
+
+    rng = random.Random(1234)
+    originals = [read_data(n) for n in ("v5_kernel_call.o", "cl_v5.o", "v2_kernel.o")]
+    outcomes = {"linked": 0, "rejected": 0}
+    for _ in range(300):
+        data = bytearray(rng.choice(originals))
+        for _ in range(rng.randint(1, 4)):
+            # damage where the structure lives: ELF header, section headers, tables
+            region = rng.choice([(0, 64), (len(data) - 64 * 12, len(data)), (64, len(data))])
+            at = rng.randrange(max(region[0], 0), region[1])
+            data[at] = rng.randrange(256)
+        try:
+            link([bytes(data)])
+            outcomes["linked"] += 1
+        except ToolchainError as failure:
+            assert str(failure)
+            outcomes["rejected"] += 1
+    assert outcomes["rejected"] > 50
