@@ -213,6 +213,9 @@ class Scheduler:
                 raise ctx.fault(str(fault), address=fault.address) from fault
             except OperandError as error:
                 raise ctx.fault(str(error)) from error
+            except IndexError as error:
+                raise ctx.fault(f"register out of range: the kernel declares "
+                                f"{state.vgpr_count} VGPRs ({error})") from error
             if tracer.active:
                 tracer.after(ctx)
             next_pc = self._uniform_next(record, outcome)

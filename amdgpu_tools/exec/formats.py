@@ -258,7 +258,6 @@ def build_valu(inst, semantic, program):
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
     if op_sel >> 3 & 1 and ops.bits_of(dst_type) == 16:
         writer = _op_sel_writer(dst)
-    dst_is_sgpr = flags.get("sgpr_dst", False)
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
@@ -275,8 +274,6 @@ def build_valu(inst, semantic, program):
         bits = ops.to_bits(result, dst_type)
         if flush_out and state.flush_f32:
             bits = _flush_f32(bits)
-        if dst_is_sgpr:
-            return None
         lanes = ctx.write_lanes() if src_mods is None else src_mods.lanes(ctx, ctx.exec_lanes())
         if writer is not None:
             writer(state, sel, bits, lanes)

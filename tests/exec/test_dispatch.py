@@ -211,3 +211,10 @@ def test_watchdog_wall_clock_limit():
     kernel = Kernel("loop:\ns_branch loop")
     with pytest.raises(WatchdogTimeout, match="wall-clock"):
         kernel.run([], grid=64, limits=ExecutionLimits(max_seconds=0.05))
+
+
+def test_vgpr_beyond_the_declared_count_is_a_kernel_error():
+    kernel = Kernel("v_mov_b32 v20, 1", vgprs=8)
+    with pytest.raises(KernelError, match="declares 8 VGPRs") as info:
+        kernel.run([], grid=64)
+    assert "v_mov_b32" in str(info.value)
