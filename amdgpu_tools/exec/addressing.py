@@ -146,7 +146,8 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
     addresses ``base + soffset + offset + inst_offset + stride * index``; a
     swizzled one interleaves elements of consecutive indices.  Range checks
     leave out ``soffset``, as the hardware does: raw buffers check the byte
-    offset against ``num_records``, structured buffers the index.  Before
+    offset against ``num_records``, structured buffers the index (and that
+    the offset starts inside the ``stride``-byte record).  Before
     GFX9 a buffer is raw when its stride is 0 or it is swizzled; GFX9 decides
     by the instruction's IDXEN bit, which callers pass as ``structured``.
     ``whole_access`` makes the check all-or-nothing (format loads and
@@ -200,7 +201,9 @@ def _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access):
     raw_ok = comp_off + _U64(component_bytes) <= records
     if whole_access:
         raw_ok = np.broadcast_to(raw_ok.all(axis=2, keepdims=True), raw_ok.shape)
-    structured_ok = np.broadcast_to((idx[:, :, None] < records), comp_off.shape)
+    # a structured access must also start inside its record
+    start_ok = comp_off[:, :, :1] < rsrc.stride[:, None, None]
+    structured_ok = np.broadcast_to((idx[:, :, None] < records) & start_ok, comp_off.shape)
     return np.where(raw[:, None, None], raw_ok, structured_ok)
 
 

@@ -267,7 +267,7 @@ def _atomic_action(plan, data_reg, dst, op, width, returns):
 DATA_FORMATS = {1: (1, 8), 2: (1, 16), 3: (2, 8), 4: (1, 32), 5: (2, 16), 10: (4, 8),
                 11: (2, 32), 12: (4, 16), 13: (3, 32), 14: (4, 32)}
 NUM_FORMATS = {0: "unorm", 1: "snorm", 2: "uscaled", 3: "sscaled", 4: "uint", 5: "sint",
-               7: "float"}
+               6: "snorm_ogl", 7: "float"}
 
 
 def _decode_channels(raw, bits, num_format):
@@ -277,8 +277,6 @@ def _decode_channels(raw, bits, num_format):
     unsigned, signed = kind[0], kind[1]
     values = np.ascontiguousarray(raw)
     if num_format == "float":
-        if bits == 8:
-            raise ValueError("8-bit float buffer format")
         return values.view(kind[2]).astype(np.float32).view(_U32)
     if num_format in ("uint", "sint"):
         view = values.view(signed if num_format == "sint" else unsigned)
@@ -289,6 +287,9 @@ def _decode_channels(raw, bits, num_format):
     if num_format == "snorm":
         half = float((1 << (bits - 1)) - 1)
         scaled = np.maximum(values.view(signed).astype(np.float64) / half, -1.0)
+        return scaled.astype(np.float32).view(_U32)
+    if num_format == "snorm_ogl":        # the whole signed range maps onto [-1, 1]
+        scaled = (2.0 * values.view(signed).astype(np.float64) + 1.0) / top
         return scaled.astype(np.float32).view(_U32)
     view = values.view(signed if num_format == "sscaled" else unsigned)
     return view.astype(np.float32).view(_U32)
@@ -323,12 +324,20 @@ def _format_of(inst, program, ctx):
     return int(rsrc.data_format[0]), int(rsrc.num_format[0])
 
 
-def _format_layout(ctx, inst, program):
+#: Numeric formats the hardware can only read.
+READ_ONLY_NUM_FORMATS = frozenset({"uscaled", "sscaled", "snorm_ogl"})
+
+
+def _format_layout(ctx, inst, program, store=False):
+    """(channels, bits per channel, numeric format) of a typed access, or a fault."""
     dfmt, nfmt = _format_of(inst, program, ctx)
-    if dfmt not in DATA_FORMATS or nfmt not in NUM_FORMATS:
-        raise ctx.fault(f"buffer data format {dfmt} / numeric format {nfmt} is not supported")
-    channels, bits = DATA_FORMATS[dfmt]
-    return channels, bits, NUM_FORMATS[nfmt]
+    name = NUM_FORMATS.get(nfmt)
+    channels, bits = DATA_FORMATS.get(dfmt, (0, 0))
+    if not channels or name is None or (name == "float" and bits == 8) or \
+            (store and name in READ_ONLY_NUM_FORMATS):
+        raise ctx.fault(f"buffer data format {dfmt} / numeric format {nfmt} is not "
+                        f"supported for {'stores' if store else 'loads'}")
+    return channels, bits, name
 
 
 def _format_load(plan, inst, program, dst, count):
@@ -369,7 +378,7 @@ def apply_dst_sel(rgba, dst_sel, one, in_range):
 
 def _format_store(plan, inst, program, src, count):
     def run(ctx):
-        channels, bits, nfmt = _format_layout(ctx, inst, program)
+        channels, bits, nfmt = _format_layout(ctx, inst, program, store=True)
         used = min(channels, count)
         words = np.zeros(ctx.exec_lanes().shape + (channels,), _U32)
         words[..., :used] = _read_vgprs(ctx.state, ctx.sel, src, used)

@@ -363,3 +363,30 @@ def test_64_bit_atomic_on_private_memory_through_flat():
     assert get64(state, 6)[0].tolist() == ((LANE.astype(np.uint64) << 32) | 0xFFFFFFFF).tolist()
     run(state, "flat_load_dwordx2", "FLAT", flat(addr=0, vdst=8))
     assert get64(state, 8)[0].tolist() == ((LANE.astype(np.uint64) + 1) << 32).tolist()
+
+
+def test_structured_access_must_start_inside_the_record():
+    state = make_state(waves=1)
+    buf = with_buffer(state, 1024, np.arange(256, dtype=np.uint32) + 1)
+    set_rsrc(state, buf, stride=8, num_records=100)
+    state.vgpr[4] = 1                      # index
+    state.vgpr[5] = LANE * 4               # offset 0, 4, 8, ...: only 0 and 4 fit
+    run(state, "buffer_load_dword", "MUBUF", mubuf(vaddr=4, vdata=6, offen=1, idxen=1))
+    assert state.vgpr[6, 0].tolist() == [3, 4] + [0] * 62
+
+
+def test_snorm_ogl_reads_and_unsupported_formats_fault():
+    state = make_state(waves=1)
+    buf = with_buffer(state, 256, np.array([-128, 127, 0, -1] * 64, np.int8))
+    set_rsrc(state, buf, num_records=256)
+    state.vgpr[0] = 0
+    run(state, "tbuffer_load_format_xyzw", "MTBUF", mubuf(vaddr=0, vdata=4, offen=1, dfmt=10,
+                                                          nfmt=6))
+    got = [float(state.vgpr[4 + c, 0, 0].view(np.float32)) for c in range(4)]
+    assert got == pytest.approx([-1.0, 1.0, 1 / 255, -1 / 255])
+    with pytest.raises(KernelError, match="not supported for stores"):
+        run(state, "tbuffer_store_format_x", "MTBUF", mubuf(vaddr=0, vdata=4, offen=1,
+                                                            dfmt=4, nfmt=2))
+    with pytest.raises(KernelError, match="data format 8"):
+        run(state, "tbuffer_load_format_x", "MTBUF", mubuf(vaddr=0, vdata=4, offen=1,
+                                                           dfmt=8, nfmt=0))
