@@ -110,7 +110,7 @@ def test_spec_fail(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    ([data("kernels_v4_gfx900.hsaco")], "has 6 kernels"),
+    ([data("kernels_v4_gfx900.hsaco")], "has 7 kernels"),
     ([data("kernels_v4_gfx900.hsaco"), "--kernel", "nope"], "no kernel named 'nope'"),
     ([data("hello_world_v2.hsaco"), "--arg", "q32:1"], "unknown argument type 'q32'"),
     ([data("hello_world_v2.hsaco"), "--arg", "i32:abc"], "'abc' is not a valid i32"),

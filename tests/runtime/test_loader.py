@@ -65,7 +65,8 @@ def test_v2_kernels_with_yaml_metadata():
 def test_v4_v5_kernels(name, version, target):
     loaded = _load(read_data(name))
     assert loaded.target.name == target
-    assert set(loaded.kernels) == {"vadd", "saxpy", "reduce", "geometry", "fill64", "lookup"}
+    assert set(loaded.kernels) == {"vadd", "saxpy", "reduce", "geometry", "fill64", "lookup",
+                                     "generic_pointers"}
     reduce = loaded.kernels["reduce"]
     assert reduce.code_object_version == version
     assert reduce.symbol == "reduce.kd"
