@@ -112,22 +112,21 @@ def s_sendmsghalt(ctx):
 
 
 #: Trap ids of the AMDGPU trap handler ABI (AMDGPUUsage "Trap Handler ABI").
-TRAP_DEBUG, TRAP_LLVM_TRAP, TRAP_DEBUG_TRAP = 1, 2, 3
+TRAP_LLVM_TRAP, TRAP_DEBUG_TRAP = 2, 3
 
 
 @instruction("s_trap")
 def s_trap(ctx):
-    """s_trap 2 (llvm.trap) and unknown ids abort the dispatch; 3 (debugtrap) too.
-
-    Without a debugger attached, llvm.debugtrap is treated like a trap so that
-    the user learns where the kernel stopped.
-    """
+    """The AMDHSA trap handler ABI without a debugger attached: llvm.trap
+    (0x02) ends the dispatch and the runtime puts the queue in the error
+    state; llvm.debugtrap (0x03) returns at once (a no-op); every other id is
+    reserved and ends the dispatch too."""
     trap_id = field(ctx.inst, "simm16") & 0xFF
+    if trap_id == TRAP_DEBUG_TRAP:
+        return None
     if trap_id == TRAP_LLVM_TRAP:
         raise ctx.fault("s_trap 2: the kernel executed llvm.trap (queue error)")
-    if trap_id == TRAP_DEBUG_TRAP:
-        raise ctx.fault("s_trap 3: the kernel executed llvm.debugtrap")
-    raise ctx.fault(f"s_trap {trap_id}: trap taken (no trap handler installed)")
+    raise ctx.fault(f"s_trap {trap_id}: reserved trap id (no debugger attached)")
 
 
 @instruction("s_setkill")

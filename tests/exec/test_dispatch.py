@@ -218,3 +218,10 @@ def test_vgpr_beyond_the_declared_count_is_a_kernel_error():
     with pytest.raises(KernelError, match="declares 8 VGPRs") as info:
         kernel.run([], grid=64)
     assert "v_mov_b32" in str(info.value)
+
+
+def test_debugtrap_continues_and_reserved_traps_stop():
+    result = Kernel("s_trap 3\ns_mov_b32 s9, 1").run([], grid=64)
+    assert result.wave_instructions == 3
+    with pytest.raises(KernelError, match="reserved trap id"):
+        Kernel("s_trap 7").run([], grid=64)
