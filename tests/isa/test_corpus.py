@@ -2,7 +2,9 @@
 
 Each line of ``data/corpus_<cpu>.txt`` is ``input, bytes, disassembly`` as
 llvm-mc-19 produced them (tools/isa_gen/gen_corpus.py), or ``input, ERROR,
-message``.  We check text -> bytes (our encoder on the same input), bytes ->
+message``.  GFX6/7 have no LLVM disassembler: their third column is
+llvm-mc-14's printing of what it assembled, so the check is a round trip
+(our text of llvm's bytes is llvm's text).  We check text -> bytes (our encoder on the same input), bytes ->
 text (our printer against llvm's disassembly), and that inputs llvm rejects are
 rejected.  Every disagreement must be listed, with its reason, in
 ``data/known_differences.txt``: the test fails on new differences AND on
@@ -21,7 +23,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from asm_text import parse_instruction  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
-CPUS = ["gfx803", "gfx900", "gfx906"]
+CPUS = ["gfx600", "gfx700", "gfx803", "gfx900", "gfx906"]
 
 
 def corpus(cpu):
@@ -81,4 +83,4 @@ def test_agreement_with_llvm_mc(cpu):
     fixed = sorted(known - found)
     assert not new, f"{len(new)} new differences from llvm-mc on {cpu}, e.g. {new[:5]}"
     assert not fixed, f"{len(fixed)} listed differences no longer occur on {cpu}: {fixed[:5]}"
-    assert counts["decode"] > 20000 and counts["encode"] > 20000 and counts["reject"] > 5000
+    assert counts["decode"] > 15000 and counts["encode"] > 15000 and counts["reject"] > 5000

@@ -178,7 +178,11 @@ def corpus_for(cpu):
     ok = [(line, data) for line, (data, _) in zip(lines, results) if data is not None]
     words = [tuple(int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4))
              for _, data in ok]
-    disasm = disassemble_words(words, cpu) if target.generation >= 8 else [None] * len(ok)
+    if target.generation >= 8:
+        disasm = disassemble_words(words, cpu)
+    else:  # no GFX6/7 disassembler: llvm's own printing of what it assembled
+        printed = {line: text for line, (data, text) in zip(lines, results) if data is not None}
+        disasm = [printed[line] for line, _ in ok]
     dis_of = {line: text for (line, _), text in zip(ok, disasm)}
     out = []
     for line, (data, message) in zip(lines, results):
@@ -191,7 +195,8 @@ def corpus_for(cpu):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("cpus", nargs="*", default=["gfx803", "gfx900", "gfx906"])
+    parser.add_argument("cpus", nargs="*", default=["gfx600", "gfx700", "gfx803", "gfx900",
+                                                    "gfx906"])
     args = parser.parse_args(argv)
     for cpu in args.cpus:
         lines = corpus_for(cpu)

@@ -424,8 +424,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
     per_cpu = {cpu: rows_from_sweep(cpu, sweep(cpu, gen)) for cpu, gen in SWEEP_TARGETS.items()}
     rows = merge(per_cpu)
-    from .gfx67 import add_gfx67_opcodes
-    add_gfx67_opcodes(rows)
     add_base_encodings(rows)
     probe_labels(rows)
     probe_types(rows)
@@ -433,6 +431,9 @@ def main(argv=None):
     for row in rows:
         if row["name"] in IMPLICIT_READS and row["encoding"] != "DPP":
             row["implicit_reads"] = IMPLICIT_READS[row["name"]]
+    from .gfx67 import add_gfx67_opcodes
+    add_gfx67_opcodes(rows)
+    add_base_encodings(rows)
     for row in rows:
         row.pop("_text", None)
     write_tables(rows, args.out)

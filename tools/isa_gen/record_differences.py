@@ -12,6 +12,14 @@ HERE = os.path.dirname(__file__)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "isa"))
 
 REASONS = [
+    (" glc", "llvm-mc-14 accepts glc on GFX6/7 SMRD and drops it from the encoding"),
+    ("v_div_scale", "llvm rejects |x| on some VOP3b sources (no abs field) and drops it on others;"
+                    " on GFX6/7 it also prints clamp/abs it dropped from the encoding"),
+    ("v_mqsad_u32_u8", "llvm restricts src2 of v_mqsad_u32_u8 to VGPRs and its dst from"
+                       " overlapping sources"),
+    ("v_cvt_f32_f16_e64", "llvm-14 refuses constants for the f16 source on GFX6/7"),
+    ("sad_pk_u16_u8 v[254:255]", "llvm forbids a destination overlapping the sources"),
+    ("clamp", "llvm-14 refuses clamp on float-to-integer results on GFX6/7"),
     ("_sdwa", "llvm refuses some inline constants/modifiers in SDWA (1/(2pi) on 16-bit ints,"
               " omod on integer results, mac dst_sel) that we accept"),
     ("v_div_scale", "llvm rejects |x| on some VOP3b sources (no abs field) and drops it on others"),

@@ -172,9 +172,12 @@ class VectorEncoding:
         fields = ctx.fields
         mods = row.modifiers
         encoding = row.encoding
-        if name == "clamp" and (encoding == "VOP3P" or "clamp" in mods or
-                                (encoding == "SDWA" and "clamp" in ctx.layout.fields)):
-            fields["clamp"] = 1
+        if name == "clamp" and ctx.gen < 8 and encoding == "VOP3" and "omod" not in mods:
+            ctx.fail("integer clamping is not supported on this GPU", rank=3)
+        elif name == "clamp" and (encoding == "VOP3P" or "clamp" in mods or
+                                  (encoding == "SDWA" and "clamp" in ctx.layout.fields)):
+            if "clamp" in ctx.layout.fields:
+                fields["clamp"] = 1
         elif name in ("mul", "div") and (encoding == "VOP3" and "omod" in mods or
                                          encoding == "SDWA" and "omod" in ctx.layout.fields
                                          and "omod" in self.twin_modifiers(row.name)):
