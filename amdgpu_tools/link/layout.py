@@ -33,7 +33,8 @@ _OUTPUT_PREFIXES = (".text", ".rodata", ".data.rel.ro", ".data", ".bss.rel.ro", 
                     ".gcc_except_table")
 _RELRO_NAMES = {".data.rel.ro", ".bss.rel.ro", ".init_array", ".fini_array",
                 ".preinit_array", ".ctors", ".dtors", ".dynamic", ".got", ".relro_padding"}
-_RELRO_TYPES = {C.SHT_INIT_ARRAY, C.SHT_FINI_ARRAY, 16}
+SHT_PREINIT_ARRAY = 16  # gABI; not in the ELF layer's constants (no AMDGPU use)
+_RELRO_TYPES = {C.SHT_INIT_ARRAY, C.SHT_FINI_ARRAY, SHT_PREINIT_ARRAY}
 
 
 @functools.lru_cache(maxsize=4096)
