@@ -229,7 +229,8 @@ def _build_atomic(inst, program, op, width, returns, offsets=None):
                 data2 = _read_operand(state, ctx.sel, int(fields["data1"]), width)
                 if op in ("cmpswap", "fcmpswap"):
                     data, data2 = data2, data      # DATA0 compares, DATA1 is stored
-            piece = lds_piece(ctx, generation, addr + _U64(offset), width, lanes)
+            aligned = (addr + _U64(offset)) & ~_U64(width - 1)    # LDS atomics align
+            piece = lds_piece(ctx, generation, aligned, width, lanes)
             results.append(atomic_pieces(ctx, [piece], lanes.shape, op, width, data, data2))
         if returns:
             vdst = int(fields["vdst"])

@@ -296,3 +296,14 @@ def test_gds_is_reported():
     state = make_state(waves=1, groups=1, lds_bytes=64)
     with pytest.raises(KernelError, match="GDS"):
         run(state, "ds_write_b32", "DS", ds(gds=1))
+
+
+def test_lds_atomics_ignore_low_address_bits():
+    state = make_state(waves=1, groups=1, lds_bytes=64)
+    state.lds[0] = 0
+    set_exec(state, LANE[None, :] < 3)
+    state.vgpr[0] = 9                       # dword 2 (byte 8), low bits ignored
+    state.vgpr[1] = 5
+    run(state, "ds_add_rtn_u32", "DS", ds(addr=0, data0=1, vdst=2, offset=2))
+    assert state.lds[0].view(np.uint32)[2] == 15
+    assert state.vgpr[2, 0, :3].tolist() == [0, 5, 10]
