@@ -40,7 +40,7 @@ _LLVM_SPELLINGS = {
               type=click.IntRange(2, 5), default=None,
               help="Code object version (default: from directives, else 5).")
 @click.option("-o", "--output", default=None, help="Output object file (default: SOURCE.o).")
-@click.option("--filetype", type=click.Choice(["obj", "asm", "null"]), default="obj",
+@click.option("--filetype", type=click.Choice(["obj", "null"]), default="obj",
               help="obj writes the object; null only checks the source.")
 @click.option("--show-encoding", is_flag=True, help="Print each instruction with its encoding.")
 def command(source, mcpu, triple, arch, mattr, code_object_version, output, filetype,
