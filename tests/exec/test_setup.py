@@ -130,6 +130,7 @@ def test_workitem_ids_and_exec_for_partial_groups():
     state = setup.initial_wave_state(layout, geometry)
     assert state.exec_mask.tolist() == geometry.lane_valid.tolist()
     assert state.workitem_ids[2, 2, :18].tolist() == (flat[:18] // 6).tolist()
+    assert state.workgroup_size.tolist() == [[8, 4, 3], [8, 4, 3], [6, 1, 3]]
 
 
 def test_workgroup_info_counts_waves_of_each_group():
