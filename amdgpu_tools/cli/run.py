@@ -115,8 +115,7 @@ def _print_profile(result):
 def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, info,
             max_instructions, timeout, trace, profile, print_limit):
     """Run a kernel of an AMDGPU code object on the embedded GCN executor."""
-    from ..runtime.api import Buffer, Device
-    from ..runtime.spec import parse_arg, parse_dims, run_spec
+    from ..runtime.api import Device
 
     trace_options = _trace_options(trace, profile, click.echo)
     limits = _limits(max_instructions, timeout)
@@ -127,20 +126,36 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
     if spec_path:
         if program:
             raise click.UsageError("--spec takes no PROGRAM")
-        result = run_spec(spec_path, device_factory=make_device, echo=click.echo)
-        verdict = "PASS" if result.ok else "FAIL"
-        click.echo(f"{verdict} {result.name}: {sum(c.ok for c in result.comparisons)}/"
-                   f"{len(result.comparisons)} buffers match")
-        return 0 if result.ok else 1
-    device = make_device()
+        return _run_spec(spec_path, make_device)
     if info:
-        loaded = device.load(read_program(program, mcpu)) if program else None
-        click.echo(device.info())
-        for kernel in (loaded.kernels.values() if loaded else ()):
-            click.echo(kernel.describe())
-        return 0
+        return _print_info(make_device(), program, mcpu)
     if not program:
         raise click.UsageError("missing PROGRAM (or --spec / --info)")
+    return _run_program(make_device(), program, mcpu, kernel_name, grid, block, args, saves,
+                        print_limit)
+
+
+def _run_spec(spec_path, make_device) -> int:
+    from ..runtime.spec import run_spec
+    result = run_spec(spec_path, device_factory=make_device, echo=click.echo)
+    verdict = "PASS" if result.ok else "FAIL"
+    click.echo(f"{verdict} {result.name}: {sum(c.ok for c in result.comparisons)}/"
+               f"{len(result.comparisons)} buffers match")
+    return 0 if result.ok else 1
+
+
+def _print_info(device, program, mcpu) -> int:
+    loaded = device.load(read_program(program, mcpu)) if program else None
+    click.echo(device.info())
+    for kernel in (loaded.kernels.values() if loaded else ()):
+        click.echo(kernel.describe())
+    return 0
+
+
+def _run_program(device, program, mcpu, kernel_name, grid, block, args, saves,
+                 print_limit) -> int:
+    from ..runtime.api import Buffer
+    from ..runtime.spec import parse_arg, parse_dims
     loaded = device.load(read_program(program, mcpu))
     kernel = _choose_kernel(loaded, kernel_name, program)
     values = [parse_arg(device, a) for a in args]
@@ -153,21 +168,23 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
     result = kernel(*values, grid=grid_dims, block=block_dims)
     device.synchronize()
     for index, value in enumerate(values):
-        if not isinstance(value, Buffer):
-            continue
-        array = value.numpy()
-        if index in save_paths:
-            path = save_paths[index]
-            try:
-                np.save(path, array)
-            except OSError as failure:
-                raise ToolchainError(f"cannot write '{path}': {failure.strerror}") from None
-            click.echo(f"arg {index}: saved {array.dtype}{list(array.shape)} to "
-                       f"{os.fspath(path)}")
-        if array.size <= print_limit:
-            click.echo(f"arg {index}: {np.array2string(array, threshold=print_limit)}")
+        if isinstance(value, Buffer):
+            _report_buffer(index, value.numpy(), save_paths.get(index), print_limit)
     _print_profile(result)
     return 0
+
+
+def _report_buffer(index, array, save_path, print_limit) -> None:
+    """Save the buffer if asked, and print it when it is small."""
+    if save_path is not None:
+        try:
+            np.save(save_path, array)
+        except OSError as failure:
+            raise ToolchainError(f"cannot write '{save_path}': {failure.strerror}") from None
+        click.echo(f"arg {index}: saved {array.dtype}{list(array.shape)} to "
+                   f"{os.fspath(save_path)}")
+    if array.size <= print_limit:
+        click.echo(f"arg {index}: {np.array2string(array, threshold=print_limit)}")
 
 
 def main(argv=None) -> int:
