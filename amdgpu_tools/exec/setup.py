@@ -95,6 +95,8 @@ class WaveBatchInit:
     private_wave_offset: np.ndarray  # (waves,) uint32
     vgpr_count_used: int = 1
     extra: dict = field(default_factory=dict)
+    #: (waves, 3) int64: actual size of each wave's (possibly partial) work-group
+    workgroup_size: np.ndarray | None = None
 
 
 # ---------------------------------------------------------------- dispatch
@@ -250,7 +252,8 @@ def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 
         flat_scratch=_initial_flat_scratch(layout, wave_offset),
         workgroup_id=geometry.workgroup_id, group_slot=geometry.group_slot,
         wave_in_group=geometry.wave_in_group, private_wave_offset=wave_offset.astype(np.uint32),
-        vgpr_count_used=int(layout.request.setup.enable_vgpr_workitem_id) + 1)
+        vgpr_count_used=int(layout.request.setup.enable_vgpr_workitem_id) + 1,
+        workgroup_size=geometry.workgroup_size)
     group_waves = -(-geometry.workgroup_size.prod(axis=1) // WAVE_SIZE)
     state.sgprs = _initial_sgprs(layout, state, group_waves)
     state.extra["dispatch_layout"] = layout
