@@ -290,3 +290,18 @@ def test_v2_target_from_the_isa_note_when_e_flags_has_none():
     assert _load(no_mach).target.name == "gfx803"
     code = parse_code_object(hello)
     assert code.isa_version == (8, 0, 3)
+
+
+@pytest.mark.llvm
+def test_recorded_code_objects_are_reproducible(tmp_path, clang19, clang14, llvm_mc14,
+                                                llvm_mc19, ld_lld19):
+    """tests/runtime/data/build.py rebuilds every recorded object byte for byte."""
+    import importlib.util
+    import os
+    from .conftest import DATA
+    spec = importlib.util.spec_from_file_location("build", os.path.join(DATA, "build.py"))
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    build.main(str(tmp_path))
+    for name in build.OBJECTS:
+        assert (tmp_path / name).read_bytes() == read_data(name), name
