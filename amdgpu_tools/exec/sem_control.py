@@ -7,8 +7,6 @@ EXEC or hardware state rather than computing a value from operands.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from .context import BARRIER, END, Branch, Jump
@@ -32,10 +30,10 @@ def _no_op(ctx):
     return None
 
 
-for _name in ("s_nop", "s_waitcnt", "s_sleep", "s_setprio", "s_icache_inv",
-              "s_incperflevel", "s_decperflevel", "s_ttracedata", "s_set_gpr_idx_off",
-              "s_wakeup", "s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol",
-              "s_dcache_wb_vol", "s_sethalt", "s_trap_nop"):
+# (cache maintenance, s_icache_inv and the SMEM clocks live with the memory
+# semantics in memory_ops_smem.py)
+for _name in ("s_nop", "s_waitcnt", "s_sleep", "s_setprio", "s_incperflevel",
+              "s_decperflevel", "s_ttracedata", "s_set_gpr_idx_off", "s_wakeup", "s_sethalt"):
     instruction(_name)(_no_op)
 
 
@@ -370,29 +368,4 @@ def s_setreg_imm32_b32(inst, program):
 
     def run(ctx):
         write_hwreg(ctx, reg_id, offset, size, np.full(ctx.n, value, np.uint32))
-    return run
-
-
-# ------------------------------------------------------------- time
-#: s_memrealtime counts a 100 MHz "REFCLK" (as on Vega); s_memtime a shader clock.
-REALTIME_HZ = 100_000_000
-
-
-@builder("s_memtime")
-def s_memtime(inst, program):
-    dst = _dst(inst)
-
-    def run(ctx):
-        ticks = np.uint64(ctx.state.extra.setdefault("clock", 0) + time.perf_counter_ns())
-        write_scalar(ctx.state, ctx.sel, dst, ticks, True)
-    return run
-
-
-@builder("s_memrealtime")
-def s_memrealtime(inst, program):
-    dst = _dst(inst)
-
-    def run(ctx):
-        ticks = np.uint64(time.perf_counter_ns() // (1_000_000_000 // REALTIME_HZ))
-        write_scalar(ctx.state, ctx.sel, dst, ticks, True)
     return run
