@@ -6,6 +6,7 @@ so the tests check the ISA encoder without depending on the assembler.
 """
 
 import re
+from dataclasses import replace
 
 from amdgpu_tools.isa.asm_operands import Func, Imm, Modifier, Reg, SpecialReg, SymbolRef
 
@@ -15,7 +16,7 @@ _INT = re.compile(r"^-?(0x[0-9a-fA-F]+|\d+)$")
 _FLOAT = re.compile(r"^-?\d+\.\d+$")
 _COMMENT = re.compile(r"/\*.*?\*/")
 FLAGS = {"gds", "glc", "slc", "tfe", "lds", "offen", "idxen", "addr64", "unorm", "da", "r128",
-         "a16", "lwe", "d16", "done", "compr", "vm", "nv", "high"}
+         "a16", "lwe", "d16", "done", "compr", "vm", "nv", "high", "clamp"}
 SPECIAL = {"vcc", "vcc_lo", "vcc_hi", "exec", "exec_lo", "exec_hi", "m0", "flat_scratch",
            "flat_scratch_lo", "flat_scratch_hi", "xnack_mask", "xnack_mask_lo", "xnack_mask_hi",
            "tba", "tba_lo", "tba_hi", "tma", "tma_lo", "tma_hi", "off", "null", "src_vccz",
@@ -61,6 +62,10 @@ def parse_line(line):
 
 
 def _token(token, index):
+    if token.startswith("-") and (token[1:2] in ("v", "s", "|") or token[1:5] == "ttmp"):
+        return replace(_token(token[1:], index), neg=True)
+    if token.startswith("|") and token.endswith("|"):
+        return replace(_token(token[1:-1], index), abs=True)
     if ":" in token and not _RANGE.match(token):
         name, _, value = token.partition(":")
         return Modifier(name, _value(value))

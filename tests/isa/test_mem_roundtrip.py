@@ -56,6 +56,11 @@ def example_text(family, info, target, rnd):
                 fields["tfe"] = 0
             if fields.get("addr64") and (fields.get("offen") or fields.get("idxen")):
                 fields["addr64"] = 0  # llvm-mc refuses addr64 with offen/idxen
+            for slot in ("src1", "src2"):  # VOP3 interpolation: VGPR sources (256+)
+                if slot in fields:
+                    spec = info.operand(slot)
+                    fields[slot] = 0 if spec is None else \
+                        fields[slot] | 0x100 if spec.kind == "vgpr" else fields[slot] & 3
             if "op" in fmt.fields:
                 fields["op"] = info.opcode
             if "seg" in fmt.fields:

@@ -74,6 +74,8 @@ def family_words(family, target, rnd):
                 words.append((fmt, fmt.pack(fields)))
         for _ in range(RANDOM_WORDS // len(family.FORMATS)):
             op = {"op": rnd.getrandbits(fmt.fields["op"].width)} if "op" in fmt.fields else {}
+            if fmt.name == "VOP3_INTERP":  # stay inside the interpolation slice of VOP3
+                op = {"op": 0x270 | rnd.getrandbits(4)}
             words.append((fmt, fmt.pack(random_fields(fmt, rnd, op))))
     return words
 

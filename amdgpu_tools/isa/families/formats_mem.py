@@ -65,9 +65,15 @@ VINTRP_VI = Format("VINTRP", _VI, 1,
                    "encoding[31:26]=0b110101 vdst[25:18] op[17:16] attr[15:10] attrchan[9:8]"
                    " vsrc[7:0]")
 
+# GFX8/9 VOP3 interpolation: a slice (0x270-0x27f) of VOP3's opcode space.
+VOP3_INTERP = Format("VOP3_INTERP", _VI, 2,
+                     "encoding[31:26]=0b110100 interp[25:20]=0b100111 op[25:16] clamp[15]"
+                     " op_sel[14:11] abs[10:8] vdst[7:0] neg[63:61] omod[60:59] src2[58:50]"
+                     " src1[49:41] src0[40:32]", refines="VOP3", encoding="VOP3")
+
 #: Every memory-family format, for the decoder's mask-and-match table.
 MEMORY_FORMATS = (DS_SI, DS_VI, MUBUF_SI, MUBUF_VI, MTBUF_SI, MTBUF_VI, MIMG, FLAT_CI,
-                  FLAT_GFX9, EXP_SI, EXP_VI, VINTRP_SI, VINTRP_VI)
+                  FLAT_GFX9, EXP_SI, EXP_VI, VINTRP_SI, VINTRP_VI, VOP3_INTERP)
 
 
 def format_for(formats, generation):
