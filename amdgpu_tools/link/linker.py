@@ -129,9 +129,11 @@ class Linker:
             self._add(load_object(chosen.data, chosen.name))
 
     def _symbols_in_table_order(self):
+        """Global symbols, then each object's locals (only read as far as needed)."""
         yield from self.symbols.globals.values()
         for obj in self.objects:
-            yield from obj.symbol_refs
+            yield from self.symbols.locals[obj]
+            yield from (s for s in obj.symbol_refs if s.bind == C.STB_LOCAL)
 
     def _check_undefined(self) -> None:
         """--no-undefined: every strong reference must be defined by some input."""

@@ -106,7 +106,9 @@ def load_object(data: bytes, name: str) -> InputObject:
     obj = InputObject(name, elf)
     for section in elf.sections:
         if _is_content(section):
-            _check_alignment(name, section)
+            align = section.addralign
+            if align & (align - 1) or align > 1 << 32:
+                _alignment_error(name, section)
             obj.sections[section.index] = InputSection(
                 obj, section.index, section.name, section.type, section.flags,
                 max(section.addralign, 1), section.size,
@@ -117,13 +119,11 @@ def load_object(data: bytes, name: str) -> InputObject:
     return obj
 
 
-def _check_alignment(name: str, section) -> None:
+def _alignment_error(name: str, section) -> None:
     """ld.lld's limits: a power of two, at most 2**32."""
-    align = section.addralign
-    if align & (align - 1):
+    if section.addralign & (section.addralign - 1):
         raise ElfFormatError(f"{name}:({section.name}): sh_addralign is not a power of 2")
-    if align > 1 << 32:
-        raise ElfFormatError(f"{name}:({section.name}): sh_addralign is too large")
+    raise ElfFormatError(f"{name}:({section.name}): sh_addralign is too large")
 
 
 def _is_content(section) -> bool:

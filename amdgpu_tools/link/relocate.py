@@ -56,8 +56,11 @@ class RelocationPlan:
     def allocate_got(self, symbols_in_order) -> None:
         """GOT slots in symbol-table order (globals, then each file's locals),
         the order ld.lld allocates them in after scanning."""
+        needed = self._needs_got
         for symbol in symbols_in_order:
-            if id(symbol) in self._needs_got and symbol.got_index is None:
+            if len(self.got_symbols) == len(needed):
+                return
+            if id(symbol) in needed and symbol.got_index is None:
                 symbol.got_index = len(self.got_symbols)
                 self.got_symbols.append(symbol)
 

@@ -23,7 +23,7 @@ class Symbol:
     """A resolved symbol; ``section`` is the InputSection of a definition."""
 
     __slots__ = ("name", "bind", "type", "visibility", "size", "value", "section", "kind",
-                 "file", "preemptible", "got_index", "dynsym_index", "other")
+                 "file", "preemptible", "got_index", "dynsym_index", "other", "output_binding")
 
     def __init__(self, name, bind, type_, visibility, size, value, section, kind, file, other=0):
         self.name = name
@@ -39,6 +39,8 @@ class Symbol:
         self.preemptible = False
         self.got_index = None
         self.dynsym_index = 0
+        #: the binding written to the output (final once resolution is done)
+        self.output_binding = self.final_binding()
 
     @property
     def is_defined(self) -> bool:
@@ -52,8 +54,7 @@ class Symbol:
     def is_weak_undefined(self) -> bool:
         return self.kind == UNDEFINED and self.bind == C.STB_WEAK
 
-    @property
-    def output_binding(self) -> int:
+    def final_binding(self) -> int:
         """Hidden and internal symbols become local in the output, as in ld.lld."""
         if self.bind == C.STB_LOCAL or self.visibility in (C.STV_HIDDEN, C.STV_INTERNAL):
             return C.STB_LOCAL
@@ -151,6 +152,7 @@ class SymbolTable:
         """ld.lld's rule for -shared: default-visibility non-local symbols may be interposed."""
         for symbol in self.globals.values():
             symbol.preemptible = symbol.visibility == C.STV_DEFAULT and symbol.kind != DISCARDED
+            symbol.output_binding = symbol.final_binding()
 
 
 def _classify(esym, sections):
