@@ -13,6 +13,7 @@ reports every error of a file.
 from __future__ import annotations
 
 import collections
+import os
 import re
 
 from ..elf import constants as elfc
@@ -357,6 +358,11 @@ class Assembler:
             if index is not None and 0 <= index < len(statement.operand_columns):
                 column = statement.operand_columns[index]
             raise StatementError(_message(error), column) from None
+        except Exception as bug:  # an encoder bug must not end the whole assembly
+            if os.environ.get("AMDGPU_TOOLS_DEBUG"):
+                raise
+            raise StatementError(f"internal error in the instruction encoder: "
+                                 f"{type(bug).__name__}: {bug}", statement.column) from None
         section = self.current
         if section.sh_type == elfc.SHT_NOBITS:
             raise StatementError("cannot emit instructions in a bss section", statement.column)

@@ -62,6 +62,8 @@ def _assemble_bounded(source: str, seconds: int = 20):
         assemble_object(source, target="gfx900")
     except AsmError as failure:
         assert failure.diagnostics or str(failure)
+        internal = [d for d in failure.diagnostics if "internal error" in d.message]
+        assert not internal, internal[0].format()
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
