@@ -53,13 +53,11 @@ def unsigned64(value: int) -> int:
 
 
 def sysv_hash(name: str) -> int:
+    """The System V ABI's ELF hash (top nibble folded into bits 4-7, then cleared)."""
     value = 0
     for byte in name.encode():
         value = ((value << 4) + byte) & 0xFFFFFFFF
-        high = value & 0xF0000000
-        if high:
-            value ^= high >> 24
-        value &= ~high & 0xFFFFFFFF
+        value = (value ^ ((value & 0xF0000000) >> 24)) & 0x0FFFFFFF
     return value
 
 
