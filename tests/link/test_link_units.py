@@ -73,3 +73,27 @@ def test_identity_notes_must_agree():
     assert merge_notes([(version, "a.o"), (version, "b.o")]) == [version]
     with pytest.raises(LinkError, match="a.o and b.o describe different targets"):
         merge_notes([(version, "a.o"), (other, "b.o")])
+
+
+def test_bench_skips_without_llvm(monkeypatch, capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_link", DATA.parents[2] / "bench" / "bench_link.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(bench, "_find", lambda names: None)
+    bench.main(count=3)
+    assert "skipped" in capsys.readouterr().out
+
+
+def test_bench_sources_reference_each_other():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_link", DATA.parents[2] / "bench" / "bench_link.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    source = bench.object_source(5, 10)
+    assert "func_6@rel32@lo" in source and "g_2@gotpcrel32@lo" in source
+    assert ".quad g_8" in source and ".amdhsa_kernel kern_5" in source
