@@ -199,7 +199,7 @@ def _integer_result(kind, clamp):
     return lambda values: np.clip(values, low, high)
 
 
-def _op_sel_source(getter, type_):
+def _op_sel_source(getter):
     """GFX9 VOP3 op_sel: a 16-bit source read from the high half."""
     return lambda state, sel: np.asarray(getter(state, sel), np.uint32) >> np.uint32(16)
 
@@ -213,6 +213,30 @@ def _op_sel_writer(dst):
     return write
 
 
+def source_getters(inst, semantic, program, src_mods=None, op_sel=0):
+    """(getter, type) per source of a VALU op, with every source modifier bound:
+    DPP/SDWA selection, MODE's f32 denormal flush, GFX9 op_sel, VOP3 abs/neg."""
+    is_vop3 = inst.encoding == "VOP3"
+    neg = field(inst, "neg") if is_vop3 else 0
+    abs_ = field(inst, "abs") if is_vop3 else 0
+    flush = not semantic.flags.get("no_flush")
+    aperture = _aperture_reader(program)
+    fetch = []
+    for i, (code, type_) in enumerate(zip(_source_codes(inst, semantic), semantic.srcs)):
+        getter = ops.vector_getter(code, type_, inst.literal, aperture)
+        if src_mods is not None:
+            getter = src_mods.wrap(i, getter, type_)
+        if type_ == "f32" and flush and not ops.is_constant(code):
+            getter = _flushing(getter)
+        if op_sel >> i & 1 and ops.bits_of(type_) == 16:
+            getter = _op_sel_source(getter)
+        modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
+        if modify is not None:
+            getter = _compose(modify, getter)
+        fetch.append((getter, type_))
+    return fetch
+
+
 def build_valu(inst, semantic, program):
     """VOP1/VOP2/VOP3 (and their DPP/SDWA forms) with a pure semantic function."""
     from . import lanes as lane_ops
@@ -220,26 +244,8 @@ def build_valu(inst, semantic, program):
     flags = semantic.flags
     is_vop3 = inst.encoding == "VOP3"
     op_sel = field(inst, "op_sel") if is_vop3 else 0
-    aperture = _aperture_reader(program)
-    codes = _source_codes(inst, semantic)
-    neg = field(inst, "neg") if is_vop3 else 0
-    abs_ = field(inst, "abs") if is_vop3 else 0
     src_mods = lane_ops.source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
-    fetch = []
-    for i, (code, type_) in enumerate(zip(codes, semantic.srcs)):
-        getter = ops.vector_getter(code, type_, inst.literal, aperture)
-        if src_mods is not None:
-            getter = src_mods.wrap(i, getter, type_)
-        if type_ == "f32" and not flags.get("no_flush") and not ops.is_constant(code):
-            getter = _flushing(getter, program)
-        if op_sel >> i & 1 and ops.bits_of(type_) == 16:
-            getter = _op_sel_source(getter, type_)
-        modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
-        if modify is not None:
-            getter = _compose(modify, getter)
-        fetch.append((getter, type_))
-    if src_mods is not None and inst.encoding == "SDWA":
-        fetch = src_mods.sdwa_fetch(fetch)
+    fetch = source_getters(inst, semantic, program, src_mods, op_sel)
     dst_type = semantic.dst
     if flags.get("int_clamp"):
         post = _integer_result(flags["int_clamp"], field(inst, "clamp") if is_vop3 else 0)
@@ -287,7 +293,7 @@ def build_valu(inst, semantic, program):
     return run
 
 
-def _flushing(getter, program):
+def _flushing(getter):
     def get(state, sel):
         bits = getter(state, sel)
         return _flush_f32(bits) if state.flush_f32 else bits
@@ -304,25 +310,8 @@ def build_vcmp(inst, semantic, program):
     from . import lanes as lane_ops
     fn = semantic.fn
     is_vop3 = inst.encoding == "VOP3"
-    aperture = _aperture_reader(program)
-    codes = _source_codes(inst, semantic)
-    neg = field(inst, "neg") if is_vop3 else 0
-    abs_ = field(inst, "abs") if is_vop3 else 0
     src_mods = lane_ops.source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
-    fetch = []
-    no_flush = semantic.flags.get("no_flush")
-    for i, (code, type_) in enumerate(zip(codes, semantic.srcs)):
-        getter = ops.vector_getter(code, type_, inst.literal, aperture)
-        if src_mods is not None:
-            getter = src_mods.wrap(i, getter, type_)
-        if type_ == "f32" and not no_flush:
-            getter = _flushing(getter, program)
-        modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
-        if modify is not None:
-            getter = _compose(modify, getter)
-        fetch.append((getter, type_))
-    if src_mods is not None and inst.encoding == "SDWA":
-        fetch = src_mods.sdwa_fetch(fetch)
+    fetch = source_getters(inst, semantic, program, src_mods)
     if is_vop3:
         dst_code = field(inst, "sdst", "vdst")
     elif inst.encoding == "SDWA" and field(inst, "sd"):

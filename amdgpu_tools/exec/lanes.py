@@ -87,9 +87,6 @@ class DppModifiers:
                 return lambda state, sel: modify(base(state, sel))
         return getter
 
-    def sdwa_fetch(self, fetch):
-        return fetch
-
     def lanes(self, ctx, exec_lanes):
         """Lanes written: EXEC & row/bank mask & (source valid unless bound_ctrl)."""
         lanes = exec_lanes & self.enabled
@@ -140,9 +137,6 @@ class SdwaModifiers:
             base = getter
             return lambda state, sel_: modify(base(state, sel_))
         return getter
-
-    def sdwa_fetch(self, fetch):
-        return fetch
 
     def lanes(self, ctx, exec_lanes):
         return exec_lanes
