@@ -12,10 +12,12 @@ LLVM's style. A single input's notes are copied byte for byte.
 
 from __future__ import annotations
 
+import msgpack
+
 from ..elf import constants as C
 from ..elf import metadata
 from ..elf.notes import Note, decode_notes, encode_notes, hsa_metadata_note
-from ..errors import LinkError, ToolchainError
+from ..errors import ElfFormatError, LinkError, ToolchainError
 
 _V2_METADATA = (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_METADATA)
 _V3_METADATA = (C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA)
@@ -23,8 +25,9 @@ _V3_METADATA = (C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA)
 _IDENTITY = {(C.NOTE_OWNER_AMD, C.NT_AMD_HSA_CODE_OBJECT_VERSION),
              (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_ISA_VERSION),
              (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_ISA_NAME)}
-#: v2 metadata lists that grow with every input (the ELF layer merges v3+ documents).
+#: Metadata lists that grow with every input; other keys keep the first value.
 _V2_LISTS = ("Kernels", "Printf")
+_V3_LISTS = ("amdhsa.kernels", "amdhsa.printf")
 
 
 def merge_note_sections(sections) -> bytes:
@@ -70,16 +73,75 @@ def _merge_metadata(key, documents) -> Note:
         return documents[0][0]
     try:
         if key == _V3_METADATA:
-            merged = metadata.merge_documents([metadata.decode_msgpack(note.desc)
-                                               for note, _ in documents])
             return Note(C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA,
-                        metadata.encode_msgpack(merged))
+                        merge_msgpack_documents([note.desc for note, _ in documents]))
         merged = _merge_v2([metadata.parse_v2_yaml(note.desc.rstrip(b"\0").decode("utf-8"))
                             for note, _ in documents])
         return hsa_metadata_note(metadata.emit_v2_yaml(merged))
     except (ToolchainError, UnicodeDecodeError) as bad:
         origins = ", ".join(origin for _, origin in documents)
         raise LinkError(f"cannot merge the metadata of {origins}: {bad}") from None
+
+
+def merge_msgpack_documents(descriptors) -> bytes:
+    """One v3+ metadata document from several, as bytes.
+
+    The ELF layer merges and encodes the small top-level entries (and checks
+    that versions and targets agree); the kernel and printf lists, which are
+    most of the bytes, are spliced in element by element without decoding:
+    each element is already in its producer's canonical encoding.
+    """
+    small_documents, lists = [], {}
+    for descriptor in descriptors:
+        small, found = _split_lists(descriptor)
+        small_documents.append(small)
+        for name, (count, raw) in found.items():
+            total, pieces = lists.setdefault(name, (0, []))
+            pieces.append(raw)
+            lists[name] = (total + count, pieces)
+    merged = metadata.merge_documents(small_documents)
+    merged.update({name: [] for name in lists})
+    return _splice_lists(metadata.encode_msgpack(merged), lists)
+
+
+def _split_lists(descriptor: bytes):
+    """(top-level entries except the lists, {list name: (count, raw element bytes)})."""
+    reader = msgpack.Unpacker(raw=False, strict_map_key=False)
+    reader.feed(descriptor)
+    small, found = {}, {}
+    try:
+        for _ in range(reader.read_map_header()):
+            name = reader.unpack()
+            if name not in _V3_LISTS:
+                small[name] = reader.unpack()
+                continue
+            count = reader.read_array_header()
+            start = reader.tell()
+            for _ in range(count):
+                reader.skip()
+            found[name] = (count, descriptor[start:reader.tell()])
+    except Exception as bad:  # msgpack raises several unrelated exception types
+        raise ElfFormatError(f"NT_AMDGPU_METADATA is not valid MessagePack: {bad}") from None
+    return small, found
+
+
+def _splice_lists(encoded: bytes, lists) -> bytes:
+    """``encoded`` with each (empty) list replaced by the concatenated elements."""
+    reader = msgpack.Unpacker(raw=False, strict_map_key=False)
+    reader.feed(encoded)
+    header = reader.read_map_header()
+    out, packer = [encoded[:reader.tell()]], msgpack.Packer()
+    for _ in range(header):
+        start = reader.tell()
+        name = reader.unpack()
+        if name in lists:
+            reader.read_array_header()
+            count, pieces = lists[name]
+            out += [encoded[start:reader.tell() - 1], packer.pack_array_header(count), *pieces]
+        else:
+            reader.skip()
+            out.append(encoded[start:reader.tell()])
+    return b"".join(out)
 
 
 def _merge_v2(documents) -> dict:

@@ -97,3 +97,19 @@ def test_bench_sources_reference_each_other():
     source = bench.object_source(5, 10)
     assert "func_6@rel32@lo" in source and "g_2@gotpcrel32@lo" in source
     assert ".quad g_8" in source and ".amdhsa_kernel kern_5" in source
+
+
+@pytest.mark.parametrize("names", [["cl_v5.o", "cl_v5_func.o"], ["cl_v4.o", "cl_v4_func.o"],
+                                   ["v5_kernel_call.o", "v5_func.o"]])
+def test_spliced_metadata_equals_decoded_merge(names):
+    """Splicing kernel bytes gives what decoding, merging and re-encoding gives."""
+    from amdgpu_tools.elf import metadata
+    from amdgpu_tools.link.notes import merge_msgpack_documents
+
+    descriptors = [note.desc for name in names
+                   for note in read_elf((DATA / name).read_bytes(), name).notes
+                   if note.type == C.NT_AMDGPU_METADATA]
+    assert len(descriptors) == 2
+    expected = metadata.encode_msgpack(metadata.merge_documents(
+        [metadata.decode_msgpack(d) for d in descriptors]))
+    assert merge_msgpack_documents(descriptors) == expected
