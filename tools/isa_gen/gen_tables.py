@@ -387,6 +387,27 @@ def probe_vgpr_only(rows):
                     spec["no_sgpr"] = True
 
 
+def probe_constant_bus(rows):
+    """Ops llvm-mc lets read several SGPRs (v_writelane_b32's lane select) get ``bus_limit``."""
+    probes = []
+    for row in rows:
+        if row["encoding"] not in ("VOP2", "VOP3"):
+            continue
+        slots = [i for i, spec in enumerate(row["operands"])
+                 if spec.get("kind") == "src" and not spec.get("no_sgpr")
+                 and spec.get("file") != "v" and spec.get("width", 1) == 1]
+        if len(slots) >= 2:
+            tokens = split_operands(row["_text"])[1]
+            for n, i in enumerate(slots):
+                tokens[i] = f"s{7 + n}"
+            probes.append((row, len(slots), f"{row['asm']} " + ", ".join(tokens)))
+    for cpu, mine in _by_cpu(probes, lambda p: p[0]):
+        results = assemble_lines([text for _, _, text in mine], cpu)
+        for (row, count, _), (data, _) in zip(mine, results):
+            if data is not None:
+                row["bus_limit"] = count
+
+
 def add_base_encodings(rows):
     """DPP/SDWA extend the VOP1/2/C in their format name; VOP3 the e32 form of the op."""
     e32 = {}
@@ -428,6 +449,7 @@ def main(argv=None):
     probe_labels(rows)
     probe_types(rows)
     probe_vgpr_only(rows)
+    probe_constant_bus(rows)
     for row in rows:
         if row["name"] in IMPLICIT_READS and row["encoding"] != "DPP":
             row["implicit_reads"] = IMPLICIT_READS[row["name"]]

@@ -131,7 +131,7 @@ class EncodingMixin:
         """Constant bus: at most one distinct scalar value (SGPR or literal) per VALU op."""
         if ctx.row.encoding in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "SDWA", "DPP"):
             reads = set(ctx.scalar_reads) | set(self.implicit_scalar_reads(ctx))
-            if len(reads) > 1:
+            if len(reads) > ctx.row.get("bus_limit", 1):
                 ctx.index = None
                 ctx.fail("invalid operand (violates constant bus restrictions)", rank=2)
 
