@@ -63,7 +63,7 @@ def build_object(asm) -> RelocatableObject:
                                 alignment, section.entsize)
         added.nobits_size = section.nobits_size
     needed_sections = {id(r.symbol.section) for s in asm.sections.values() for r in s.relocations
-                       if r.symbol is not None and _uses_section_symbol(r.symbol)}
+                       if _against_section(r)}
     emitted = {}
     for item in asm.creation_order:
         if isinstance(item, Section):
@@ -80,7 +80,7 @@ def build_object(asm) -> RelocatableObject:
             addend = relocation.addend
             if symbol is None:
                 target = None
-            elif _uses_section_symbol(symbol):
+            elif _against_section(relocation):
                 target = emitted[id(symbol.section)]
                 addend += symbol.offset
             else:
@@ -108,6 +108,15 @@ def _address_significance_table(asm, obj, emitted):
     section = obj.add_section(".llvm_addrsig", SHT_LLVM_ADDRSIG, SHF_EXCLUDE, data, 1)
     with_relocations = sum(1 for s in asm.sections.values() if s.relocations)
     section.link = 2 + len(obj.sections) + with_relocations - 0  # .symtab comes last
+
+
+def _against_section(relocation) -> bool:
+    """llvm-mc keeps the symbol for a non-zero addend into a mergeable section
+    (SHF_MERGE contents may move), else local labels go through the section."""
+    symbol = relocation.symbol
+    if symbol is None or not _uses_section_symbol(symbol):
+        return False
+    return not (symbol.section.flags & elfc.SHF_MERGE and relocation.addend != 0)
 
 
 def _uses_section_symbol(symbol: Symbol) -> bool:

@@ -13,23 +13,32 @@ BITCODE = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
 CONFIGS = [("gfx803", 4), ("gfx900", 5), ("gfx900", 4), ("gfx803", 5)]
 
 
-def clang(args):
+SOURCES = [("kernels", CONFIGS), ("calls_printf", [("gfx900", 5), ("gfx803", 4)])]
+
+
+def clang(args, source="kernels"):
     base = ["clang-19", "-target", "amdgcn-amd-amdhsa", "-x", "cl", "-cl-std=CL2.0", "-O2",
-            f"--rocm-device-lib-path={BITCODE}", str(HERE / "kernels.cl")]
+            f"--rocm-device-lib-path={BITCODE}", str(HERE / f"{source}.cl")]
     subprocess.run(base + args, check=True)
 
 
 def main():
-    for cpu, version in CONFIGS:
-        stem = HERE / f"kernels_{cpu}_v{version}"
-        common = [f"-mcpu={cpu}", f"-mcode-object-version={version}"]
-        clang(common + ["-S", "-o", str(stem) + ".tmp.s"])
-        text = pathlib.Path(str(stem) + ".tmp.s").read_text()
-        pathlib.Path(str(stem) + ".tmp.s").unlink()
-        header = f"// golden: mc=19 mcpu={cpu} cov={version}\n"
-        stem.with_suffix(".s").write_text(header + text)
-        clang(common + ["-c", "-o", str(stem) + ".clang.o"])
-        print(stem.name, "recorded")
+    for source, configs in SOURCES:
+        for cpu, version in configs:
+            record(source, cpu, version)
+
+
+def record(source, cpu, version):
+    """NAME.s and NAME.clang.o for one source, processor and code object version."""
+    stem = HERE / f"{source}_{cpu}_v{version}"
+    common = [f"-mcpu={cpu}", f"-mcode-object-version={version}"]
+    clang(common + ["-S", "-o", str(stem) + ".tmp.s"], source)
+    text = pathlib.Path(str(stem) + ".tmp.s").read_text()
+    pathlib.Path(str(stem) + ".tmp.s").unlink()
+    header = f"// golden: mc=19 mcpu={cpu} cov={version}\n"
+    stem.with_suffix(".s").write_text(header + text)
+    clang(common + ["-c", "-o", str(stem) + ".clang.o"], source)
+    print(stem.name, "recorded")
 
 
 def main_v2():
