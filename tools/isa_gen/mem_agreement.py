@@ -28,13 +28,16 @@ TARGETS = ("gfx803", "gfx810", "gfx900")
 
 def random_words(family, target, count, rnd):
     formats = [f for f in family.FORMATS if target.generation in f.generations]
-    infos = family.instructions(target)
     words = []
     for _ in range(count):
         fmt = rnd.choice(formats)
         fields = {k: rnd.getrandbits(f.width) if rnd.random() < 0.4 else 0
                   for k, f in fmt.fields.items()}
+        infos = [i for i in family.instructions(target) if i.format in (fmt.name, fmt.encoding)
+                 and (fmt.name not in ("MUBUF", "MTBUF") or fmt.name == i.encoding)]
         info = rnd.choice(infos)
+        if fmt.name == "VOP3_INTERP":  # stay inside the interpolation slice of VOP3
+            fields["op"] = 0x270 | fields["op"] & 15
         if "op" in fields and rnd.random() < 0.9:
             fields["op"] = info.opcode % (1 << fmt.fields["op"].width)
             if "seg" in fields:
