@@ -23,8 +23,11 @@ from .program import Program
 from .state import EXEC_HI, EXEC_LO, WaveState
 from .trace import Tracer
 
-#: Bytes of VGPR state a batch may hold (bounds memory for huge grids).
+#: Bytes of VGPR state, LDS and scratch a batch may hold (bounds the host
+#: memory huge grids need; a batch always holds at least one work-group).
 VGPR_BUDGET_BYTES = 256 << 20
+LDS_BUDGET_BYTES = 256 << 20
+SCRATCH_BUDGET_BYTES = 512 << 20
 #: Most waves in one batch (vectorisation gains flatten out well before).
 MAX_BATCH_WAVES = 1 << 15
 #: How often (in scheduler steps) the wall clock is checked.
@@ -34,19 +37,17 @@ CLOCK_CHECK_STEPS = 256
 def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     """Run every wave of ``request`` to completion.
 
-    ``initializer(state, request, layout, group_ids)`` replaces the default
-    initial register set-up (tests use it); ``decode`` replaces the ISA
-    decoder.
+    ``initializer(state, request, layout, group_ids)`` is called after the
+    initial register set-up of each batch and may adjust it (tests use it);
+    ``decode`` replaces the ISA decoder.
     """
     from . import setup as setup_mod
     started = time.monotonic()
     result = DispatchResult()
     setup = request.setup
     vgprs = max(int(setup.vgpr_count), 1)
+    groups_per_batch = _groups_per_batch(request, vgprs)
     waves_per_group = -(-int(np.prod(request.workgroup_size)) // 64)
-    batch_waves = max(waves_per_group, min(MAX_BATCH_WAVES,
-                                           VGPR_BUDGET_BYTES // (vgprs * 256)))
-    groups_per_batch = max(1, batch_waves // waves_per_group)
     layout = setup_mod.prepare_dispatch(request, resident_waves=groups_per_batch * waves_per_group)
     program = Program(request.memory, request.target, request, decode=decode)
     tracer = Tracer(request.trace)
@@ -65,6 +66,18 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     result.seconds = time.monotonic() - started
     result.profile = tracer.profile
     return result
+
+
+def _groups_per_batch(request, vgprs):
+    """How many work-groups one batch runs at once, within the memory budgets."""
+    waves_per_group = -(-int(np.prod(request.workgroup_size)) // 64)
+    lds = max(int(request.group_segment_size or 0),
+              int(request.setup.group_segment_fixed_size or 0), 1)
+    private = max(int(request.private_segment_size or 0),
+                  int(request.setup.private_segment_fixed_size or 0), 1)
+    waves = min(MAX_BATCH_WAVES, VGPR_BUDGET_BYTES // (vgprs * 256),
+                SCRATCH_BUDGET_BYTES // (private * 64))
+    return max(1, min(waves // waves_per_group, LDS_BUDGET_BYTES // lds))
 
 
 def _make_state(request, layout, group_ids, first_wave, initializer):

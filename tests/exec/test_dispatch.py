@@ -225,3 +225,19 @@ def test_debugtrap_continues_and_reserved_traps_stop():
     assert result.wave_instructions == 3
     with pytest.raises(KernelError, match="reserved trap id"):
         Kernel("s_trap 7").run([], grid=64)
+
+
+def test_grid_larger_than_one_batch_runs_batch_after_batch(monkeypatch):
+    from amdgpu_tools.exec import dispatch
+    monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", 3)
+    kernel = Kernel(VADD)
+    n = 64 * 7 + 5
+    a = np.arange(n, dtype=np.float32)
+    pa, pb = kernel.buffer(a), kernel.buffer(a * 2)
+    pc = kernel.buffer(np.zeros(n + 59, np.float32))
+    lines = []
+    result = kernel.run([pa, pb, pc], grid=n, block=64,
+                        trace=TraceOptions(waves=(7,), sink=lines.append))
+    np.testing.assert_array_equal(kernel.read(pc, np.float32, n), a * 3)
+    assert result.waves == 8
+    assert lines and all(line.startswith("wave 7 ") for line in lines)
