@@ -172,17 +172,19 @@ def _modifier_fn(type_, use_abs, use_neg):
 
 
 def _result_modifiers(type_, clamp, omod):
-    """Output modifiers (omod, then clamp to [0, 1] with NaN -> 0) on a float result."""
+    """Output modifiers on a float result: omod, then clamp to [0, 1]; with
+    MODE.DX10_CLAMP (the default) a NaN clamps to 0, else it stays NaN."""
     if type_ not in ops.FLOAT_TYPES or not (clamp or omod):
         return None
     scale = _OMOD.get(omod)
 
-    def modify(values):
+    def modify(values, state):
         if scale is not None:
             values = values * values.dtype.type(scale)
         if clamp:
-            values = np.where(np.isnan(values), values.dtype.type(0),
-                              np.clip(values, values.dtype.type(0), values.dtype.type(1)))
+            clipped = np.clip(values, values.dtype.type(0), values.dtype.type(1))
+            values = np.where(np.isnan(values), values.dtype.type(0), clipped) \
+                if state.dx10_clamp else clipped
         return values
     return modify
 
@@ -196,7 +198,7 @@ def _integer_result(kind, clamp):
     low, high = _INT_LIMITS[kind]
     if not clamp:
         return None
-    return lambda values: np.clip(values, low, high)
+    return lambda values, state: np.clip(values, low, high)
 
 
 def _op_sel_source(getter):
@@ -276,7 +278,7 @@ def build_valu(inst, semantic, program):
             active = ctx.write_lanes()
             state.write_mask(sel, carry_out_code, carry if active is None else carry & active)
         if post is not None:
-            result = post(result)
+            result = post(result, state)
         bits = ops.to_bits(result, dst_type)
         if flush_out and state.flush_f32:
             bits = _flush_f32(bits)

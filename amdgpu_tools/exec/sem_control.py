@@ -329,8 +329,10 @@ def write_hwreg(ctx, reg_id, offset, size, value):
     placed = (np.asarray(value, np.uint32) << np.uint32(offset)) & mask
     if reg_id == HW_REG_MODE:
         state.mode[sel] = (state.mode[sel] & ~mask) | placed
-        # one flag for the batch: the mode of the waves that wrote it last
-        state.flush_f32 = int(np.asarray(state.mode[sel]).reshape(-1)[0]) >> 4 & 3 == 0
+        # one flag per batch: the MODE of the waves that wrote it last
+        mode = int(np.asarray(state.mode[sel]).reshape(-1)[0])
+        state.flush_f32 = mode >> 4 & 3 == 0
+        state.dx10_clamp = bool(mode >> 8 & 1)
     elif reg_id == HW_REG_TRAPSTS:
         state.trapsts[sel] = (state.trapsts[sel] & ~mask) | placed
     elif reg_id == HW_REG_STATUS:

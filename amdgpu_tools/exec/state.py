@@ -102,6 +102,8 @@ class WaveState:
         #: MODE.FP_DENORM for f32 is "flush" (the default float_mode 0xC0):
         #: kept as one flag, refreshed when s_setreg writes MODE.
         self.flush_f32 = True
+        #: MODE.DX10_CLAMP: the clamp modifier turns NaN into 0 (same refresh rule)
+        self.dx10_clamp = True
         self._exec_cache = None
         #: free slot for the memory helper (scratch bases, apertures, ...)
         self.extra = {}

@@ -333,3 +333,10 @@ def test_cube_map_ops_pick_the_major_axis():
     np.testing.assert_array_equal(vf32(state, 4)[:4], np.float32([-1.0, 0.5, 0.25, -0.1]))
     np.testing.assert_array_equal(vf32(state, 5)[:4], np.float32([-0.5, -0.5, -0.25, -0.2]))
     np.testing.assert_array_equal(vf32(state, 6)[:4], np.float32([4.0, -6.0, -2.0, -0.6]))
+
+
+def test_clamp_keeps_nan_without_dx10_clamp():
+    state = run_snippet("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 8, 1), 0\n"
+                        "v_add_f32_e64 v2, v0, v1 clamp",
+                        vgpr={0: np.full(64, np.nan, np.float32), 1: np.ones(64, np.float32)})
+    assert np.isnan(vf32(state, 2)).all()
