@@ -16,7 +16,8 @@ from amdgpu_tools.errors import AsmError
 
 ROOT = pathlib.Path(__file__).parents[2]
 SEED_SOURCES = sorted((ROOT / "samples").glob("*.s")) + \
-    sorted((ROOT / "tests" / "asm" / "golden").glob("*.s"))
+    sorted((ROOT / "tests" / "asm" / "golden").glob("*.s")) + \
+    sorted((ROOT / "tests" / "asm" / "clang").glob("*.s"))
 
 TOKENS = [
     "s_mov_b32", "v_add_f32", "s_waitcnt", "v_mov_b32_e32", "global_load_dword", "ds_write_b32",
