@@ -24,9 +24,15 @@ _ADDRESS_FLAGS = ("idxen", "offen", "addr64")
 
 
 def _info(name, row):
+    """The signature lists every register operand: [vdata,] vaddr, srsrc, soffset
+    (vaddr's width shown is the one-VGPR form; idxen+offen and addr64 take two)."""
     operands = ()
-    if row.get("operands") != "none" and row.get("vdata"):
-        operands = (OperandSpec("vdata", "vgpr", row["vdata"], value_type(name, row["vdata"])),)
+    if row.get("operands") != "none":
+        if row.get("vdata"):
+            operands = (OperandSpec("vdata", "vgpr", row["vdata"], value_type(name, row["vdata"])),)
+        if not row.get("lds_only"):
+            operands += (OperandSpec("vaddr", "vgpr", 1, "u32"),)
+        operands += (OperandSpec("srsrc", "sgpr", 4, "b128"), OperandSpec("soffset", "ssrc", 1, "u32"))
     props = {"kind": "none" if row.get("operands") == "none" else
              "lds_only" if row.get("lds_only") else "data",
              "lds": bool(row.get("lds")), "tfe": bool(row.get("tfe"))}
@@ -83,7 +89,7 @@ def _invalid_reason(info, fields, target):
         return "no lds form"
     if fields.get("tfe") and (not info.props["tfe"] or fields.get("lds")):
         return "no tfe form"
-    if info.operands and not fields.get("lds"):
+    if info.operand("vdata") and not fields.get("lds"):
         if fields["vdata"] + _vdata_width(info, fields) > 256:
             return "vdata beyond v255"
     if fields["vaddr"] + _vaddr_width(fields) > 256:
@@ -112,7 +118,7 @@ def _spelling(target, kind, code):
 
 
 def _vdata_width(info, fields):
-    return info.operands[0].width + fields.get("tfe", 0)
+    return info.operand("vdata").width + fields.get("tfe", 0)
 
 
 def _vaddr_width(fields):
@@ -126,7 +132,7 @@ def text(info, fields, target):
     if info.props["kind"] == "none":
         return info.name
     parts = []
-    if info.operands and not fields.get("lds"):
+    if info.operand("vdata") and not fields.get("lds"):
         parts.append(vreg_text(fields["vdata"], _vdata_width(info, fields)))
     if info.props["kind"] != "lds_only":
         width = _vaddr_width(fields)
@@ -190,7 +196,8 @@ def encode(info, operands, target):
     expect_count(positional, len(expected), info.name, operands)
     for slot, (index, operand) in zip(expected, positional):
         if slot == "vdata":
-            fields["vdata"] = expect_vgpr(operand, index, info.operands[0].width + int(tfe), "vdata")
+            width = info.operand("vdata").width + int(tfe)
+            fields["vdata"] = expect_vgpr(operand, index, width, "vdata")
         elif slot == "vaddr":
             fields["vaddr"] = _encode_vaddr(operand, index, fields)
         elif slot == "srsrc":
@@ -228,7 +235,7 @@ def _expected_operands(info, lds):
     if info.props["kind"] == "lds_only":
         return ("srsrc", "soffset")
     slots = ("vaddr", "srsrc", "soffset")
-    return slots if lds or not info.operands else ("vdata",) + slots
+    return slots if lds or not info.operand("vdata") else ("vdata",) + slots
 
 
 def _encode_vaddr(operand, index, fields):
