@@ -582,7 +582,19 @@ class Assembler:
             self.error("unmatched .if at end of file", 1, Location(self.filename, 0, 1, ""))
         from .fixups import resolve_fixups
         resolve_fixups(self)
+        self._symbol_sizes()
         self.amdgpu.finish()
+
+    def _symbol_sizes(self):
+        """``.size`` values, once every label is placed; each bad one is a diagnostic."""
+        for symbol in list(self.symbols.values()):
+            if symbol.size_expr is None:
+                continue
+            try:
+                symbol.size = self.absolute(symbol.size_expr)
+            except ToolchainError as error:
+                where = symbol.size_where or self.location()
+                self.error(f".size of '{symbol.name}': {error}", where.column, where)
 
 
 def _message(error) -> str:

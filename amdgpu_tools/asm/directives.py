@@ -174,7 +174,9 @@ def directive_size(asm, directive):
     args = _args(directive)
     if len(args) != 2 or not isinstance(args[0], Sym):
         raise _error(asm, "expected identifier and size expression")
-    asm.symbol(args[0].name).size_expr = args[1]
+    symbol = asm.symbol(args[0].name)
+    symbol.size_expr = asm.freeze(args[1])
+    symbol.size_where = asm.location(directive.rest_column)
 
 
 def directive_set(asm, directive):

@@ -87,6 +87,8 @@ class Symbol:
     sym_type: int = elfc.STT_NOTYPE
     visibility: int = 0
     size_expr: object = None
+    size: int = 0  # the value of size_expr, computed when assembly ends
+    size_where: Location | None = None
     variable: object = None  # the expression of a .set/.equ/= symbol
     common_size: int = 0
     common_align: int = 0

@@ -142,9 +142,7 @@ def _emitted(symbol: Symbol) -> bool:
 
 
 def _add_symbol(asm, obj, symbol: Symbol):
-    size = 0
-    if symbol.size_expr is not None:
-        size = asm.absolute(symbol.size_expr)
+    size = symbol.size
     binding = _binding(symbol)
     if symbol.lds:
         size, align = symbol.lds

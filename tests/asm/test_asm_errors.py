@@ -80,3 +80,11 @@ def test_branch_out_of_range():
 def test_v2_only_directive_in_v3_source():
     with pytest.raises(AsmError, match="not supported with code object version 5"):
         assemble_object(".amd_kernel_code_t\n.end_amd_kernel_code_t\n", code_object_version=5)
+
+
+def test_size_that_is_not_a_constant_is_reported_at_its_directive():
+    with pytest.raises(AsmError) as failure:
+        assemble_object(".text\nf:\n.long 0\n.size f, g - f\n.data\ng:\n", filename="s.s")
+    (diagnostic,) = failure.value.diagnostics
+    assert (diagnostic.where.line, diagnostic.where.column) == (4, 7)
+    assert "difference across sections" in diagnostic.message
