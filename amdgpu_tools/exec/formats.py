@@ -137,6 +137,21 @@ _MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
 _SIGN_F32 = np.uint32(0x80000000)
 
 
+def _flush_wide(bits, type_):
+    """Denormal f64 / f16 bits -> signed zero (MODE.FP_DENORM f64/f16 = flush)."""
+    bits = np.asarray(bits)
+    if type_ == "f64":
+        exponent, magnitude, sign = (np.uint64(0x7FF0_0000_0000_0000),
+                                     np.uint64(0x7FFF_FFFF_FFFF_FFFF),
+                                     np.uint64(0x8000_0000_0000_0000))
+    else:
+        exponent, magnitude, sign = np.uint32(0x7C00), np.uint32(0x7FFF), np.uint32(0x8000)
+    tiny = ((bits & exponent) == 0) & ((bits & magnitude) != 0)
+    if not tiny.any():
+        return bits
+    return np.where(tiny, bits & (sign | ~magnitude if type_ == "f16" else sign), bits)
+
+
 def _flush_f32(bits):
     """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 = flush).
 
@@ -230,6 +245,8 @@ def source_getters(inst, semantic, program, src_mods=None, op_sel=0):
             getter = src_mods.wrap(i, getter, type_)
         if type_ == "f32" and flush and not ops.is_constant(code):
             getter = _flushing(getter)
+        elif type_ in ("f64", "f16") and flush and not ops.is_constant(code):
+            getter = _flushing_wide(getter, type_)
         if op_sel >> i & 1 and ops.bits_of(type_) == 16:
             getter = _op_sel_source(getter)
         modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
@@ -263,6 +280,7 @@ def build_valu(inst, semantic, program):
     if flags["carry_out"]:
         carry_out_code = field(inst, "sdst") if is_vop3 else VCC_LO
     flush_out = dst_type == "f32" and not flags.get("no_flush")
+    flush_wide_out = dst_type in ("f64", "f16") and not flags.get("no_flush")
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
     if op_sel >> 3 & 1 and ops.bits_of(dst_type) == 16:
         writer = _op_sel_writer(dst)
@@ -282,6 +300,8 @@ def build_valu(inst, semantic, program):
         bits = ops.to_bits(result, dst_type)
         if flush_out and state.flush_f32:
             bits = _flush_f32(bits)
+        elif flush_wide_out and state.flush_f64_f16:
+            bits = _flush_wide(bits, dst_type)
         lanes = ctx.write_lanes() if src_mods is None else src_mods.lanes(ctx, ctx.exec_lanes())
         if writer is not None:
             writer(state, sel, bits, lanes)
@@ -293,6 +313,13 @@ def build_valu(inst, semantic, program):
             state.write_vgpr(sel, dst, bits, lanes)
         return None
     return run
+
+
+def _flushing_wide(getter, type_):
+    def get(state, sel):
+        bits = getter(state, sel)
+        return _flush_wide(bits, type_) if state.flush_f64_f16 else bits
+    return get
 
 
 def _flushing(getter):

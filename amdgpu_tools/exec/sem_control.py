@@ -332,6 +332,7 @@ def write_hwreg(ctx, reg_id, offset, size, value):
         # one flag per batch: the MODE of the waves that wrote it last
         mode = int(np.asarray(state.mode[sel]).reshape(-1)[0])
         state.flush_f32 = mode >> 4 & 3 == 0
+        state.flush_f64_f16 = mode >> 6 & 3 == 0
         state.dx10_clamp = bool(mode >> 8 & 1)
     elif reg_id == HW_REG_TRAPSTS:
         state.trapsts[sel] = (state.trapsts[sel] & ~mask) | placed

@@ -102,6 +102,8 @@ class WaveState:
         #: MODE.FP_DENORM for f32 is "flush" (the default float_mode 0xC0):
         #: kept as one flag, refreshed when s_setreg writes MODE.
         self.flush_f32 = True
+        #: MODE.FP_DENORM for f64/f16 is "flush" (off by default)
+        self.flush_f64_f16 = False
         #: MODE.DX10_CLAMP: the clamp modifier turns NaN into 0 (same refresh rule)
         self.dx10_clamp = True
         self._exec_cache = None

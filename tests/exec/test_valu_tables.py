@@ -144,3 +144,16 @@ def test_16_bit_integer_ops_wrap():
     np.testing.assert_array_equal(v[6], np.minimum(a, b))
     np.testing.assert_array_equal(v[7], b >> (a & 15))
     np.testing.assert_array_equal(v[8], (signed(b) >> (a & 15).astype(np.int16)).view(np.uint16))
+
+
+def test_f64_and_f16_denormals_flush_when_mode_says_so():
+    tiny64 = np.full(64, -1e-310)
+    lo, hi = split64(tiny64)
+    tiny16 = np.full(64, 6e-8, np.float16).view(np.uint16)
+    kept = run_snippet("v_add_f64 v[2:3], v[0:1], 0\nv_add_f16 v4, v5, 0",
+                       vgpr={0: lo, 1: hi, 5: tiny16}, float_mode=0xC0)
+    flushed = run_snippet("v_add_f64 v[2:3], v[0:1], 0\nv_add_f16 v4, v5, 0",
+                          vgpr={0: lo, 1: hi, 5: tiny16}, float_mode=0x00)
+    assert (join64(kept, 2) == -1e-310).all() and (half(kept, 4) == np.float16(6e-8)).all()
+    assert_same(join64(flushed, 2), np.zeros(64))        # -0 (flushed) + +0 = +0
+    assert_same(half(flushed, 4), np.zeros(64, np.float16))
