@@ -87,4 +87,4 @@ def test_size_that_is_not_a_constant_is_reported_at_its_directive():
         assemble_object(".text\nf:\n.long 0\n.size f, g - f\n.data\ng:\n", filename="s.s")
     (diagnostic,) = failure.value.diagnostics
     assert (diagnostic.where.line, diagnostic.where.column) == (4, 7)
-    assert "difference across sections" in diagnostic.message
+    assert "expected absolute expression" in diagnostic.message
