@@ -10,7 +10,8 @@ packing differs per processor) and which of lds/tfe each op accepts.
 """
 
 from .formats_mem import MTBUF_SI, MTBUF_VI, MUBUF_SI, MUBUF_VI
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_plain, decode_error,
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         check_plain, decode_error,
                          expect_count, expect_sgpr_range, expect_vgpr, load_table,
                          modifier_flag, modifier_int, reject_unknown, scalar_source_code,
                          split_operands, table_key, value_type, vreg_text)
@@ -21,6 +22,9 @@ FORMATS = (MUBUF_SI, MUBUF_VI, MTBUF_SI, MTBUF_VI)
 _TABLE = "buffer.json"
 _CACHE = {}
 _ADDRESS_FLAGS = ("idxen", "offen", "addr64")
+_MODIFIER_ORDER = (("format", "dfmt", "nfmt"), ("idxen",), ("offen",), ("addr64",), ("offset",),
+                   ("glc", "slc"), ("lds",), ("tfe",))
+_LDS_ONLY_ORDER = (("offset",), ("lds",), ("glc", "slc"))
 
 
 def _info(name, row):
@@ -186,6 +190,8 @@ def encode(info, operands, target):
     if info.encoding == "MTBUF":
         allowed |= {"format", "dfmt", "nfmt"}
     reject_unknown(modifiers, allowed, info.name)
+    check_modifier_order(modifiers, _LDS_ONLY_ORDER if info.props["kind"] == "lds_only"
+                         else _MODIFIER_ORDER, info.name)
     address = {flag: modifier_flag(modifiers, flag) for flag in _ADDRESS_FLAGS}
     if address["addr64"] and (address["idxen"] or address["offen"]):
         raise OperandError("addr64 cannot be combined with idxen or offen", modifiers["addr64"][0])

@@ -8,7 +8,8 @@ its offset is spelled ('single' 16-bit ``offset:``, 'pair' ``offset0:``/
 """
 
 from .formats_mem import DS_SI, DS_VI
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, decode_error, expect_count,
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         decode_error, expect_count,
                          expect_vgpr, load_table, modifier_flag, modifier_int, reject_unknown,
                          split_operands, table_key, value_type, vreg_text)
 from ..asm_operands import Func, Imm
@@ -107,6 +108,7 @@ def encode(info, operands, target):
     allowed |= {"single": {"offset"}, "swizzle": {"offset"}, "pair": {"offset0", "offset1"},
                 "none": set()}[style]
     reject_unknown(modifiers, allowed, info.name)
+    check_modifier_order(modifiers, (("offset", "offset0"), ("offset1",), ("gds",)), info.name)
     if style == "pair":
         for name in ("offset0", "offset1"):
             fields[name] = _ranged(modifiers, name, 255)

@@ -8,7 +8,8 @@ Target spellings per processor come from ``data/export.json``.
 """
 
 from .formats_mem import EXP_SI, EXP_VI
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_plain, decode_error,
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         check_plain, decode_error,
                          expect_count, expect_vgpr, load_table, modifier_flag, reject_unknown,
                          split_operands, table_key)
 from ..asm_operands import SpecialReg
@@ -58,6 +59,7 @@ def text(info, fields, target):
 def encode(info, operands, target):
     positional, modifiers = split_operands(operands)
     reject_unknown(modifiers, {"done", "compr", "vm"}, "exp")
+    check_modifier_order(modifiers, (("done",), ("compr",), ("vm",)), "exp")
     expect_count(positional, 5, "exp", operands)
     index, name_operand = positional[0]
     fields = {"tgt": _encode_target(name_operand, index, target), "en": 0}

@@ -13,7 +13,8 @@ Syntax facts from llvm-objdump-19:
 """
 
 from .formats_mem import FLAT_CI, FLAT_GFX9
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_plain, decode_error,
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         check_plain, decode_error,
                          expect_count, expect_vgpr, load_table, modifier_flag, modifier_int,
                          reject_unknown, scalar_source_code, split_operands, table_key,
                          value_type, vreg_text)
@@ -158,6 +159,7 @@ def encode(info, operands, target):
     allowed = {"glc", "slc"} | ({"offset"} if target.generation >= 9 else set())
     allowed |= {"lds"} if lds else set()
     reject_unknown(modifiers, allowed, info.name)
+    check_modifier_order(modifiers, (("offset",), ("glc", "slc"), ("lds",)), info.name)
     fields["glc"] = int(glc)
     fields["slc"] = int(modifier_flag(modifiers, "slc"))
     if target.generation >= 9:

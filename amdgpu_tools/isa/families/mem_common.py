@@ -194,6 +194,20 @@ def reject_unknown(modifiers, allowed, mnemonic):
             raise OperandError(f"'{name}' is not a valid modifier for {mnemonic}", index)
 
 
+def check_modifier_order(modifiers, groups, mnemonic):
+    """llvm-mc takes modifiers only in its printing order; names within one group
+    (glc and slc) may come in either order."""
+    rank = {name: position for position, group in enumerate(groups) for name in group}
+    written = sorted((index, name) for name, (index, _) in modifiers.items() if name in rank)
+    previous = None
+    for index, name in written:
+        if previous is not None and rank[name] < rank[previous]:
+            order = " ".join("/".join(group) for group in groups)
+            raise OperandError(f"'{name}' must come before '{previous}' (the modifier order of"
+                               f" {mnemonic} is: {order})", index)
+        previous = name
+
+
 def expect_count(positional, count, mnemonic, all_operands):
     if len(positional) < count:
         where = len(all_operands)

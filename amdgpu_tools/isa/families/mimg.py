@@ -7,7 +7,8 @@ the vaddr width per op.  Encode, decode and print only: no execution.
 """
 
 from .formats_mem import MIMG
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, decode_error, expect_count,
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         decode_error, expect_count,
                          expect_sgpr_range, expect_vgpr, load_table, modifier_flag,
                          modifier_int, reject_unknown, split_operands, table_key, vreg_text)
 from ..operands import layout, operand_text
@@ -162,6 +163,8 @@ def encode(info, operands, target):
     allowed = {"dmask", "unorm", "glc", "slc", "tfe", "lwe", "da", _a16_name(target)}
     allowed |= {"d16"} if target.generation >= 8 else set()
     reject_unknown(modifiers, allowed, info.name)
+    check_modifier_order(modifiers, (("dmask",), ("unorm",), ("glc", "slc"), ("r128", "a16"),
+                                     ("tfe",), ("lwe",), ("da",), ("d16",)), info.name)
     fields = {"op": info.opcode}
     for flag in _FLAGS:
         name = _a16_name(target) if flag == "r128" else flag

@@ -14,7 +14,8 @@ clamp and omod: ``<asm> vdst, [-|]src1[|], attrN.c[, src2] [high] [clamp] [mul:2
 import re
 
 from .formats_mem import VINTRP_SI, VINTRP_VI, VOP3_INTERP
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_plain, decode_error,
+from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         check_plain, decode_error,
                          expect_count, expect_vgpr, load_table, modifier_flag, reject_unknown,
                          split_operands, table_key, vreg_text)
 from ..asm_operands import Reg
@@ -203,6 +204,7 @@ def _encode_vop3(info, operands, target):
     allowed = {"clamp"} | ({"high"} if info.props["high"] else set())
     allowed |= {"mul", "div"} if _takes_omod(info) else set()
     reject_unknown(modifiers, allowed, info.props["asm"])
+    check_modifier_order(modifiers, (("high",), ("clamp",), ("mul", "div")), info.props["asm"])
     expect_count(positional, len(info.operands), info.props["asm"], operands)
     fields = {"op": info.opcode, "neg": 0, "abs": 0, "omod": _encode_omod(modifiers),
               "clamp": int(modifier_flag(modifiers, "clamp"))}
