@@ -32,7 +32,7 @@ _HSA_SECTIONS = {
 _V2_DIRECTIVES = re.compile(
     r"^\s*\.(hsa_code_object_version|hsa_code_object_isa|amd_kernel_code_t|"
     r"amd_amdgpu_hsa_metadata|amd_amdgpu_isa)\b", re.MULTILINE)
-_V3_VERSION = re.compile(r"^\s*\.amdhsa_code_object_version\s+(\d+)", re.MULTILINE)
+_V3_VERSION = re.compile(r"^\s*\.amdhsa_code_object_version\s+([345])\b", re.MULTILINE)
 
 SHN_AMDGPU_LDS = 0xFF00
 _KD_SIZE = 64

@@ -89,6 +89,8 @@ def directive_section(asm, directive):
     name, rest = _split_section_name(directive.rest)
     if not name:
         raise _error(asm, "expected section name")
+    if name in (".strtab", ".symtab", ".shstrtab") or name.startswith(".rela"):
+        raise _error(asm, f"section '{name}' is written by the assembler itself")
     args = parse_arguments(rest, 0) if rest.strip() else []
     flags = sh_type = None
     entsize = 0

@@ -103,3 +103,22 @@ def test_random_token_lines_never_crash(seed):
         "long-expression"])
 def test_hostile_inputs_are_bounded(source):
     _assemble_bounded(source)
+
+
+def test_random_directive_lines_never_crash():
+    from amdgpu_tools.asm import amdgpu_directives, directives
+    from amdgpu_tools.asm.assembler import BLOCKS
+    names = sorted(directives.HANDLERS) + sorted(amdgpu_directives.HANDLERS) + sorted(BLOCKS) + \
+        [".if", ".else", ".endif", ".endr", ".endm"]
+    args = ["", "1", "x", "x, 1", '"s"', "@function", "x, @object", "-1", "1, 2, 3",
+            "0x7fffffff", "x y", ",", "(", "sym@rel32@lo", ".", "1b", '"a", @progbits',
+            "99999999999999999999999", "2, 1", "k", "k, 4096"]
+    rng = random.Random(5)
+    for _ in range(150):
+        lines = [f"{rng.choice(names)} {rng.choice(args)}" for _ in range(rng.randrange(1, 6))]
+        for version in (None, 2):
+            try:
+                assemble_object("\n".join(lines) + "\n", target="gfx900",
+                                code_object_version=version)
+            except AsmError as failure:
+                assert not [d for d in failure.diagnostics if "internal error" in d.message]
