@@ -108,3 +108,32 @@ def test_sdwa_selects_and_destination_modes():
     assert int(v[4][0]) == 0xF08A_BBBB
     assert int(v[5][0]) == 0xFFFF_FFF0
     assert int(v[6][0]) == 0x4200 << 16               # 2.0 + 1.0 = 3.0 in the high half
+
+
+def test_dpp_mirrors_and_wave_shifts():
+    state = run_snippet("v_mov_b32_dpp v1, v0 row_mirror row_mask:0xf bank_mask:0xf\n"
+                        "v_mov_b32_dpp v2, v0 row_half_mirror row_mask:0xf bank_mask:0xf\n"
+                        "v_mov_b32_dpp v3, v0 wave_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:0\n"
+                        "v_mov_b32_dpp v4, v0 wave_rol:1 row_mask:0xf bank_mask:0xf\n"
+                        "v_mov_b32_dpp v5, v0 row_bcast:31 row_mask:0xc bank_mask:0xf\n"
+                        "v_mov_b32_dpp v6, v0 quad_perm:[0,0,0,0] row_mask:0xf bank_mask:0x1",
+                        vgpr={0: LANE + 1, 5: 0, 6: 0})
+    v = state.vgpr[:, 0]
+    np.testing.assert_array_equal(v[1], (LANE & 0xFFFFFFF0) + 15 - (LANE & 15) + 1)
+    np.testing.assert_array_equal(v[2], (LANE & 0xFFFFFFF8) + 7 - (LANE & 7) + 1)
+    np.testing.assert_array_equal(v[3], np.where(LANE == 0, 0, LANE))        # lane i-1 (+1)
+    np.testing.assert_array_equal(v[4], (LANE + 1) % 64 + 1)
+    np.testing.assert_array_equal(v[5], np.where(LANE >= 32, 32, 0))
+    bank0 = (LANE & 15) < 4
+    np.testing.assert_array_equal(v[6], np.where(bank0, (LANE & 0xFFFFFFFC) + 1, 0))
+
+
+def test_dpp_source_lane_disabled_by_exec():
+    state = run_snippet("v_mov_b32_dpp v1, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+                        "v_mov_b32_dpp v2, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf "
+                        "bound_ctrl:0", vgpr={0: LANE + 1, 1: 99, 2: 99},
+                        exec_mask=0x5555555555555555)
+    even = LANE % 2 == 0
+    # even lanes read their odd neighbour, which EXEC disables
+    np.testing.assert_array_equal(state.vgpr[1, 0], 99)
+    np.testing.assert_array_equal(state.vgpr[2, 0], np.where(even, 0, 99))
