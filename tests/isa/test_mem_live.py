@@ -19,7 +19,7 @@ import pytest
 
 from amdgpu_tools.isa.decoder import decode
 from amdgpu_tools.isa.encoder import encode_instruction
-from tests.conftest import ROCM_BITCODE, require_tool
+from reftools import ROCM_BITCODE
 
 sys.path.insert(0, os.path.dirname(__file__))
 from mem_syntax import parse_line  # noqa: E402
@@ -52,11 +52,17 @@ def check_pairs(pairs, cpu):
     return wrong
 
 
-@pytest.mark.parametrize("cpu", ["gfx803", "gfx900"])
+@pytest.mark.parametrize("cpu,features", [("gfx803", ()), ("gfx900", ()),
+                                          ("gfx900", ("+enable-flat-scratch",))])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
-def test_clang19_kernels_memory_instructions(tmp_path, cpu, opt, clang19, llvm_objdump19):
+def test_clang19_kernels_memory_instructions(tmp_path, cpu, features, opt, clang19,
+                                             llvm_objdump19):
+    """-O0 private arrays: MUBUF scratch (buffer_* off, s[0:3], s33 offset:N), or
+    scratch_* with flat scratch enabled."""
     obj = tmp_path / "k.o"
-    subprocess.run([clang19, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-x", "cl",
+    extra = [arg for feature in features for arg in ("-Xclang", "-target-feature", "-Xclang",
+                                                     feature)]
+    subprocess.run([clang19, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", *extra, "-x", "cl",
                     "-cl-std=CL2.0", opt, f"--rocm-device-lib-path={ROCM_BITCODE}", "-c",
                     KERNELS, "-o", str(obj)], check=True, capture_output=True)
     pairs = list(memory_lines_of_object(llvm_objdump19, str(obj), cpu))
