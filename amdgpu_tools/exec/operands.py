@@ -3,9 +3,9 @@
 getter, so the run loop never looks at bits.
 
 A getter is ``get(state, sel) -> raw bits`` (uint32 for 8/16/32-bit types,
-uint64 for 64-bit types): an (n,) array for scalar operands, an (n, 64)
-array for VGPRs and (n, 1) for scalars broadcast to lanes (``lanes=True``),
-or a NumPy scalar for constants. ``typed(bits, type)`` then views the bits
+uint64 for 64-bit types): an (n,) array for SALU operands; for VALU operands
+an (n, 64) array for VGPRs, (n, 1) for SGPRs (broadcast over the lanes) or a
+NumPy scalar for constants. ``typed(bits, type)`` then views the bits
 as the operand's value type.
 """
 
@@ -53,8 +53,6 @@ def constant_bits(code: int, type_: str, literal):
         value = 192 - code
     elif 240 <= code <= 248:
         table = _F64 if width == 64 else _F16 if type_ in ("f16", "v2f16") else _F32
-        if type_ in ("f16",) or (width == 16 and type_.startswith(("f",))):
-            table = _F16
         value = table[code]
         return np.uint64(value) if width == 64 else np.uint32(value)
     elif code == LITERAL:
