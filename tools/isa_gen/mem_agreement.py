@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(sw.ROOT, "tests", "isa"))
 from mem_syntax import parse_line  # noqa: E402
 
 FAMILIES = ("ds", "flat", "buffer", "mimg", "export", "vintrp")
-TARGETS = ("gfx803", "gfx810", "gfx900")
+TARGETS = tuple(sys.argv[2].split(",")) if len(sys.argv) > 2 else ("gfx803", "gfx810", "gfx900")
 
 
 def random_words(family, target, count, rnd):
@@ -87,7 +87,7 @@ def measure(name, mcpu, count, rnd):
 
 
 def main(argv):
-    count = int(argv[0]) if argv else 5000
+    count = int(argv[0]) if argv else 5000  # argv[1]: comma-separated processors
     rnd = random.Random(7)
     for name in FAMILIES:
         for mcpu in TARGETS:
