@@ -20,8 +20,8 @@ collects a per-PC profile. ``DispatchResult.lane_instructions`` counts active
 lanes of vector instructions plus one per wave for scalar instructions.
 
 Known limits: only round-to-nearest-even (MODE round bits ignored); MODE's
-denormal flush (f32, and f64/f16) and DX10_CLAMP are honoured as one flag
-per batch, refreshed by s_setreg; IEEE mode does not change min/max NaN handling; transcendentals
+denormal flush (f32, and f64/f16), DX10_CLAMP and IEEE (signalling NaNs in
+min/max/med3) are honoured as one flag per batch, refreshed by s_setreg; transcendentals
 are correctly rounded rather than the hardware's 1-ulp approximations;
 v_fma_f64 is fused through an exact two-product; lock-step spin loops between
 waves of one batch are not scheduled fairly (the watchdog ends them).

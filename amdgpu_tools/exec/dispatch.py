@@ -112,6 +112,7 @@ def _make_state(request, layout, group_ids, first_wave, initializer):
     state.flush_f32 = (float_mode >> 4) & 3 == 0
     state.flush_f64_f16 = (float_mode >> 6) & 3 == 0
     state.dx10_clamp = bool(request.setup.dx10_clamp)
+    state.ieee_mode = bool(request.setup.ieee_mode)
     if initializer is not None:
         initializer(state, request, layout, group_ids)
     return state

@@ -279,6 +279,7 @@ def build_valu(inst, semantic, program):
         carry_in_code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
     if flags["carry_out"]:
         carry_out_code = field(inst, "sdst") if is_vop3 else VCC_LO
+    ieee_nan = flags.get("ieee_nan", False)
     flush_out = dst_type == "f32" and not flags.get("no_flush")
     flush_wide_out = dst_type in ("f64", "f16") and not flags.get("no_flush")
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
@@ -291,6 +292,8 @@ def build_valu(inst, semantic, program):
         if carry_in_code is not None:
             args.append(state.read_mask(sel, carry_in_code))
         result = fn(*args)
+        if ieee_nan and state.ieee_mode:
+            result = quiet_signalling_nans(result, args)
         if carry_out_code is not None:
             result, carry = result
             active = ctx.write_lanes()
@@ -313,6 +316,24 @@ def build_valu(inst, semantic, program):
             state.write_vgpr(sel, dst, bits, lanes)
         return None
     return run
+
+
+def quiet_signalling_nans(result, args):
+    """MODE.IEEE min/max/med3: a signalling NaN operand makes the result a quiet NaN
+    (NumPy's fmin/fmax would return the other operand)."""
+    snan = None
+    for value in args:
+        value = np.asarray(value)
+        nan = np.isnan(value)
+        if not nan.any():
+            continue
+        info = np.finfo(value.dtype)
+        bits = value.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[value.itemsize])
+        signalling = nan & ((bits >> info.nmant - 1) & 1 == 0)
+        snan = signalling if snan is None else snan | signalling
+    if snan is None or not snan.any():
+        return result
+    return np.where(snan, np.asarray(result).dtype.type(np.nan), result)
 
 
 def _flushing_wide(getter, type_):

@@ -334,6 +334,7 @@ def write_hwreg(ctx, reg_id, offset, size, value):
         state.flush_f32 = mode >> 4 & 3 == 0
         state.flush_f64_f16 = mode >> 6 & 3 == 0
         state.dx10_clamp = bool(mode >> 8 & 1)
+        state.ieee_mode = bool(mode >> 9 & 1)
     elif reg_id == HW_REG_TRAPSTS:
         state.trapsts[sel] = (state.trapsts[sel] & ~mask) | placed
     elif reg_id == HW_REG_STATUS:

@@ -18,8 +18,8 @@ U32, U64 = np.uint32, np.uint64
 _FTYPES = {"f16": F16, "f32": F32, "f64": F64}
 
 
-def _binary(name, type_, op):
-    @valu(name, type_, type_, type_)
+def _binary(name, type_, op, **flags):
+    @valu(name, type_, type_, type_, **flags)
     def fn(a, b):
         return op(a, b)
     fn.__name__ = name
@@ -52,8 +52,8 @@ def fract(x):
 for _t in ("f16", "f32", "f64"):
     _binary(f"v_add_{_t}", _t, np.add)
     _binary(f"v_mul_{_t}", _t, np.multiply)
-    _binary(f"v_min_{_t}", _t, ieee_min)
-    _binary(f"v_max_{_t}", _t, ieee_max)
+    _binary(f"v_min_{_t}", _t, ieee_min, ieee_nan=True)
+    _binary(f"v_max_{_t}", _t, ieee_max, ieee_nan=True)
     _unary(f"v_ceil_{_t}", _t, np.ceil)
     _unary(f"v_floor_{_t}", _t, np.floor)
     _unary(f"v_trunc_{_t}", _t, np.trunc)
@@ -173,7 +173,7 @@ def v_mad_legacy_f32(a, b, c):
 
 # --------------------------------------------------------------- 3-operand
 def _three(name, type_, combine):
-    @valu(name, type_, type_, type_, type_)
+    @valu(name, type_, type_, type_, type_, ieee_nan=True)
     def fn(a, b, c):
         return combine(a, b, c)
     fn.__name__ = name

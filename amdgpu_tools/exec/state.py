@@ -104,6 +104,8 @@ class WaveState:
         self.flush_f32 = True
         #: MODE.FP_DENORM for f64/f16 is "flush" (off by default)
         self.flush_f64_f16 = False
+        #: MODE.IEEE: signalling NaNs make min/max/med3 return a quiet NaN
+        self.ieee_mode = True
         #: MODE.DX10_CLAMP: the clamp modifier turns NaN into 0 (same refresh rule)
         self.dx10_clamp = True
         self._exec_cache = None

@@ -340,3 +340,17 @@ def test_clamp_keeps_nan_without_dx10_clamp():
                         "v_add_f32_e64 v2, v0, v1 clamp",
                         vgpr={0: np.full(64, np.nan, np.float32), 1: np.ones(64, np.float32)})
     assert np.isnan(vf32(state, 2)).all()
+
+
+def test_ieee_mode_min_max_with_signalling_nan():
+    snan = np.full(64, 0x7F800001, np.uint32)
+    qnan = np.full(64, 0x7FC00000, np.uint32)
+    source = "v_min_f32 v2, v0, v1\nv_max_f32 v3, v4, v1\nv_max3_f32 v5, v0, v1, v1"
+    inputs = {0: snan, 1: np.full(64, 2.0, np.float32), 4: qnan}
+    ieee = run_snippet(source, vgpr=inputs)
+    assert np.isnan(vf32(ieee, 2)).all() and np.isnan(vf32(ieee, 5)).all()
+    assert (ieee.vgpr[2, 0] & 0x00400000).all()            # quieted
+    assert (vf32(ieee, 3) == 2.0).all()                    # a quiet NaN loses
+    legacy = run_snippet("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 9, 1), 0\n" + source,
+                         vgpr=inputs)
+    assert (vf32(legacy, 2) == 2.0).all() and (vf32(legacy, 5) == 2.0).all()
