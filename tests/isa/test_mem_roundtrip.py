@@ -16,8 +16,6 @@ import pytest
 from amdgpu_tools.errors import DecodeError
 from amdgpu_tools.isa.decoder import decode
 from amdgpu_tools.isa.encoder import InstructionError, encode_instruction
-from amdgpu_tools.isa.families.formats_mem import format_for
-from amdgpu_tools.isa.fields import int_to_words
 from amdgpu_tools.isa.targets import ALL_TARGETS
 
 sys.path.insert(0, os.path.dirname(__file__))

@@ -17,7 +17,6 @@ import sys
 import mem_oracle
 import mem_sweep as sw
 from amdgpu_tools.errors import DecodeError
-from amdgpu_tools.isa.families.formats_mem import format_for
 from amdgpu_tools.isa.fields import int_to_words
 from amdgpu_tools.isa.targets import get_target
 
