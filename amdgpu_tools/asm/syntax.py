@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import re
 from dataclasses import dataclass, field
 
 import lark
@@ -155,11 +156,83 @@ def parse_line(text: str) -> list:
 
 @functools.lru_cache(maxsize=8192)
 def _parse_line_cached(text: str) -> tuple:
+    fast = _fast_instruction(text)
+    if fast is not None:
+        return (fast,)
     try:
         tree = _parser().parse(text, start="line")
     except lark.exceptions.LarkError as error:
         raise _describe_unexpected(error, text) from None
     return tuple(_statement(child) for child in tree.children)
+
+
+# ---- a fast path for the commonest instruction lines ------------------------------
+#
+# Most instruction lines are a mnemonic and plain operands: registers, numbers,
+# name:value modifiers, waitcnt terms. Those lines are recognised by one regular
+# expression and produce exactly the nodes the grammar would (a test checks the
+# two agree on every line of the golden sources); anything else goes to Lark.
+
+_NUMBER = r"(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?)(?![\w.])"
+_WORD = r"[A-Za-z_][A-Za-z0-9_]*(?![\w.$@])"
+_FAST_OPERAND = (rf"(?P<range>(?P<file>[vs]|ttmp)\[(?P<low>\d+):(?P<high>\d+)\])"
+                 rf"|(?P<call>{_WORD})\((?P<arg>\d+)\)"
+                 rf"|(?P<mod>{_WORD}):(?P<value>-?{_NUMBER}|{_WORD})"
+                 rf"|(?P<sign>-?)(?P<number>{_NUMBER})"
+                 rf"|(?P<name>{_WORD})")
+_FAST_OPERAND_RE = re.compile(_FAST_OPERAND)
+_UNNAMED_OPERAND = re.sub(r"\?P<\w+>", "", _FAST_OPERAND)
+_FAST_LINE = re.compile(rf"\s*(?P<mnemonic>{_WORD})(?:\s+(?:{_UNNAMED_OPERAND})"
+                        rf"(?:(?:\s*,\s*|\s+(?!-))(?:{_UNNAMED_OPERAND}))*)?\s*$")
+_SEPARATOR = re.compile(r"\s*,\s*|\s+")
+
+
+def _fast_instruction(text: str):
+    """The Instruction of a plain line, or None to let the grammar parse it."""
+    line = _FAST_LINE.match(text)
+    if line is None:
+        return None
+    mnemonic = line.group("mnemonic")
+    position = line.end("mnemonic")
+    operands, columns = [], []
+    end = len(text.rstrip())
+    while True:
+        separator = _SEPARATOR.match(text, position)
+        if separator is None or separator.end() >= end:
+            break
+        match = _FAST_OPERAND_RE.match(text, separator.end())
+        if match is None:
+            return None
+        operands.append(_fast_node(match))
+        columns.append(match.start() + 1)
+        position = match.end()
+    return Instruction(mnemonic.lower(), operands, line.start("mnemonic") + 1, columns)
+
+
+def _fast_number(sign: str, text: str):
+    if "." in text:
+        value = float(text)
+        return FloatLit(-value if sign else value)
+    value = _int(text)
+    return Const(-value if sign else value)
+
+
+def _fast_node(match):
+    if match.group("range"):
+        return Indexed(match.group("file"), Const(int(match.group("low"))),
+                       Const(int(match.group("high"))))
+    if match.group("call"):
+        return Call(match.group("call").lower(), (Const(_int(match.group("arg"))),))
+    if match.group("mod"):
+        value = match.group("value")
+        if value[0].isdigit() or value[0] == "-":
+            node_value = _fast_number("-" if value[0] == "-" else "", value.lstrip("-"))
+        else:
+            node_value = Sym(value)
+        return ModifierNode(match.group("mod").lower(), node_value)
+    if match.group("number"):
+        return _fast_number(match.group("sign"), match.group("number"))
+    return Sym(match.group("name"))
 
 
 def parse_arguments(text: str, column_offset: int = 0) -> list:

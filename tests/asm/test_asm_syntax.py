@@ -78,3 +78,25 @@ def test_syntax_errors_point_at_the_problem(line, column):
     with pytest.raises(SyntaxErrorAt) as failure:
         parse_line(line) if not line.startswith(".") else parse_arguments(line[6:], 6)
     assert failure.value.column == column
+
+
+def test_fast_path_agrees_with_the_grammar_on_every_golden_line():
+    """The regular-expression fast path for plain instruction lines must give
+    exactly the grammar's statements; it is an optimisation, not a second syntax."""
+    import pathlib
+    from amdgpu_tools.asm import syntax
+    root = pathlib.Path(__file__).parents[2]
+    files = sorted((root / "samples").glob("*.s")) + sorted((root / "tests/asm/golden").glob("*.s")) \
+        + sorted((root / "tests/asm/clang").glob("*.s"))
+    texts = [line.text for path in files for line in strip_comments(path.read_text(), path.name)]
+    texts += ["s_nop 0   ", "v_mov_b32 v0 -1", "s_waitcnt vmcnt(0) lgkmcnt(1)", "x_y v[2:3], s7,-2.5",
+              "global_store_dword v1, v2, s[4:5] offset:-16 glc", "v_add v0, 0x10, 017 clamp"]
+    fast_lines = 0
+    for text in texts:
+        fast = syntax._fast_instruction(text)
+        if fast is None:
+            continue
+        fast_lines += 1
+        tree = syntax._parser().parse(text, start="line")
+        assert (fast,) == tuple(syntax._statement(c) for c in tree.children), text
+    assert fast_lines > 1000
