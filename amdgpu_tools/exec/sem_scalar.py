@@ -216,7 +216,13 @@ def s_bfm_b64(a, b):
 
 
 def bitfield_extract(value, control, bits, signed):
-    """s_bfe: offset = control[5:0] (or [4:0]), width = control[22:16]."""
+    """s_bfe: offset = control[5:0] (or [4:0]), width = control[22:16].
+
+    A signed 32-bit source is sign-extended first, so that a field reaching
+    past bit 31 reads copies of the sign bit (the manual's arithmetic shift).
+    """
+    if signed and bits == 32:
+        value = np.asarray(value).astype(U32).view(np.int32).astype(np.int64).view(U64)
     value = np.asarray(value, U64)
     control = np.asarray(control, U64)
     offset = control & U64(bits - 1)

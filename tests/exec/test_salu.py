@@ -169,3 +169,11 @@ s_add_u32 s1, s1, 1
 """
     state = run_snippet(source, sgpr={0: [2, 0, 1, 2]}, waves=4)
     np.testing.assert_array_equal(state.sgpr[1], [31, 11, 21, 31])   # 8-byte table entries
+
+
+def test_signed_bitfield_reaching_past_bit_31_reads_sign_copies():
+    state = run_snippet("s_bfe_i32 s0, s1, s2\nv_bfe_i32 v1, v0, 28, 8\nv_bfe_u32 v2, v0, 28, 8",
+                        sgpr={1: 0x80000000, 2: (8 << 16) | 28}, vgpr={0: 0x80000000})
+    assert int(state.sgpr[0, 0]) == 0xFFFFFFF8          # 0b1111_1000 sign-extended
+    assert int(state.vgpr[1, 0][0]) == 0xFFFFFFF8
+    assert int(state.vgpr[2, 0][0]) == 0x08

@@ -124,7 +124,8 @@ def test_integer_ops_edge_cases():
                                           else 0xFFFFFFFF for w in s])
     np.testing.assert_array_equal(v[12], (x >> sh) & 31)
     width = s & 31
-    field = (x >> 4) & ((np.uint64(1) << width.astype(np.uint64)) - 1).astype(np.uint32)
+    shifted = (x.view(np.int32) >> 4).view(np.uint32)           # arithmetic: S0.i >> 4
+    field = shifted & ((np.uint64(1) << width.astype(np.uint64)) - 1).astype(np.uint32)
     signed = np.where(width == 0, 0, ((field.astype(np.int64) ^ (1 << (width.astype(np.int64) - 1)))
                                       - (1 << (width.astype(np.int64) - 1))))
     np.testing.assert_array_equal(v[13], signed.astype(np.int64).astype(np.uint32))
