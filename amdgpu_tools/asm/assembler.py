@@ -17,6 +17,7 @@ import os
 
 from ..elf import constants as elfc
 from ..errors import AsmError, ToolchainError
+from ..isa import encoder as isa_encoder
 from ..isa.targets import get_target
 from . import directives as general_directives
 from . import amdgpu_directives
@@ -145,7 +146,6 @@ class Assembler(ControlFlow):
             raise StatementError(str(error), directive.rest_column or directive.column) from None
 
     def _instruction(self, statement: Instruction):
-        from ..isa import encoder as isa_encoder  # the ISA package's encoder
         try:
             operands = self.operand_builder.build(statement.operands)
         except ToolchainError as error:
