@@ -26,7 +26,7 @@ _FAMILY_OF = {"SOP1": "sop", "SOP2": "sop", "SOPK": "sop", "SOPC": "sop", "SOPP"
               "SMEM": "smem", "SMRD": "smem"}
 _HEX_RE = re.compile(r"^-?0x[0-9a-f]+$")
 _DEC_RE = re.compile(r"^-?\d+$")
-_MARKER_LITERAL = re.compile(r"^0xbf80[0-9a-f]{4}$")
+_MARKER_LITERAL = re.compile(r"^0xb065[0-9a-f]{4}$")
 _SPECIAL = {"vcc", "exec", "m0", "scc", "vcc_lo", "vcc_hi", "exec_lo", "exec_hi"}
 
 
@@ -259,7 +259,7 @@ def _by_cpu(probes, row_of):
 
 
 def _probe_text(row, index, value):
-    tokens = [("0x1234" if re.match(r"^0xbf80[0-9a-f]{4}$", t) else t)
+    tokens = [("0x1234" if re.match(r"^0xb065[0-9a-f]{4}$", t) else t)
               for t in split_operands(row["_text"])[1]]
     modifiers = split_operands(row["_text"])[2]
     tokens[index] = value

@@ -21,7 +21,9 @@ from .llvm_batch import LLVM_MC_14, assemble_lines
 
 CPUS = {6: "tahiti", 7: "hawaii"}
 
-#: (mnemonic, donor asm): SI/CI spellings and ops that GFX8 renamed, moved to VOP3 or dropped
+#: (mnemonic, donor asm[, operand text]): SI/CI spellings and ops that GFX8 renamed, moved
+#: to VOP3 or dropped; the donor lends its syntax (or only its annotations, when the
+#: operand text is given)
 SI_CI_ONLY = [
     ("v_add_i32_e32", "v_add_u32_e32"), ("v_sub_i32_e32", "v_sub_u32_e32"),
     ("v_subrev_i32_e32", "v_subrev_u32_e32"), ("v_add_i32_e64", "v_add_u32_e64"),
@@ -33,8 +35,10 @@ SI_CI_ONLY = [
     ("v_ashr_i32_e64", "v_ashrrev_i32_e64"), ("v_lshl_b32_e64", "v_lshlrev_b32_e64"),
     ("v_mac_legacy_f32_e32", "v_mac_f32_e32"), ("v_mac_legacy_f32_e64", "v_mac_f32_e64"),
     ("v_readlane_b32", "v_readlane_b32"), ("v_writelane_b32", "v_writelane_b32"),
-    ("v_lshl_b64", "v_lshlrev_b64"), ("v_lshr_b64", "v_lshrrev_b64"),
-    ("v_ashr_i64", "v_ashrrev_i64"), ("v_mullit_f32", "v_mad_f32"),
+    ("v_lshl_b64", "v_lshlrev_b64", "v[10:11], v[20:21], v30"),
+    ("v_lshr_b64", "v_lshrrev_b64", "v[10:11], v[20:21], v30"),
+    ("v_ashr_i64", "v_ashrrev_i64", "v[10:11], v[20:21], v30"),
+    ("v_mul_lo_i32", "v_mul_lo_u32"), ("v_mullit_f32", "v_mad_f32"),
     ("v_log_clamp_f32_e32", "v_log_f32_e32"), ("v_rcp_clamp_f32_e32", "v_rcp_f32_e32"),
     ("v_rcp_legacy_f32_e32", "v_rcp_f32_e32"), ("v_rsq_clamp_f32_e32", "v_rsq_f32_e32"),
     ("v_rsq_legacy_f32_e32", "v_rsq_f32_e32"), ("v_rcp_clamp_f64_e32", "v_rcp_f64_e32"),
@@ -152,10 +156,11 @@ def add_gfx67_opcodes(rows):
         text = convention_text(row)
         if text:
             candidates.append((row, text))
-    for asm, donor_asm in SI_CI_ONLY:
+    for asm, donor_asm, *text in SI_CI_ONLY:
         donor = by_asm.get(donor_asm)
         if donor is not None:
-            candidates.append((donor, convention_text(donor, asm)))
+            candidates.append((donor, f"{asm} {text[0]}" if text else
+                               convention_text(donor, asm)))
     for name in VOP2_ON_SI:
         donor = by_asm.get(name)
         if donor is None:

@@ -2,7 +2,7 @@
 
 One process per batch keeps table generation fast.  Disassembly: each
 candidate sits on its own input line, followed by a marker line
-(``s_nop <index>`` twice); llvm-mc reports invalid encodings with the input
+(``s_movk_i32 s101, <index>`` twice); llvm-mc reports invalid encodings with the input
 line number on stderr, and the text between markers belongs to the candidate.
 Assembly: one statement per line, errors carry their line number.
 """
@@ -14,12 +14,12 @@ LLVM_MC_19 = "/usr/lib/llvm-19/bin/llvm-mc"
 LLVM_MC_14 = "/usr/lib/llvm-14/bin/llvm-mc"
 
 _WARN_RE = re.compile(r"<stdin>:(\d+):\d+: (?:warning|error): (.*)")
-_NOP_RE = re.compile(r"^s_nop (0x[0-9a-f]+|\d+)$")
+_MARKER_RE = re.compile(r"^s_movk_i32 s101, (0x[0-9a-f]+|\d+)$")
 _ENC_RE = re.compile(r"^(.*?)\s*; encoding: \[([^\]]*)\]")
 
 
 def _marker(index):
-    word = 0xBF800000 | index
+    word = 0xB0000000 | (101 << 16) | index  # s_movk_i32 s101, index
     return ",".join(f"0x{b:02x}" for b in word.to_bytes(4, "little"))
 
 
@@ -49,7 +49,7 @@ def _disassemble_chunk(candidates, mcpu, mc):
     pending = []
     seen = set()
     for line in out:
-        m = _NOP_RE.match(line)
+        m = _MARKER_RE.match(line)
         if m:
             index = int(m.group(1), 0) - 1
             if 0 <= index < len(candidates) and index not in seen:
