@@ -175,8 +175,9 @@ def buffer(memory, array):
 
 
 def report(name, result, seconds, ok, quiet=False):
+    """Print one line of figures (or, with ``quiet``, just hand them back)."""
     if quiet:
-        return
+        return name, result, seconds, ok
     lane_rate = result.lane_instructions / seconds
     wave_rate = result.wave_instructions / seconds
     target = TARGETS.get(name)
@@ -196,7 +197,7 @@ def bench_vector_add(quiet=False):
     result, seconds = dispatch(memory, assemble(VECTOR_ADD), [pa, pb, pc], (n, 1, 1),
                                (256, 1, 1))
     out = np.frombuffer(memory.read(pc, 4 * n), np.float32)
-    report("vector add", result, seconds, np.array_equal(out, a + b), quiet)
+    return report("vector add", result, seconds, np.array_equal(out, a + b), quiet)
 
 
 def bench_matmul(quiet=False, n=256):
@@ -209,7 +210,8 @@ def bench_matmul(quiet=False, n=256):
     result, seconds = dispatch(memory, assemble(matmul_source(16, n)), [pa, pb, pc],
                                (n, n, 1), (16, 16, 1), lds=2048, dims=2)
     out = np.frombuffer(memory.read(pc, 4 * n * n), np.float32).reshape(n, n)
-    report(f"matmul {n}x{n} (LDS)", result, seconds, np.allclose(out, a @ b, rtol=1e-4), quiet)
+    return report(f"matmul {n}x{n} (LDS)", result, seconds,
+                  np.allclose(out, a @ b, rtol=1e-4), quiet)
 
 
 def bench_single_wave(quiet=False):
@@ -217,19 +219,25 @@ def bench_single_wave(quiet=False):
     out = buffer(memory, np.zeros(64, np.uint32))
     result, seconds = dispatch(memory, assemble(SINGLE_WAVE), [out], (64, 1, 1), (64, 1, 1))
     values = np.frombuffer(memory.read(out, 256), np.uint32)
-    report("single wave loop", result, seconds,
+    return report("single wave loop", result, seconds,
            np.array_equal(values, (np.arange(64) * 5000).astype(np.uint32)), quiet)
+
+
+#: Timed repetitions per kernel (after one warm-up); the best one is reported,
+#: which filters out the noise of other processes on a shared machine.
+REPEATS = 3
 
 
 def main():
     if not Path(LLVM_MC).exists():
         print("   llvm-mc-19 is not installed: executor benchmark skipped")
         return
-    print("   (each kernel runs twice; the second, warm run is reported: imports and the"
-          " decode cache are one-time costs)")
+    print(f"   (one warm-up run, then the best of {REPEATS}: imports and the decode cache"
+          " are one-time costs)")
     for bench in (bench_vector_add, bench_matmul, bench_single_wave):
         bench(quiet=True)
-        bench()
+        best = min((bench(quiet=True) for _ in range(REPEATS)), key=lambda r: r[2])
+        report(*best)
 
 
 if __name__ == "__main__":
