@@ -332,7 +332,7 @@ def unescape(body: str) -> bytes:
     while i < len(body):
         ch = body[i]
         if ch != "\\" or i + 1 >= len(body):
-            out += ch.encode("utf-8")
+            out += ch.encode("utf-8", "surrogateescape")
             i += 1
             continue
         nxt = body[i + 1]
@@ -352,7 +352,7 @@ def unescape(body: str) -> bytes:
             out.append(int(body[i + 1:j], 8) & 0xFF)
             i = j
         else:
-            out += nxt.encode("utf-8")
+            out += nxt.encode("utf-8", "surrogateescape")
             i += 2
     return bytes(out)
 

@@ -71,7 +71,10 @@ def command(source, mcpu, triple, arch, mattr, code_object_version, output, file
 
 def _read_source(source):
     if source == "-":
-        return sys.stdin.read(), "<stdin>"
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            return sys.stdin.read(), "<stdin>"
+        return stream.read().decode("utf-8", "surrogateescape"), "<stdin>"
     try:
         with open(source, encoding="utf-8", errors="surrogateescape") as handle:
             return handle.read(), source

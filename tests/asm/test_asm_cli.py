@@ -81,3 +81,11 @@ def test_unknown_processor_is_one_clean_line(tmp_path, capsys):
 def test_missing_input_file(tmp_path, capsys):
     assert main([str(tmp_path / "nope.s")]) != 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_non_utf8_bytes_in_strings_are_kept(tmp_path):
+    source = tmp_path / "bin.s"
+    source.write_bytes(b'.data\n.ascii "\xff\xfe"\n.byte 1\n')
+    out = tmp_path / "bin.o"
+    assert main([str(source), "-o", str(out)]) == 0
+    assert read_elf(out.read_bytes()).section(".data").data == b"\xff\xfe\x01"
