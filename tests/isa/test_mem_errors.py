@@ -94,3 +94,21 @@ def test_llvm_mc_truncates_what_we_refuse(llvm_mc19):
         data = bytes(int(x, 16) for x in out.stdout.split("encoding: [")[1].split("]")[0].split(","))
         written = int(text.split("offset:")[1].split()[0])
         assert int.from_bytes(data[:4], "little") & 0xFFF == written & 0xFFF != written
+
+
+#: llvm-mc 19 (gfx900): a VINTRP mnemonic with VOP3-only features takes the _e64 form.
+PROMOTED = [
+    ("v_interp_p1_f32 v1, v2, attr0.x clamp", "v_interp_p1_f32_e64 v1, v2, attr0.x clamp",
+     "018070d200040200"),
+    ("v_interp_p2_f32 v1, -v2, attr0.x", "v_interp_p2_f32_e64 v1, -v2, attr0.x",
+     "010071d200040240"),
+    ("v_interp_mov_f32 v1, p20, attr0.x mul:2", "v_interp_mov_f32_e64 v1, p20, attr0.x mul:2",
+     "010072d200020008"),
+]
+
+
+@pytest.mark.parametrize("text,canonical,code", PROMOTED)
+def test_vintrp_with_vop3_features_takes_the_e64_form(text, canonical, code):
+    mnemonic, operands = parse_line(text)
+    encoded = encode_instruction(mnemonic, operands, "gfx900")
+    assert (encoded.text, encoded.data.hex()) == (canonical, code)

@@ -199,6 +199,37 @@ def encode(info, operands, target):
     return fields
 
 
+def encode_instruction(mnemonic, operands, target):
+    """The encoder's entry point for this family (None: not an interpolation op).
+
+    Like llvm-mc, a VINTRP mnemonic written with VOP3-only features (clamp,
+    omod, high, neg/abs) is encoded in its VOP3 (_e64) form.
+    """
+    from ..asm_operands import Encoded, Modifier
+    from ..encoder import InstructionError
+    info = lookup(mnemonic, target)
+    if info is None:
+        return None
+    if info.encoding == "VINTRP" and not mnemonic.endswith("_e32"):
+        vop3_only = [index for index, o in enumerate(operands)
+                     if isinstance(o, Modifier) and o.name in ("clamp", "mul", "div", "high")
+                     or getattr(o, "neg", False) or getattr(o, "abs", False)]
+        info = lookup(f"{info.name}_e64", target) if vop3_only else info
+        if info is None:
+            raise InstructionError(f"{mnemonic} has no VOP3 form on {target.name}: clamp,"
+                                   " output modifiers and neg/abs are not available",
+                                   vop3_only[0])
+    try:
+        fields = encode(info, operands, target)
+    except OperandError as error:
+        raise InstructionError(str(error), error.operand_index) from None
+    fmt = next(f for f in FORMATS if target.generation in f.generations and
+               f.name == info.format)
+    value = fmt.pack({k: v for k, v in fields.items() if k in fmt.fields})
+    data = value.to_bytes(4 * fmt.words, "little")
+    return Encoded(data=data, text=text(info, fmt.unpack(value), target), fixups=[])
+
+
 def _encode_vop3(info, operands, target):
     positional, modifiers = split_operands(operands)
     allowed = {"clamp"} | ({"high"} if info.props["high"] else set())
