@@ -20,7 +20,7 @@ from .context import BARRIER, END, Branch, Context, Jump
 from .launch import DispatchResult
 from .operands import OperandError
 from .program import Program
-from .state import EXEC_HI, EXEC_LO, WaveState
+from .state import WaveState
 from .trace import Tracer
 
 #: Bytes of VGPR state, LDS and scratch a batch may hold (bounds the host
@@ -327,4 +327,4 @@ class Scheduler:
         return error
 
 
-__all__ = ["run_dispatch", "Scheduler", "EXEC_LO", "EXEC_HI"]
+__all__ = ["run_dispatch", "Scheduler"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import operands as ops
-from .context import END
 from .state import EXEC_HI, EXEC_LO, VCC_LO, lanes_to_mask
 
 _NO_DST = (None, "none")
@@ -395,10 +394,6 @@ def build_raw(inst, semantic, program):
 
 def build_builder(inst, semantic, program):
     return semantic.fn(inst, program)
-
-
-def end_program(ctx):
-    return END
 
 
 BUILDERS = {"salu": build_salu, "valu": build_valu, "vcmp": build_vcmp,

@@ -104,7 +104,8 @@ def sdwa_select(bits, sel, sext):
     width = _SEL_BITS[sel]
     if width == 32:
         return bits
-    value = (np.asarray(bits, np.uint32) >> np.uint32(_SEL_SHIFT[sel])) & np.uint32((1 << width) - 1)
+    shifted = np.asarray(bits, np.uint32) >> np.uint32(_SEL_SHIFT[sel])
+    value = shifted & np.uint32((1 << width) - 1)
     if sext:
         sign = np.uint32(1 << (width - 1))
         value = (value ^ sign) - sign

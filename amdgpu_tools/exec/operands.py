@@ -78,7 +78,8 @@ def is_constant(code):
 
 
 def _pair(rows, code, sel):
-    return rows[code, sel].astype(np.uint64) | (rows[code + 1, sel].astype(np.uint64) << np.uint64(32))
+    high = rows[code + 1, sel].astype(np.uint64) << np.uint64(32)
+    return rows[code, sel].astype(np.uint64) | high
 
 
 def scalar_getter(code: int, type_: str, literal=None, aperture=None):
@@ -166,4 +167,5 @@ def to_bits(values, type_):
 def split64(bits):
     """uint64 bits -> (low, high) uint32 halves."""
     bits = np.asarray(bits, dtype=np.uint64)
-    return (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32), (bits >> np.uint64(32)).astype(np.uint32)
+    low = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    return low, (bits >> np.uint64(32)).astype(np.uint32)

@@ -520,7 +520,8 @@ def s_bitset1_b64(a, old):
 
 # ------------------------------------------------------------------ SOPC
 def _compare(name, kind, op):
-    view = {"i32": i32, "u32": lambda x: np.asarray(x, U32), "u64": lambda x: np.asarray(x, U64)}[kind]
+    view = {"i32": i32, "u32": lambda x: np.asarray(x, U32),
+            "u64": lambda x: np.asarray(x, U64)}[kind]
 
     @salu(name, None, kind, kind, scc_out=True)
     def fn(a, b):

@@ -81,6 +81,7 @@ class Tracer:
             lanes = np.flatnonzero(new_vgpr[reg] != old_vgpr[reg])
             shown = ", ".join(f"[{lane}]=0x{int(new_vgpr[reg, lane]):08x}"
                               for lane in lanes[:MAX_LANES_SHOWN])
-            more = f" (+{lanes.size - MAX_LANES_SHOWN} lanes)" if lanes.size > MAX_LANES_SHOWN else ""
+            hidden = lanes.size - MAX_LANES_SHOWN
+            more = f" (+{hidden} lanes)" if hidden > 0 else ""
             changes.append(f"v{int(reg)}{{{shown}{more}}}")
         return changes

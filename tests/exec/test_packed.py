@@ -48,8 +48,9 @@ def test_pk_integer_ops_wrap_per_half():
     state = run_snippet("v_pk_add_u16 v2, v0, v1\nv_pk_lshlrev_b16 v3, v1, v0\n"
                         "v_pk_max_i16 v4, v0, v1", vgpr={0: a, 1: 0x0002_0011})
     lo, hi = a & 0xFFFF, a >> 16
-    np.testing.assert_array_equal(state.vgpr[2, 0], ((lo + 0x11) & 0xFFFF) | (((hi + 2) & 0xFFFF) << 16))
-    np.testing.assert_array_equal(state.vgpr[3, 0], ((lo << 1) & 0xFFFF) | (((hi << 2) & 0xFFFF) << 16))
+    packed = lambda low, high: (low & 0xFFFF) | ((high & 0xFFFF) << 16)
+    np.testing.assert_array_equal(state.vgpr[2, 0], packed(lo + 0x11, hi + 2))
+    np.testing.assert_array_equal(state.vgpr[3, 0], packed(lo << 1, hi << 2))
     signed_hi = hi.astype(np.uint16).view(np.int16)
     np.testing.assert_array_equal(state.vgpr[4, 0] >> 16, np.maximum(signed_hi, 2).view(np.uint16))
 
