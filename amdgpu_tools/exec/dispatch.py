@@ -232,6 +232,10 @@ class Scheduler:
             except IndexError as error:
                 raise ctx.fault(f"register out of range: the kernel declares "
                                 f"{state.vgpr_count} VGPRs ({error})") from error
+            except (ValueError, TypeError, ArithmeticError) as error:
+                # a gap in the executor itself: still name the instruction
+                raise ctx.fault(f"internal executor error: {type(error).__name__}: "
+                                f"{error}") from error
             if tracer.active:
                 tracer.after(ctx)
             next_pc = self._uniform_next(record, outcome)
