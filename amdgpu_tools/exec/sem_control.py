@@ -143,7 +143,6 @@ unsupported("v_screen_partition_4se_b32", "screen partitioning is graphics-only"
 for _name in ("v_interp_p1_f32", "v_interp_p2_f32", "v_interp_mov_f32", "v_interp_p1ll_f16",
               "v_interp_p1lv_f16", "v_interp_p2_f16", "v_interp_p2_legacy_f16"):
     unsupported(_name, "parameter interpolation is a graphics-only instruction")
-unsupported("v_mqsad_u32_u8", "the 128-bit accumulator form of masked quad SAD is not emulated")
 unsupported("s_cbranch_g_fork", "fork/join stacks are not emulated")
 unsupported("s_cbranch_i_fork", "fork/join stacks are not emulated")
 unsupported("s_cbranch_join", "fork/join stacks are not emulated")

@@ -108,6 +108,30 @@ def v_movrelsd_b32(inst, program):
     return _movrel(inst, True, True)
 
 
+@builder("v_mqsad_u32_u8")
+def v_mqsad_u32_u8(inst, program):
+    """Masked quad SAD into four 32-bit accumulators: D[i] = S2[i] + masked SAD of
+    the pattern S1 against the 64-bit reference S0 shifted by i bytes."""
+    from .sem_vector_int import masked_sad_bytes
+    reference = vector_getter(field(inst, "src0"), "u64", inst.literal)
+    pattern = vector_getter(field(inst, "src1"), "u32", inst.literal)
+    accumulator = field(inst, "src2")
+    dst = field(inst, "vdst")
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        ref, pat = reference(state, sel), pattern(state, sel)
+        lanes = ctx.write_lanes()
+        totals = []
+        for shift in range(4):
+            base = state.vgpr[accumulator - 256 + shift, sel] if accumulator >= 256 else \
+                np.uint32(0)
+            totals.append((masked_sad_bytes(pat, ref, shift) + base).astype(np.uint32))
+        for shift, total in enumerate(totals):
+            state.write_vgpr(sel, dst + shift, np.broadcast_to(total, (ctx.n, 64)), lanes)
+    return run
+
+
 @instruction("v_nop")
 def v_nop(ctx):
     return None

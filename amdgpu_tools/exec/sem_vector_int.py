@@ -599,16 +599,23 @@ def v_qsad_pk_u16_u8(reference, pattern, accumulate):
     return result
 
 
+def masked_sad_bytes(pattern, reference_pair, shift):
+    """SAD of the pattern's 4 bytes against reference bytes [shift, shift + 4),
+    skipping pattern bytes that are 0 (the "masked" SAD)."""
+    total = np.zeros(np.broadcast_shapes(np.shape(pattern), np.shape(reference_pair)), U64)
+    for i in range(4):
+        x = (u64(reference_pair) >> U64(8 * (i + shift))) & U64(0xFF)
+        y = (u64(pattern) >> U64(8 * i)) & U64(0xFF)
+        total = total + np.where(y == 0, U64(0), np.where(x > y, x - y, y - x))
+    return total
+
+
 @valu("v_mqsad_pk_u16_u8", "u64", "u64", "u32", "u64")
 def v_mqsad_pk_u16_u8(reference, pattern, accumulate):
     result = U64(0)
     for shift in range(4):
-        total = np.zeros(np.broadcast_shapes(np.shape(pattern), np.shape(reference)), U64)
-        for i in range(4):
-            x = (u64(reference) >> U64(8 * (i + shift))) & U64(0xFF)
-            y = (u64(pattern) >> U64(8 * i)) & U64(0xFF)
-            total = total + np.where(y == 0, U64(0), np.where(x > y, x - y, y - x))
-        part = (total + ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
+        part = (masked_sad_bytes(pattern, reference, shift) +
+                ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
         result = result | (part << U64(16 * shift))
     return result
 
@@ -627,3 +634,9 @@ def v_lshr_b64(a, b):
 @valu("v_ashr_i64", "i64", "i64", "u32")
 def v_ashr_i64(a, b):
     return a >> (u32(b) & U32(63)).astype(I64)
+
+
+@valu("v_mov_fed_b32", "b32", "b32")
+def v_mov_fed_b32(a):
+    """GFX6 move with forced error detection: no ECC errors are emulated, so a move."""
+    return a

@@ -95,3 +95,24 @@ def test_carry_ops_against_python():
                                       np.array([v & M32 for v in values], np.uint64))
         mask = int(state.sgpr[mask_code + 1, 0]) << 32 | int(state.sgpr[mask_code, 0])
         assert mask == sum(1 << i for i, v in enumerate(values) if flag(v)), reg
+
+
+def test_masked_quad_sad_forms():
+    reference = [0x0807060504030201, 0xFF00FF00FF00FF00]
+    pattern = [0x04030201, 0x00FF00FF]
+    ref = np.resize(np.array(reference, np.uint64), 64)
+    pat = np.resize(np.array(pattern, np.uint32), 64)
+    state = run_snippet("v_mqsad_pk_u16_u8 v[4:5], v[0:1], v2, 0\n"
+                        "v_mqsad_u32_u8 v[8:11], v[0:1], v2, v[12:15]",
+                        vgpr={0: ref & M32, 1: ref >> 32, 2: pat, 12: 10, 13: 20, 14: 30, 15: 40})
+
+    def masked(r, p, shift):
+        return sum(abs((r >> 8 * (i + shift) & 0xFF) - (p >> 8 * i & 0xFF))
+                   for i in range(4) if p >> 8 * i & 0xFF)
+
+    for lane in range(2):
+        r, p = reference[lane], pattern[lane]
+        packed = int(state.vgpr[4, 0][lane]) | int(state.vgpr[5, 0][lane]) << 32
+        assert [packed >> 16 * s & 0xFFFF for s in range(4)] == [masked(r, p, s) for s in range(4)]
+        assert [int(state.vgpr[8 + s, 0][lane]) for s in range(4)] == \
+            [masked(r, p, s) + 10 * (s + 1) for s in range(4)]
