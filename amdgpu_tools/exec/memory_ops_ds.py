@@ -78,8 +78,13 @@ def _lds_limit(ctx, generation):
 
 
 def lds_piece(ctx, generation, addresses, nbytes, lanes):
-    """A Piece for LDS byte addresses ``addresses`` ((n, 64) uint64) of ``lanes``."""
+    """A Piece for LDS byte addresses ``addresses`` ((n, 64) uint64) of ``lanes``.
+
+    LDS addresses are 32-bit: ADDR + offset wraps, which compilers rely on
+    (clang emits ``ds_read_b32 v2, v1 offset:252`` with a negative v1).
+    """
     state = ctx.state
+    addresses = addresses & _U64(0xFFFFFFFF)
     size = state.lds.shape[1]
     limit = _lds_limit(ctx, generation)
     valid = (addresses + _U64(nbytes)) <= limit[:, None]

@@ -305,3 +305,10 @@ def test_function_calls(toolchain):
     m = a * 31 + (i ^ (a >> 2))
     np.testing.assert_array_equal(got, (m & 1023).astype(np.float32) * (i & 7).astype(np.float32)
                                   + np.float32(0.25))
+
+
+def test_local_reverse(toolchain):
+    a = rng().integers(-10**6, 10**6, 256, dtype=np.int32)
+    out = np.zeros(256, np.int32)
+    got = run(toolchain, "parallel.cl", "local_reverse", a, out, grid=(256,), block=(64,))[1]
+    np.testing.assert_array_equal(got, a.reshape(4, 64)[:, ::-1].reshape(-1))

@@ -62,3 +62,13 @@ __kernel void calls(__global const int *a, __global float *out) {
   int m = mix(a[i], i);
   out[i] = scale((float)(m & 1023), i & 7);
 }
+
+/* Reversal through local memory: clang folds slot[63 - lid] into a negative
+ * ADDR (-4 * lid) plus offset:252, so LDS address arithmetic must wrap at 32 bits. */
+__kernel void local_reverse(__global const int *a, __global int *out) {
+  __local int slot[64];
+  int lid = LID0();
+  slot[lid] = a[GID0()];
+  BARRIER();
+  out[GID0()] = slot[63 - lid];
+}
