@@ -99,6 +99,8 @@ def _make_state(request, layout, group_ids, first_wave, initializer):
     flat_row = 102 if getattr(request.target, "generation", 9) >= 8 else 104
     state.write_sgpr64(slice(None), flat_row, init.flat_scratch)
     state.workgroup_id[:] = init.workgroup_id
+    if getattr(init, "workgroup_size", None) is not None:
+        state.workgroup_size = init.workgroup_size
     state.wave_group[:] = init.group_slot
     state.wave_in_group[:] = init.wave_in_group
     state.wave_number[:] = first_wave + np.arange(waves)

@@ -241,3 +241,13 @@ def test_grid_larger_than_one_batch_runs_batch_after_batch(monkeypatch):
     np.testing.assert_array_equal(kernel.read(pc, np.float32, n), a * 3)
     assert result.waves == 8
     assert lines and all(line.startswith("wave 7 ") for line in lines)
+
+
+def test_wave_geometry_of_partial_work_groups():
+    from .kernel_util import run_snippet
+    state = run_snippet("s_mov_b32 s9, 0", waves=3)
+    # run_snippet launches 3 waves of 64 in one-wave work-groups
+    np.testing.assert_array_equal(state.workgroup_id[:, 0], [0, 1, 2])
+    np.testing.assert_array_equal(state.workgroup_size, [[64, 1, 1]] * 3)
+    np.testing.assert_array_equal(state.workitem_id[0, 1], np.arange(64))
+    assert state.lane_valid.all()
