@@ -177,3 +177,16 @@ def test_signed_bitfield_reaching_past_bit_31_reads_sign_copies():
     assert int(state.sgpr[0, 0]) == 0xFFFFFFF8          # 0b1111_1000 sign-extended
     assert int(state.vgpr[1, 0][0]) == 0xFFFFFFF8
     assert int(state.vgpr[2, 0][0]) == 0x08
+
+
+def test_getreg_status_and_hw_id():
+    state = run_snippet("s_cmp_eq_u32 0, 0\ns_mov_b64 vcc, 0\n"
+                        "s_getreg_b32 s0, hwreg(HW_REG_STATUS, 0, 16)\n"
+                        "s_getreg_b32 s1, hwreg(HW_REG_HW_ID, 0, 4)\n"
+                        "s_getreg_b32 s2, hwreg(HW_REG_GPR_ALLOC, 8, 6)", waves=2)
+    status = state.sgpr[0]
+    assert (status & 1).all()                 # SCC
+    assert ((status >> 10) & 1).all()         # VCCZ
+    assert not ((status >> 9) & 1).any()      # EXECZ: EXEC is not zero
+    np.testing.assert_array_equal(state.sgpr[1], [0, 0])   # one wave per work-group
+    assert (state.sgpr[2] == 16 // 4 - 1).all()            # VGPR granules of 4, minus one
