@@ -26,8 +26,10 @@ DATA = os.path.join(os.path.dirname(__file__), "data")
 CPUS = ["gfx600", "gfx700", "gfx803", "gfx900", "gfx906"]
 
 
-def corpus(cpu):
-    path = os.path.join(DATA, f"corpus_{cpu}.txt")
+def corpus(cpu, kind="corpus"):
+    """Recorded lines of ``<kind>_<cpu>.txt`` (kind: 'corpus' generated from the tables,
+    'spellings' hand-written aliases and special forms)."""
+    path = os.path.join(DATA, f"{kind}_{cpu}.txt")
     with open(path) as fh:
         return [line.rstrip("\n").split("\t") for line in fh if not line.startswith("#")]
 
@@ -47,7 +49,7 @@ def differences(cpu):
     target = get_target(cpu)
     found = set()
     counts = {"decode": 0, "encode": 0, "reject": 0}
-    for text, hexbytes, expected in corpus(cpu):
+    for text, hexbytes, expected in corpus(cpu) + corpus(cpu, "spellings"):
         if hexbytes == "ERROR":
             counts["reject"] += 1
             try:

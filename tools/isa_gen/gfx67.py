@@ -34,7 +34,7 @@ SI_CI_ONLY = [
     ("v_lshl_b32_e32", "v_lshlrev_b32_e32"), ("v_lshr_b32_e64", "v_lshrrev_b32_e64"),
     ("v_ashr_i32_e64", "v_ashrrev_i32_e64"), ("v_lshl_b32_e64", "v_lshlrev_b32_e64"),
     ("v_mac_legacy_f32_e32", "v_mac_f32_e32"), ("v_mac_legacy_f32_e64", "v_mac_f32_e64"),
-    ("v_readlane_b32", "v_readlane_b32"), ("v_writelane_b32", "v_writelane_b32"),
+    ("v_readlane_b32", "v_readlane_b32"), ("v_writelane_b32", "v_writelane_b32", "v10, s20, s20"),
     ("v_lshl_b64", "v_lshlrev_b64", "v[10:11], v[20:21], v30"),
     ("v_lshr_b64", "v_lshrrev_b64", "v[10:11], v[20:21], v30"),
     ("v_ashr_i64", "v_ashrrev_i64", "v[10:11], v[20:21], v30"),
@@ -117,7 +117,9 @@ def _si_format(words, generation):
 def _trace(text, fields, fmt_name):
     from .gen_tables import _operand
     mnemonic, tokens, _ = split_operands(text)
-    shape = {k: v for k, v in fields.items() if k in _FIELD_TEXT or k == "sbase"}
+    # destinations first (VOP3b's sdst s[0:1] before an unused src2 of 0), src0 before vsrc1
+    order = ["vdst", "sdst", "sdata", "src0", "ssrc0", "src1", "vsrc1", "ssrc1", "src2", "sbase"]
+    shape = {k: fields[k] for k in order if k in fields}
     extra = []
     if fmt_name == "VOP3B":
         extra = [("sdst", ("s", fields.get("sdst", 0)))]
@@ -126,7 +128,7 @@ def _trace(text, fields, fmt_name):
     operands = []
     for token, field, reg in traced:
         if field == "vsrc1" and reg and reg[0] == "s":
-            operands.append({"field": "vsrc1", "kind": "sdst", "width": reg[2]})
+            operands.append({"field": "vsrc1", "kind": "ssrc", "width": reg[2]})
             continue
         if field is None and token == "0x41200000":
             operands.append({"field": "literal", "kind": "literal"})

@@ -12,6 +12,7 @@ HERE = os.path.dirname(__file__)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "isa"))
 
 REASONS = [
+    ("s_branch -3", "llvm-14 prints the branch offset as parsed (signed); bytes agree"),
     (" glc", "llvm-mc-14 accepts glc on GFX6/7 SMRD and drops it from the encoding"),
     ("v_div_scale", "llvm rejects |x| on some VOP3b sources (no abs field) and drops it on others;"
                     " on GFX6/7 it also prints clamp/abs it dropped from the encoding"),

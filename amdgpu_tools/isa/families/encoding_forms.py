@@ -55,8 +55,8 @@ class EncodingMixin:
             ctx.fields[field] = enc.encode_vgpr(ctx, spec, operand)
         elif kind == "sdst":
             ctx.fields[field] = enc.encode_sdst(ctx, spec, operand)
-        elif kind == "ssrc":
-            ctx.fields[field] = enc.encode_source(ctx, spec, operand, False, True)
+        elif kind == "ssrc":  # an 8-bit scalar source (SOP*, SI's v_readlane lane select)
+            ctx.fields[field] = enc.encode_source(ctx, spec, operand, False, field != "vsrc1")
         elif kind == "src":
             ctx.fields[field] = enc.encode_source(ctx, spec, operand, True,
                                                   self.literal_allowed(ctx))
