@@ -9,7 +9,7 @@ class Instruction:
     """
 
     __slots__ = ("op", "encoding", "base_encoding", "opcode", "size", "words", "literal",
-                 "fields", "info", "target", "family", "format", "_text")
+                 "fields", "info", "target", "family", "format", "symbols", "_text")
 
     def __init__(self, op, encoding, base_encoding, opcode, words, fields, info, target,
                  family, format=None, literal=None):
@@ -25,6 +25,7 @@ class Instruction:
         self.target = target
         self.family = family
         self.format = format
+        self.symbols = None  # {field: expression text} for fields a fixup will fill
         self._text = None
 
     def text(self):

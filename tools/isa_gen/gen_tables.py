@@ -311,6 +311,11 @@ def probe_types(rows):
             else:
                 spec["type"] = "f32" if "neg" in mods else "b32"
     _probe_k_constants(rows)
+    for row in rows:  # packed math: two 16-bit elements per dword
+        if row["encoding"] == "VOP3P" and not row.get("mix"):
+            for spec in row["operands"]:
+                if spec.get("type") in ("f16", "i16"):
+                    spec["type"] += "x2"
 
 
 def _probe_k_constants(rows):

@@ -29,14 +29,15 @@ class EncodingMixin:
         best = None
         for row in rows:
             try:
-                data, fixups = encode_row(self, row, operands, target)
+                data, fixups, symbols = encode_row(self, row, operands, target)
             except RowMismatch as error:
                 if best is None or error.rank > best.rank:
                     best = error
                 continue
             from ..decoder import decode
-            text = decode(data, 0, target).text()
-            return Encoded(data=data, text=text, fixups=fixups)
+            inst = decode(data, 0, target)
+            inst.symbols = symbols or None
+            return Encoded(data=data, text=inst.text(), fixups=fixups)
         raise InstructionError(str(best), best.operand_index)
 
     # hooks --------------------------------------------------------------------
@@ -103,7 +104,9 @@ class EncodingMixin:
     def encode_label(self, ctx, field, operand):
         from . import table_encoder as enc
         if isinstance(operand, SymbolRef):
+            from .table_encoder import symbol_text
             ctx.fixups.append(Fixup(0, 2, "branch16", operand.expr, operand.specifier))
+            ctx.symbols[field] = symbol_text(operand)
             return 0
         return enc.encode_immediate(ctx, operand, 16, signed=True)
 
@@ -111,8 +114,10 @@ class EncodingMixin:
         from . import table_encoder as enc
         from .table_family import is_float_type, type_size
         if isinstance(operand, SymbolRef):
+            from .table_encoder import symbol_text
             ctx.set_literal(0, fixup=operand)
             ctx.scalar_reads.add(("literal", "symbol"))
+            ctx.symbols[spec["field"]] = symbol_text(operand)
             return
         if not isinstance(operand, Imm):
             ctx.fail("invalid operand for instruction (expected a constant)")

@@ -19,6 +19,8 @@ class ScalarMemoryFamily(TableFamily):
 
     def operand_text(self, inst, spec):
         if spec.get("kind") == "smem_offset":
+            if inst.symbols and "offset" in inst.symbols:
+                return inst.symbols["offset"]
             fields = inst.fields
             if fields.get("imm"):
                 offset = fields["offset"]
@@ -64,8 +66,10 @@ class ScalarMemoryFamily(TableFamily):
                 fields["imm"], fields["offset"] = 1, value
             return None
         if isinstance(operand, SymbolRef) and ctx.row.format == "SMRD" and ctx.gen == 7:
+            from .table_encoder import symbol_text
             fields["imm"], fields["offset"] = 0, codec.LITERAL
             ctx.set_literal(0, fixup=operand)
+            ctx.symbols["offset"] = symbol_text(operand)
             return None
         code = scalar_register_code(ctx, operand, 1)
         if code is None or code >= 128:

@@ -42,6 +42,7 @@ class EncodeContext:
         self.literal_fixup = None
         self.fixups = []
         self.scalar_reads = set()
+        self.symbols = {}
         self.index = None
 
     def fail(self, message, rank=1):
@@ -123,7 +124,17 @@ def encode_row(family, row, operands, target):
             fixups.append(Fixup(4 * len(words), 4, "literal32", operand.expr, operand.specifier))
         words.append(ctx.literal)
     data = b"".join(w.to_bytes(4, "little") for w in words)
-    return data, fixups
+    return data, fixups, ctx.symbols
+
+
+def symbol_text(operand):
+    """An unresolved expression as llvm-mc echoes it (``sym@rel32@lo+4``)."""
+    text = str(operand.expr)
+    if operand.specifier and "@" not in text:
+        text = f"{text}@{operand.specifier}"
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    return text.replace(" + ", "+").replace(" - ", "-")
 
 
 def _fixed_matches(text, operand):
@@ -216,6 +227,7 @@ def encode_source(ctx, spec, operand, allow_vgpr, allow_literal):
         if not allow_literal:
             ctx.fail("literal operands are not supported", rank=2)
         ctx.set_literal(0, fixup=operand)
+        ctx.symbols[spec["field"]] = symbol_text(operand)
         ctx.scalar_reads.add(("literal", "symbol"))
         return codec.LITERAL
     ctx.fail("invalid operand for instruction")

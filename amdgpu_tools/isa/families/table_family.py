@@ -8,6 +8,8 @@ codec.  Family modules (sop.py, smem.py, vop.py) configure one instance and
 add their modifier printing.
 """
 
+import re
+
 from ...errors import DecodeError
 from .. import operands as codec
 from .. import spelling
@@ -27,9 +29,9 @@ def type_size(spec):
     """Bit size of an operand's value: from its type ('f16', 'b64') or its width."""
     vtype = spec.get("type")
     if vtype:
-        digits = "".join(ch for ch in vtype if ch.isdigit())
-        if digits in _TYPE_SIZE:
-            return _TYPE_SIZE[digits]
+        digits = re.match(r"[a-z]+(\d+)", vtype)  # 'f16x2' (packed) has 16-bit elements
+        if digits and digits.group(1) in _TYPE_SIZE:
+            return _TYPE_SIZE[digits.group(1)]
     return 64 if spec.get("width", 1) == 2 else 32
 
 
@@ -157,6 +159,8 @@ class TableFamily(EncodingMixin):
         if "fixed" in spec:
             return spec["fixed"]
         kind = spec["kind"]
+        if inst.symbols and spec.get("field") in inst.symbols:
+            return inst.symbols[spec["field"]]
         value = inst.fields.get(spec["field"])
         if spec.get("optional") and not value:
             return None
