@@ -311,6 +311,18 @@ def encode_args(kernel, args: list):
 
 
 # -------------------------------------------------------------------- launch
+#: Granule of kernarg allocations. Compilers widen kernarg loads past the last
+#: argument (clang-14 reads a 44-byte segment with s_load_dwordx4 at 0x20), and
+#: the ROCm runtime sub-allocates kernarg segments from a larger pool where such
+#: over-reads land in mapped memory; rounding up gives the same guarantee.
+KERNARG_GRANULE = 256
+
+
+def kernarg_allocation_size(segment_size: int) -> int:
+    """Bytes to map for a kernarg segment of ``segment_size`` bytes."""
+    return max(1, -(-segment_size // KERNARG_GRANULE)) * KERNARG_GRANULE
+
+
 def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None):
     """Dispatch ``kernel`` through an AQL packet and wait for it; returns the
     executor's DispatchResult. Raises KernelError when the kernel fails."""
@@ -333,7 +345,7 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
         context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
                                 dynamic_lds_size=dynamic_lds)
         segment = build_kernarg_segment(kernel, values, geometry, context)
-        kernarg = agent.allocate(max(len(segment), 1), "kernarg",
+        kernarg = agent.allocate(kernarg_allocation_size(len(segment)), "kernarg",
                                  align=max(16, kernel.kernarg_align))
         temporaries.append(kernarg)
         agent.memory.write(kernarg, segment)

@@ -312,3 +312,63 @@ def test_local_reverse(toolchain):
     out = np.zeros(256, np.int32)
     got = run(toolchain, "parallel.cl", "local_reverse", a, out, grid=(256,), block=(64,))[1]
     np.testing.assert_array_equal(got, a.reshape(4, 64)[:, ::-1].reshape(-1))
+
+
+# ------------------------------------------------ 2D and 3D geometry
+def test_transpose_2d(toolchain):
+    width, height = 37, 23
+    a = rng().uniform(-1, 1, (height, width)).astype(np.float32)
+    out = np.zeros(width * height, np.float32)
+    got = run(toolchain, "grids.cl", "transpose", a, out, np.int32(width), np.int32(height),
+              grid=(width, height), block=(8, 8))[1]
+    np.testing.assert_array_equal(got.reshape(width, height), a.T)
+
+
+def test_ids_3d(toolchain):
+    shape, block = (10, 6, 3), (4, 3, 2)
+    out = np.zeros(3 * 10 * 6 * 3, np.int32)
+    got = run(toolchain, "grids.cl", "ids3d", out, *(np.int32(s) for s in shape),
+              grid=shape, block=block)[0].reshape(3, 6, 10, 3)
+    z, y, x = np.meshgrid(np.arange(3), np.arange(6), np.arange(10), indexing="ij")
+    local = (x % 4) + 10 * (y % 3) + 100 * (z % 2)
+    group = (x // 4) + 10 * (y // 3) + 100 * (z // 2)
+    np.testing.assert_array_equal(got[..., 0], local)
+    np.testing.assert_array_equal(got[..., 1], group)
+    np.testing.assert_array_equal(got[..., 2], (z * 6 + y) * 10 + x)
+
+
+def test_matmul_tiled(toolchain):
+    n = 32
+    r = rng()
+    a = r.uniform(-1, 1, (n, n)).astype(np.float32)
+    b = r.uniform(-1, 1, (n, n)).astype(np.float32)
+    c = np.zeros(n * n, np.float32)
+    got = run(toolchain, "grids.cl", "matmul_tiled", a, b, c, np.int32(n),
+              grid=(n, n), block=(8, 8))[2].reshape(n, n)
+    expect = np.zeros((n, n), np.float32)
+    for k in range(n):                      # the kernel's summation order, rounded per step
+        expect = expect + a[:, k:k + 1] * b[k:k + 1, :]
+    np.testing.assert_array_equal(got, expect)
+
+
+# ------------------------------------------------ narrow types and libm
+def test_narrow_ints(toolchain):
+    r = rng()
+    a = r.integers(-128, 128, N, dtype=np.int16).astype(np.int8)
+    b = r.integers(-2**15, 2**15, N, dtype=np.int32).astype(np.int16)
+    c8, c16, u8 = np.zeros(N, np.int8), np.zeros(N, np.int16), np.zeros(N, np.uint8)
+    got = run(toolchain, "grids.cl", "narrow_ints", a, b, c8, c16, u8, np.int32(N))
+    a32, b32 = a.astype(np.int32), b.astype(np.int32)
+    np.testing.assert_array_equal(got[2], (a32 * 3 + b.astype(np.int8).astype(np.int32)).astype(np.int8))
+    np.testing.assert_array_equal(got[3], (b32 * a32 - 7).astype(np.int16))
+    np.testing.assert_array_equal(got[4], (a32 ^ (b32 >> 3)).astype(np.uint8))
+
+
+def test_transcendentals(toolchain):
+    x = rng().uniform(-3, 3, N).astype(np.float32)
+    out = np.zeros(4 * N, np.float32)
+    got = run(toolchain, "grids.cl", "transcendentals", x, out, np.int32(N))[1].reshape(N, 4)
+    x64 = x.astype(np.float64)
+    expect = np.stack([np.sin(x64), np.cos(x64), np.exp2(x64),
+                       np.log2(np.abs(x64) + 0.5)], axis=1)
+    np.testing.assert_allclose(got, expect, rtol=4e-6, atol=4e-6)
