@@ -28,7 +28,7 @@ CPUS = ["gfx600", "gfx700", "gfx803", "gfx900", "gfx906"]
 
 def corpus(cpu, kind="corpus"):
     """Recorded lines of ``<kind>_<cpu>.txt`` (kind: 'corpus' generated from the tables,
-    'spellings' hand-written aliases and special forms)."""
+    'spellings' hand-written aliases and special forms, 'compiled' clang-19 output)."""
     path = os.path.join(DATA, f"{kind}_{cpu}.txt")
     with open(path) as fh:
         return [line.rstrip("\n").split("\t") for line in fh if not line.startswith("#")]
@@ -49,7 +49,10 @@ def differences(cpu):
     target = get_target(cpu)
     found = set()
     counts = {"decode": 0, "encode": 0, "reject": 0}
-    for text, hexbytes, expected in corpus(cpu) + corpus(cpu, "spellings"):
+    lines = corpus(cpu) + corpus(cpu, "spellings")
+    if os.path.exists(os.path.join(DATA, f"compiled_{cpu}.txt")):
+        lines += corpus(cpu, "compiled")
+    for text, hexbytes, expected in lines:
         if hexbytes == "ERROR":
             counts["reject"] += 1
             try:
