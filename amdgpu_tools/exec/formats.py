@@ -229,6 +229,15 @@ def _op_sel_writer(dst):
     return write
 
 
+def modifier_type(semantic, type_):
+    """The type abs/neg act on: an op declared ``sign_modifiers`` (v_cndmask_b32)
+    moves raw 32-bit values, yet the hardware applies abs/neg to them as to an
+    f32 (clear/flip bit 31); compilers fold fneg/fabs into its sources."""
+    if type_ == "b32" and semantic.flags.get("sign_modifiers"):
+        return "f32"
+    return type_
+
+
 def source_getters(inst, semantic, program, src_mods=None, op_sel=0):
     """(getter, type) per source of a VALU op, with every source modifier bound:
     DPP/SDWA selection, MODE's f32 denormal flush, GFX9 op_sel, VOP3 abs/neg."""
@@ -241,14 +250,15 @@ def source_getters(inst, semantic, program, src_mods=None, op_sel=0):
     for i, (code, type_) in enumerate(zip(_source_codes(inst, semantic), semantic.srcs)):
         getter = ops.vector_getter(code, type_, inst.literal, aperture)
         if src_mods is not None:
-            getter = src_mods.wrap(i, getter, type_)
+            getter = src_mods.wrap(i, getter, modifier_type(semantic, type_))
         if type_ == "f32" and flush and not ops.is_constant(code):
             getter = _flushing(getter)
         elif type_ in ("f64", "f16") and flush and not ops.is_constant(code):
             getter = _flushing_wide(getter, type_)
         if op_sel >> i & 1 and ops.bits_of(type_) == 16:
             getter = _op_sel_source(getter)
-        modify = _modifier_fn(type_, bool(abs_ >> i & 1), bool(neg >> i & 1))
+        modify = _modifier_fn(modifier_type(semantic, type_), bool(abs_ >> i & 1),
+                              bool(neg >> i & 1))
         if modify is not None:
             getter = _compose(modify, getter)
         fetch.append((getter, type_))

@@ -45,8 +45,10 @@ def v_bfrev_b32(a):
     return reverse_bits(a.reshape(-1), 32).reshape(a.shape)
 
 
-@valu("v_cndmask_b32", "b32", "b32", "b32", carry_in=True)
+@valu("v_cndmask_b32", "b32", "b32", "b32", carry_in=True, sign_modifiers=True)
 def v_cndmask_b32(a, b, condition):
+    """A bit-exact select; VOP3/DPP/SDWA abs/neg still act on bit 31 (see
+    ``formats.modifier_type``), which is how compilers select -x or |x|."""
     return np.where(condition, b, a)
 
 
