@@ -32,6 +32,8 @@ SCRATCH_BUDGET_BYTES = 512 << 20
 MAX_BATCH_WAVES = 1 << 15
 #: How often (in scheduler steps) the wall clock is checked.
 CLOCK_CHECK_STEPS = 256
+#: How often (in scheduler steps) the request's host service is called.
+HOST_SERVICE_STEPS = 64
 
 
 def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
@@ -205,6 +207,7 @@ class Scheduler:
         hands control back so that the groups can merge or take turns.
         """
         state, program, tracer, budget = self.state, self.program, self.tracer, self.budget
+        host_service = self.request.host_service
         n = _count(sel)
         ctx = Context(state, sel, n, None)
         while True:
@@ -220,6 +223,8 @@ class Scheduler:
                 raise self._watchdog(ctx, f"instruction budget of {budget.max_instructions}"
                                      " wave-instructions exceeded")
             self.steps += 1
+            if host_service is not None and self.steps % HOST_SERVICE_STEPS == 0:
+                host_service()
             if self.steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > budget.deadline:
                 raise self._watchdog(ctx, f"wall-clock limit of {budget.max_seconds} s exceeded")
             if tracer.active:

@@ -98,6 +98,9 @@ class DispatchRequest:
     private_aperture_base: int = PRIVATE_APERTURE_BASE
     limits: ExecutionLimits = field(default_factory=ExecutionLimits)
     trace: TraceOptions | None = None
+    #: called with no arguments every HOST_SERVICE_STEPS scheduler steps while
+    #: the kernel runs, so the host can answer requests waves spin on (hostcall)
+    host_service: object = None
 
 
 @dataclass

@@ -19,6 +19,7 @@ from ..errors import LaunchError, ToolchainError
 from .hsa import GROUP_SEGMENT_SIZE, MAX_WORKGROUP_SIZE, Agent
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
 from .layouts import (KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH, packet_header)
+from .hostcall import hostcall_for_launch
 from .printf import DEFAULT_PRINTF_BUFFER_BYTES, PRINTF_HEADER_BYTES, decode_printf_buffer
 
 __all__ = ["Device", "LocalMemory", "Buffer", "Program", "Kernel"]
@@ -342,7 +343,10 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
     blocked = False
     try:
         printf_buffer = _printf_buffer(device, kernel, temporaries)
+        hostcall = hostcall_for_launch(device, kernel, geometry)
+        temporaries += [hostcall] if hostcall else []
         context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
+                                hostcall_buffer=hostcall.address if hostcall else 0,
                                 dynamic_lds_size=dynamic_lds)
         segment = build_kernarg_segment(kernel, values, geometry, context)
         kernarg = agent.allocate(kernarg_allocation_size(len(segment)), "kernarg",
@@ -354,6 +358,8 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
         results = []
         agent.processor.kernarg_hooks[kernarg] = \
             lambda result: _finished(device, kernel, printf_buffer, results, result)
+        if hostcall:
+            agent.processor.host_services[kernarg] = hostcall.serve
         submit_dispatch(queue, kernel, geometry, kernarg, group_size, private_size, done.handle)
         value = agent.signal_wait(done, "eq", 0)
         if queue.error is not None:
@@ -394,6 +400,7 @@ def _release(agent, temporaries) -> None:
     for item in temporaries:
         if isinstance(item, int):
             agent.processor.kernarg_hooks.pop(item, None)
+            agent.processor.host_services.pop(item, None)
             agent.free(item)
         else:
             item.destroy()

@@ -84,42 +84,113 @@ def decode_printf_buffer(raw: bytes, formats: dict) -> str:
     return "".join(out)
 
 
+def printf_conversions(fmt: str):
+    """The conversion specifications of ``fmt`` that take arguments (not ``%%``)."""
+    return [m for m in _SPEC.finditer(fmt) if m["conv"] != "%"]
+
+
 def format_printf(fmt: str, args: list) -> str:
-    """Apply a C format string to raw argument bytes."""
-    pieces, position, next_arg = [], 0, 0
+    """Apply a C (OpenCL) format string to raw argument bytes.
+
+    A ``*`` width or precision takes a 4-byte int argument before the value;
+    a vector conversion (``%v4f``) takes one argument holding all elements
+    and prints them separated by commas.
+    """
+    pieces, position = [], 0
+    remaining = iter(args)
     for match in _SPEC.finditer(fmt):
         pieces.append(fmt[position:match.start()])
         position = match.end()
         if match["conv"] == "%":
             pieces.append("%")
             continue
-        raw = args[next_arg] if next_arg < len(args) else b""
-        next_arg += 1
-        pieces.append(_format_one(match, raw))
+        flags, width, prec = match["flags"], match["width"], match["prec"]
+        if width == "*":
+            width = _signed(next(remaining, b""))
+            flags, width = (flags + "-", -width) if width < 0 else (flags, width)
+        if prec == "*":
+            prec = _signed(next(remaining, b""))
+            prec = None if prec < 0 else prec
+        spec = _Spec(match["conv"], flags, None if width is None else int(width),
+                     None if prec is None else int(prec))
+        raw = next(remaining, b"")
+        count = int(match["vector"][1:]) if match["vector"] else 1
+        if count > 1 and raw:
+            size = max(1, len(raw) // count)
+            pieces.append(",".join(_format_one(spec, raw[i * size:(i + 1) * size])
+                                   for i in range(count)))
+        else:
+            pieces.append(_format_one(spec, raw))
     pieces.append(fmt[position:])
     return "".join(pieces)
 
 
-def _format_one(match, raw: bytes) -> str:
-    conv = match["conv"]
-    spec = "%" + match["flags"] + (match["width"] or "") + \
-        ("." + match["prec"] if match["prec"] else "")
-    if conv == "s":
-        return (spec + "s") % raw.split(b"\0", 1)[0].decode("utf-8", "replace")
-    if conv in "eEfFgGaA":
-        value = struct.unpack("<d", raw[:8])[0] if len(raw) >= 8 else \
-            struct.unpack("<f", raw[:4].ljust(4, b"\0"))[0]
-        if conv in "aA":
-            text = value.hex()
-            return text.upper() if conv == "A" else text
-        return (spec + conv) % value
-    unsigned = int.from_bytes(raw, "little") if raw else 0
+@dataclass(frozen=True)
+class _Spec:
+    conv: str
+    flags: str
+    width: int | None
+    prec: int | None
+
+    def python(self, conv: str, flags: str | None = None) -> str:
+        """The equivalent Python %-format (same flags, width and precision)."""
+        return "%" + (self.flags if flags is None else flags) + \
+            ("" if self.width is None else str(self.width)) + \
+            ("" if self.prec is None else "." + str(self.prec)) + conv
+
+
+def _signed(raw: bytes) -> int:
+    value = int.from_bytes(raw, "little") if raw else 0
     bits = 8 * len(raw) if raw else 32
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+_FLOAT_FORMATS = {2: "<e", 4: "<f", 8: "<d"}
+
+
+def _format_one(spec: _Spec, raw: bytes) -> str:
+    conv = spec.conv
+    if conv == "s":
+        return spec.python("s") % raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+    if conv in "eEfFgGaA":
+        code = _FLOAT_FORMATS.get(len(raw), "<d" if len(raw) > 8 else "<f")
+        value = struct.unpack(code, raw[:struct.calcsize(code)].ljust(struct.calcsize(code),
+                                                                       b"\0"))[0]
+        if conv in "aA":
+            return _pad(_hex_float(value, spec, conv == "A"), spec)
+        return spec.python(conv) % value
+    unsigned = int.from_bytes(raw, "little") if raw else 0
     if conv == "p":
-        return "0x%x" % unsigned
+        return _pad("0x%x" % unsigned, spec)
     if conv == "c":
-        return (spec + "c") % chr(unsigned & 0xFF)
+        return spec.python("c", spec.flags.replace("0", "")) % chr(unsigned & 0xFF)
     if conv in "di":
-        signed = unsigned - (1 << bits) if unsigned >> (bits - 1) else unsigned
-        return (spec + "d") % signed
-    return (spec + conv) % unsigned
+        return spec.python("d") % _signed(raw)
+    if conv == "o" and "#" in spec.flags:
+        digits = ("%" + ("" if spec.prec is None else "." + str(spec.prec)) + "o") % unsigned
+        return _pad(digits if digits.startswith("0") else "0" + digits, spec)
+    flags = spec.flags.replace("#", "") if unsigned == 0 else spec.flags
+    return spec.python("d" if conv == "u" else conv, flags) % unsigned
+
+
+def _hex_float(value: float, spec: _Spec, upper: bool) -> str:
+    """C's %a: 0x1.8p+0 (Python's float.hex keeps trailing zeros: 0x1.8000000000000p+0)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        text = "%f" % value
+    else:
+        sign = "-" if str(value).startswith("-") else ("+" if "+" in spec.flags else
+                                                      " " if " " in spec.flags else "")
+        mantissa, exponent = abs(value).hex()[2:].split("p")
+        whole, _, fraction = mantissa.partition(".")
+        fraction = fraction.rstrip("0") if spec.prec is None else \
+            fraction[:spec.prec].ljust(spec.prec, "0")
+        point = "." if fraction or "#" in spec.flags else ""
+        text = f"{sign}0x{whole}{point}{fraction}p{int(exponent):+d}"
+    return text.upper() if upper else text
+
+
+def _pad(text: str, spec: _Spec) -> str:
+    """Apply a width: left-justify with '-', else pad with spaces on the left."""
+    if spec.width is None or len(text) >= spec.width:
+        return text
+    return text.ljust(spec.width) if "-" in spec.flags else text.rjust(spec.width)

@@ -75,6 +75,9 @@ class PacketProcessor:
         self.kernel_objects: dict[int, KernelObject] = {}
         self.agent_handlers: dict[int, object] = {}
         self.kernarg_hooks: dict[int, object] = {}
+        #: kernarg address -> callable the executor calls while that dispatch runs
+        #: (the hostcall server of the dispatch's hostcall buffer)
+        self.host_services: dict[int, object] = {}
         self.limits = ExecutionLimits()
         self.trace = None
         #: the most recent phase changes and dispatch results (bounded: runs can be long)
@@ -203,7 +206,8 @@ class PacketProcessor:
             dispatch_id=index,     # the packet's index in its queue, as AMD's CP reports it
             group_segment_size=packet["group_segment_size"],
             private_segment_size=packet["private_segment_size"],
-            limits=self.limits, trace=self.trace)
+            limits=self.limits, trace=self.trace,
+            host_service=self.host_services.get(packet["kernarg_address"]))
         try:
             result = self.executor(request)
         except MemoryFault as fault:
