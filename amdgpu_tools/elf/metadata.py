@@ -22,17 +22,21 @@ from .metadata_yaml import MetadataError  # noqa: F401
 
 
 # --- the runtime's view ---------------------------------------------------
-@dataclass
+@dataclass(frozen=True)
 class KernelArg:
-    name: str
-    type_name: str
+    """One kernel argument, explicit or hidden, with v3 spellings in every version."""
+
     offset: int
     size: int
-    align: int
-    value_kind: str               # v3 spelling: global_buffer, by_value, hidden_...
-    address_space: str | None     # global, local, constant, private, generic, region
+    value_kind: str               # global_buffer, by_value, hidden_global_offset_x, ...
+    name: str = ""
+    type_name: str = ""
+    align: int = 1
+    address_space: str | None = None   # global, local, constant, private, generic, region
     access: str | None = None
     is_const: bool = False
+    #: alignment of what a dynamic_shared_pointer points to (0: not stated)
+    pointee_align: int = 0
 
     @property
     def is_hidden(self) -> bool:
@@ -41,6 +45,12 @@ class KernelArg:
 
 @dataclass
 class KernelInfo:
+    """A kernel as its metadata describes it.
+
+    Code properties a document leaves out keep the schema's defaults (0 for
+    counts and sizes); a loader prefers the kernel descriptor's value then.
+    """
+
     name: str
     #: ELF symbol to look up: the kernel descriptor (v3+: 'k.kd') or, in v2,
     #: the kernel symbol whose code starts with amd_kernel_code_t
@@ -62,48 +72,97 @@ class KernelInfo:
 
 
 def _snake(camel: str) -> str:
+    """``HiddenGlobalOffsetX`` -> ``hidden_global_offset_x`` (v2 -> v3 spelling)."""
     text = camel.replace("MultiGrid", "Multigrid")
     return re.sub(r"(?<!^)(?=[A-Z])", "_", text).lower()
 
 
-def _int(node: dict, key: str, default: int) -> int:
-    value = node.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{key} is {value!r}, not an integer")
-    return value
+#: marks a key a document must have
+_REQUIRED = object()
 
 
-def _text(node: dict, key: str, default: str = "") -> str:
-    value = node.get(key, default)
-    if value is not None and not isinstance(value, str):
-        raise ValueError(f"{key} is {value!r}, not a string")
-    return value
+class _Reader:
+    """Typed look-ups in one map of a decoded document; errors name the place.
+
+    MessagePack documents come from files, so every value is checked before
+    use: a wrong type is one ElfFormatError naming the kernel and the key.
+    """
+
+    def __init__(self, node, where: str):
+        if not isinstance(node, dict):
+            raise ElfFormatError(f"{where} is {_shown(node)}, expected a map")
+        self.node = node
+        self.where = where
+
+    def count(self, key: str, default=_REQUIRED) -> int:
+        value = self.node.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            self._wrong(key, value, "a non-negative integer")
+        return value
+
+    def text(self, key: str, default=""):
+        """A string; an optional key may be absent or nil (llvm-mc's empty scalar)."""
+        value = self.node.get(key, default)
+        if value is None and default is not _REQUIRED:
+            return default
+        if not isinstance(value, str):
+            self._wrong(key, value, "a string")
+        return value
+
+    def items(self, key: str) -> list:
+        value = self.node.get(key, [])
+        if not isinstance(value, list):
+            self._wrong(key, value, "a list")
+        return value
+
+    def _wrong(self, key, value, expected: str):
+        state = "missing" if value is _REQUIRED else _shown(value)
+        raise ElfFormatError(f"{self.where} {key} is {state}, expected {expected}")
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _kernels_v3(doc, version: int) -> list[KernelInfo]:
-    printf = list(doc.get("amdhsa.printf", []))
+    top = _Reader(doc, "NT_AMDGPU_METADATA:")
+    printf = [str(entry) for entry in top.items("amdhsa.printf")]
     kernels = []
-    for kernel in doc.get("amdhsa.kernels", []):
-        args = [KernelArg(_text(a, ".name"), _text(a, ".type_name"), _int(a, ".offset", 0),
-                          _int(a, ".size", 0), _natural_align(a), _text(a, ".value_kind"),
-                          _text(a, ".address_space", None), _text(a, ".access", None),
-                          bool(a.get(".is_const")))
-                for a in kernel.get(".args", [])]
+    for number, node in enumerate(top.items("amdhsa.kernels")):
+        kernel = _Reader(node, f"NT_AMDGPU_METADATA: kernel {number}")
+        name = kernel.text(".name", _REQUIRED)
+        kernel.where = f"NT_AMDGPU_METADATA: kernel '{name}'"
+        symbol = kernel.text(".symbol", _REQUIRED)
+        args = [_arg_v3(_Reader(arg, f"{kernel.where} argument {position}"))
+                for position, arg in enumerate(kernel.items(".args"))]
+        reqd = node.get(".reqd_workgroup_size")
         kernels.append(KernelInfo(
-            _text(kernel, ".name"), _text(kernel, ".symbol"), args,
-            _int(kernel, ".kernarg_segment_size", 0), _int(kernel, ".kernarg_segment_align", 4),
-            _int(kernel, ".group_segment_fixed_size", 0),
-            _int(kernel, ".private_segment_fixed_size", 0), _int(kernel, ".sgpr_count", 0),
-            _int(kernel, ".vgpr_count", 0), _int(kernel, ".wavefront_size", 64),
-            _int(kernel, ".max_flat_workgroup_size", 0), version, printf,
-            bool(kernel.get(".uses_dynamic_stack", False)), _text(kernel, ".language"),
-            kernel.get(".reqd_workgroup_size")))
+            name, symbol, args,
+            kernel.count(".kernarg_segment_size", 0), kernel.count(".kernarg_segment_align", 4),
+            kernel.count(".group_segment_fixed_size", 0),
+            kernel.count(".private_segment_fixed_size", 0), kernel.count(".sgpr_count", 0),
+            kernel.count(".vgpr_count", 0), kernel.count(".wavefront_size", 64),
+            kernel.count(".max_flat_workgroup_size", 0), version, printf,
+            bool(node.get(".uses_dynamic_stack", False)), kernel.text(".language"),
+            reqd if isinstance(reqd, list) else None))
     return kernels
 
 
-def _natural_align(arg: dict) -> int:
-    """v3 args carry no alignment: a pointer-sized or power-of-two size, capped at 8..128."""
-    size = arg.get(".size", 0) or 1
+def _arg_v3(arg: _Reader) -> KernelArg:
+    size = arg.count(".size")
+    return KernelArg(offset=arg.count(".offset"), size=size,
+                     value_kind=arg.text(".value_kind", _REQUIRED),
+                     name=arg.text(".name"), type_name=arg.text(".type_name"),
+                     align=_natural_align(size),
+                     address_space=arg.text(".address_space", None),
+                     access=arg.text(".access", None), is_const=bool(arg.node.get(".is_const")),
+                     pointee_align=arg.count(".pointee_align", 0))
+
+
+def _natural_align(size: int) -> int:
+    """v3 args carry no alignment: a power-of-two size up to 128 is its own, else 16 at most."""
+    size = size or 1
     align = 1
     while align < size and align < 128:
         align *= 2
@@ -111,18 +170,24 @@ def _natural_align(arg: dict) -> int:
 
 
 def _kernels_v2(doc: dict) -> list[KernelInfo]:
+    """Kernels of a schema-checked v2 document (``parse_v2_yaml`` typed every value)."""
     printf = list(doc.get("Printf", []))
     kernels = []
     for kernel in doc.get("Kernels", []):
         offset, args = 0, []
-        for arg in kernel.get("Args", []):
-            align = arg.get("Align", 1) or 1
+        for position, arg in enumerate(kernel.get("Args", [])):
+            align = arg["Align"] or 1
+            if align & (align - 1):
+                raise ElfFormatError(f"NT_AMD_HSA_METADATA: kernel '{kernel['Name']}' argument "
+                                     f"{position} Align {align} is not a power of two")
             offset = (offset + align - 1) // align * align
-            args.append(KernelArg(arg.get("Name", ""), arg.get("TypeName", ""), offset,
-                                  arg["Size"], align, _snake(arg["ValueKind"]),
-                                  _snake(arg["AddrSpaceQual"]) if "AddrSpaceQual" in arg else None,
-                                  _snake(arg["AccQual"]) if arg.get("AccQual", "Default") != "Default"
-                                  else None, bool(arg.get("IsConst"))))
+            access = arg.get("AccQual", "Default")
+            args.append(KernelArg(
+                offset=offset, size=arg["Size"], value_kind=_snake(arg["ValueKind"]),
+                name=arg.get("Name", ""), type_name=arg.get("TypeName", ""), align=align,
+                address_space=_snake(arg["AddrSpaceQual"]) if "AddrSpaceQual" in arg else None,
+                access=_snake(access) if access != "Default" else None,
+                is_const=arg.get("IsConst", False), pointee_align=arg.get("PointeeAlign", 0)))
             offset += arg["Size"]
         props = kernel.get("CodeProps", {})
         kernels.append(KernelInfo(
@@ -131,7 +196,7 @@ def _kernels_v2(doc: dict) -> list[KernelInfo]:
             props.get("PrivateSegmentFixedSize", 0), props.get("NumSGPRs", 0),
             props.get("NumVGPRs", 0), props.get("WavefrontSize", 64) or 64,
             props.get("MaxFlatWorkGroupSize", 0), 2, printf,
-            bool(props.get("IsDynamicCallStack", False)), kernel.get("Language", ""),
+            props.get("IsDynamicCallStack", False), kernel.get("Language", ""),
             kernel.get("Attrs", {}).get("ReqdWorkGroupSize")))
     return kernels
 

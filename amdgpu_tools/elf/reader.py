@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ElfFormatError
 from . import constants as C
-from .notes import Note, decode_notes
+from .notes import Note, decode_isa_version, decode_notes
 from .structs import (Elf64_Dyn, Elf64_Ehdr, Elf64_Phdr, Elf64_Rela, Elf64_Shdr,
                       Elf64_Sym, Elf_Ident, r_sym, r_type, st_bind, st_type)
 
@@ -103,6 +103,8 @@ class ElfFile:
     dynamic_symbols: list[Symbol] = field(default_factory=list)  # .dynsym
     #: target section name -> its relocations (from SHT_RELA sections)
     relocations: dict[str, list[Relocation]] = field(default_factory=dict)
+    #: the relocations against .dynsym, in file order: what a loader applies
+    dynamic_relocations: list[Relocation] = field(default_factory=list)
     dynamic: list[tuple[int, int]] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
 
@@ -116,6 +118,20 @@ class ElfFile:
     @property
     def processor(self) -> str | None:
         return C.processor_of_flags(self.flags)
+
+    @property
+    def mach(self) -> int:
+        """The EF_AMDGPU_MACH processor number (0: none, as in some v2 objects)."""
+        return self.flags & C.EF_AMDGPU_MACH
+
+    @property
+    def isa_version(self) -> tuple[int, int, int] | None:
+        """(major, minor, stepping) of a v2 NT_AMD_HSA_ISA_VERSION note, or None."""
+        for note in self.notes:
+            if note.owner == C.NOTE_OWNER_AMD and note.type == C.NT_AMD_HSA_ISA_VERSION:
+                isa = decode_isa_version(note.desc)
+                return isa["major"], isa["minor"], isa["stepping"]
+        return None
 
     @property
     def code_object_version(self) -> int | None:
@@ -182,6 +198,8 @@ class _Parser:
             if section.type == C.SHT_RELA:
                 target, relocs = self._relocations(section, elf)
                 elf.relocations.setdefault(target, []).extend(relocs)
+                if elf.sections[section.link].type == C.SHT_DYNSYM:
+                    elf.dynamic_relocations.extend(relocs)
             elif section.type == C.SHT_REL:
                 raise ElfFormatError(f"section '{section.name}': SHT_REL relocations "
                                      "are not used by AMDGPU (expected SHT_RELA)")
@@ -196,10 +214,11 @@ class _Parser:
         return elf
 
     def _identify(self) -> dict:
-        if len(self.data) < 16 or self.data[:4] != C.ELF_MAGIC:
-            raise ElfFormatError("not an ELF file (bad magic)" if len(self.data) >= 4
-                                 else f"truncated file: {len(self.data)} bytes is too "
-                                      "short for an ELF header")
+        if len(self.data) < 4 or len(self.data) < 16 and self.data[:4] == C.ELF_MAGIC:
+            raise ElfFormatError(f"truncated file: {len(self.data)} bytes is too short "
+                                 "for an ELF header")
+        if self.data[:4] != C.ELF_MAGIC:
+            raise ElfFormatError("not an ELF file (bad magic)")
         ident = Elf_Ident.unpack(self.data, 0)
         if ident["ei_class"] != C.ELFCLASS64:
             raise ElfFormatError(f"unsupported ELF class {ident['ei_class']} "
@@ -256,6 +275,10 @@ class _Parser:
         for index, row in enumerate(Elf64_Phdr.unpack_array(self.data, offset, count,
                                                             "program header table")):
             data = self._slice(row["p_offset"], row["p_filesz"], f"segment {index}")
+            if row["p_type"] == C.PT_LOAD and row["p_memsz"] < row["p_filesz"]:
+                raise ElfFormatError(f"PT_LOAD segment {index}: memory size "
+                                     f"0x{row['p_memsz']:x} is smaller than its file size "
+                                     f"0x{row['p_filesz']:x}")
             segments.append(Segment(row["p_type"], row["p_flags"], row["p_offset"],
                                     row["p_vaddr"], row["p_paddr"], row["p_filesz"],
                                     row["p_memsz"], row["p_align"], data))

@@ -9,8 +9,7 @@ Modules, one job each:
 - ``queues``      AQL queues (amd_queue_t + ring + doorbell), error state
 - ``packets``     writing AQL packets as a producer must (header last)
 - ``processor``   the packet processor: packets -> executor DispatchRequests
-- ``codeobject``  checked reading of a code object for loading
-- ``metadata``    v2 YAML / v3+ msgpack kernel metadata in one shape
+- ``codeobject``  the loading policy over the ELF layer's reader and metadata
 - ``descriptors`` amd_kernel_code_t / kernel descriptor -> KernelSetup
 - ``loader``      mapping, relocation, kernels and their properties
 - ``kernargs``    the kernarg segment, hidden arguments included

@@ -11,16 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..elf import constants as C
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
 from ..isa.targets import ALL_TARGETS, Target, get_target, target_by_mach
-from .codeobject import CodeObject, elf_type_of, parse_code_object
+from .codeobject import CodeObject, KernelMetadata, code_object_of, read_checked_elf
 from .descriptors import (AMD_KERNEL_CODE_SIZE, KERNEL_DESCRIPTOR_SIZE,
                           decode_amd_kernel_code, decode_kernel_descriptor)
-from .metadata import KernelMetadata
 from .printf import parse_printf_formats
-
-R_AMDGPU_NONE, R_AMDGPU_ABS64, R_AMDGPU_RELATIVE64 = 0, 3, 13
-ET_REL = 1
 
 
 @dataclass
@@ -32,7 +29,8 @@ class KernelInfo:
     kernel_object: int
     code_object_version: int
     setup: object                     # KernelSetup
-    args: tuple | None                # ArgMetadata, explicit then hidden; None: unknown (v2)
+    args: tuple | None                # elf.metadata.KernelArg, explicit then hidden;
+                                      # None: unknown (v2 without metadata)
     kernarg_size: int
     kernarg_align: int
     group_segment_fixed_size: int
@@ -47,11 +45,11 @@ class KernelInfo:
 
     @property
     def explicit_args(self):
-        return None if self.args is None else tuple(a for a in self.args if not a.hidden)
+        return None if self.args is None else tuple(a for a in self.args if not a.is_hidden)
 
     @property
     def hidden_args(self):
-        return () if self.args is None else tuple(a for a in self.args if a.hidden)
+        return () if self.args is None else tuple(a for a in self.args if a.is_hidden)
 
     def describe(self) -> str:
         """One line per property, as ``amdgpu-run --info`` lists kernels."""
@@ -82,10 +80,16 @@ class LoadedCodeObject:
     printf_formats: dict              # id -> PrintfFormat
 
 
-def link_if_relocatable(data: bytes) -> bytes:
-    """ET_REL bytes linked into a shared object; ET_DYN bytes unchanged."""
-    if elf_type_of(data) != ET_REL:
-        return data
+def read_loadable(data: bytes) -> CodeObject:
+    """The checked code object of ``data``; a relocatable object is linked first."""
+    elf = read_checked_elf(data)
+    if elf.type == C.ET_REL:
+        elf = read_checked_elf(link_relocatable(data))
+    return code_object_of(elf)
+
+
+def link_relocatable(data: bytes) -> bytes:
+    """ET_REL bytes linked into a shared object, as ROCm's loader does."""
     try:
         from ..link import link
     except ImportError:
@@ -115,7 +119,7 @@ def code_object_target(code: CodeObject) -> Target:
 
 def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObject:
     """Check, map and relocate ``data``; returns its kernels. Raises LoadError."""
-    code = parse_code_object(link_if_relocatable(bytes(data)))
+    code = read_loadable(bytes(data))
     target = code_object_target(code)
     if device_target is not None:
         device_target = get_target(device_target)
@@ -127,7 +131,7 @@ def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObjec
     try:
         base, allocation = _map_segments(memory, code)
         _relocate(memory, code, base)
-        printf_formats = parse_printf_formats(code.metadata.printf if code.metadata else ())
+        printf_formats = parse_printf_formats(code.printf)
         kernels = {k.name: k for k in _kernels(memory, code, base, printf_formats)}
     except MemoryFault as fault:
         raise LoadError(f"bad offset in code object: {fault}") from None
@@ -139,7 +143,7 @@ def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObjec
 def _map_segments(memory, code: CodeObject):
     low = min(s.vaddr for s in code.segments)
     high = max(s.vaddr + s.memsz for s in code.segments)
-    align = max(s.align for s in code.segments)
+    align = max(s.align or 1 for s in code.segments)
     if align & (align - 1) or align > 1 << 16:
         raise LoadError(f"unsupported segment alignment 0x{align:x}")
     low -= low % align
@@ -149,21 +153,20 @@ def _map_segments(memory, code: CodeObject):
                                  name="code object")
     base = allocation - low
     for segment in code.segments:
-        memory.write(base + segment.vaddr,
-                     code.data[segment.offset:segment.offset + segment.filesz])
+        memory.write(base + segment.vaddr, segment.data)
     return base, allocation
 
 
 def _relocate(memory, code: CodeObject, base: int):
     for reloc in code.relocations:
         where = base + reloc.offset
-        if reloc.type == R_AMDGPU_NONE:
+        if reloc.type == C.R_AMDGPU_NONE:
             continue
-        if reloc.type == R_AMDGPU_RELATIVE64:
+        if reloc.type == C.R_AMDGPU_RELATIVE64:
             memory.write_u64(where, base + reloc.addend)
-        elif reloc.type == R_AMDGPU_ABS64:
-            if reloc.symbol is None or not reloc.symbol.shndx:
-                name = reloc.symbol.name if reloc.symbol else "(none)"
+        elif reloc.type == C.R_AMDGPU_ABS64:
+            if reloc.symbol is None or not reloc.symbol.is_defined:
+                name = reloc.symbol.name if reloc.symbol and reloc.symbol.name else "(none)"
                 raise LoadError(f"relocation at 0x{reloc.offset:x} refers to undefined "
                                 f"symbol '{name}'")
             memory.write_u64(where, base + reloc.symbol.value + reloc.addend)
@@ -178,9 +181,9 @@ def _kernels(memory, code, base, printf_formats):
     if version >= 3:
         if metadata is None:
             raise LoadError("code object v3+ has no NT_AMDGPU_METADATA note (missing metadata)")
-        for entry in metadata.kernels:
+        for entry in metadata:
             symbol = code.symbols.get(entry.symbol)
-            if symbol is None or not symbol.shndx:
+            if symbol is None or not symbol.is_defined:
                 raise LoadError(f"kernel '{entry.name}': descriptor symbol '{entry.symbol}' "
                                 "is not defined")
             address = base + symbol.value
@@ -189,7 +192,7 @@ def _kernels(memory, code, base, printf_formats):
             yield _kernel_info(entry.name, entry.symbol, address, version, decoded, entry,
                                printf_formats)
         return
-    by_name = {k.name: k for k in metadata.kernels} if metadata else {}
+    by_name = {k.name: k for k in metadata} if metadata else {}
     for symbol in code.kernel_symbols():
         address = base + symbol.value
         decoded = decode_amd_kernel_code(memory.read(address, AMD_KERNEL_CODE_SIZE), address)
@@ -199,30 +202,26 @@ def _kernels(memory, code, base, printf_formats):
 
 def _kernel_info(name, symbol, address, version, decoded, entry: KernelMetadata | None,
                  printf_formats):
+    """The metadata's code properties where it states them (non-zero: the ELF
+    layer validated their types), the kernel descriptor's otherwise."""
     setup = decoded.setup
 
-    def prop(value, default):
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise LoadError(f"malformed metadata: kernel '{name}' has a code property "
-                            f"{value!r} that is not a non-negative integer")
-        return value
+    def stated(field: str, default: int) -> int:
+        return (getattr(entry, field) if entry is not None else 0) or default
 
-    args = entry.args if entry is not None else None
-    kernarg_size = prop(entry.kernarg_segment_size if entry else None, decoded.kernarg_size)
+    args = tuple(entry.args) if entry is not None else None
+    kernarg_size = stated("kernarg_segment_size", decoded.kernarg_size)
     if args:
         kernarg_size = max(kernarg_size, max(a.offset + a.size for a in args))
     return KernelInfo(
         name=name, symbol=symbol, kernel_object=address, code_object_version=version,
         setup=setup, args=args, kernarg_size=kernarg_size,
-        kernarg_align=prop(entry.kernarg_segment_align if entry else None,
-                           decoded.kernarg_align),
+        kernarg_align=stated("kernarg_segment_align", decoded.kernarg_align),
         group_segment_fixed_size=setup.group_segment_fixed_size,
         private_segment_fixed_size=setup.private_segment_fixed_size,
-        sgpr_count=prop(entry.sgpr_count if entry else None, setup.sgpr_count),
-        vgpr_count=prop(entry.vgpr_count if entry else None, setup.vgpr_count),
-        wavefront_size=prop(entry.wavefront_size if entry else None, setup.wavefront_size),
-        max_flat_workgroup_size=prop(entry.max_flat_workgroup_size if entry else None, 1024),
+        sgpr_count=stated("sgpr_count", setup.sgpr_count),
+        vgpr_count=stated("vgpr_count", setup.vgpr_count),
+        wavefront_size=stated("wavefront_size", setup.wavefront_size),
+        max_flat_workgroup_size=stated("max_flat_workgroup_size", 1024),
         printf_formats=printf_formats,
         uses_dynamic_stack=bool(entry.uses_dynamic_stack) if entry else False)

@@ -61,7 +61,8 @@ def expect_error(data, *fragments):
 def test_empty_and_tiny_files():
     expect_error(b"", "truncated", "too short")
     expect_error(b"\x7fEL", "too short")
-    expect_error(GOOD[:10], "bad magic")  # 10 bytes: magic check needs the full ident
+    expect_error(GOOD[:10], "truncated", "10 bytes is too short")
+    expect_error(b"MZ" + GOOD[2:10], "bad magic")
 
 
 def test_bad_magic():

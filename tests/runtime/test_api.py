@@ -13,7 +13,7 @@ from amdgpu_tools.errors import KernelError, LaunchError
 from amdgpu_tools.exec.launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 from amdgpu_tools.runtime.kernargs import Geometry, HiddenContext, build_kernarg_segment
 from amdgpu_tools.runtime.layouts import KERNEL_DISPATCH_PACKET
-from amdgpu_tools.runtime.metadata import ArgMetadata
+from amdgpu_tools.elf.metadata import KernelArg as ArgMetadata
 from amdgpu_tools.runtime.queues import Queue
 
 from .conftest import FakeExecutor, read_data
@@ -224,11 +224,13 @@ def test_buffers_round_trip():
 def test_dynamic_stack_kernels_get_extra_private_memory():
     import dataclasses
     from amdgpu_tools.runtime.api import Kernel
-    from amdgpu_tools.runtime.metadata import parse_v3_msgpack
+    from amdgpu_tools.elf.metadata import kernels_from_notes
+    from amdgpu_tools.elf.notes import amdgpu_metadata_note
     import msgpack
     document = {"amdhsa.kernels": [{".name": "k", ".symbol": "k.kd", ".args": [],
                                     ".uses_dynamic_stack": True}]}
-    assert parse_v3_msgpack(msgpack.packb(document)).kernels[0].uses_dynamic_stack
+    note = amdgpu_metadata_note(msgpack.packb(document))
+    assert kernels_from_notes([note])[0].uses_dynamic_stack
     device, program, executor = _device("kernels_v4_gfx900.hsaco")
     info = program.kernels["fill64"]
     assert not info.uses_dynamic_stack

@@ -6,11 +6,13 @@ import struct
 import msgpack
 import pytest
 
-from amdgpu_tools.errors import LoadError, ToolchainError
+from amdgpu_tools.elf import constants as C
+from amdgpu_tools.elf.metadata import kernels_from_notes
+from amdgpu_tools.elf.notes import Note, hsa_metadata_note
+from amdgpu_tools.errors import ElfFormatError, LoadError, ToolchainError
 from amdgpu_tools.runtime.api import Device
 from amdgpu_tools.runtime.codeobject import parse_code_object
 from amdgpu_tools.runtime.hsa import Agent
-from amdgpu_tools.runtime.metadata import parse_v2_yaml
 
 from .conftest import FakeExecutor, read_data
 
@@ -110,23 +112,23 @@ V2 = read_data("kernels_v2_gfx803.hsaco")
 def _metadata_note_offset(data):
     """File offset of the msgpack descriptor of the NT_AMDGPU_METADATA note."""
     code = parse_code_object(data)
-    desc = [d for o, t, d in code.notes if t == 32][0]
+    desc = [n.desc for n in code.notes if n.type == C.NT_AMDGPU_METADATA][0]
     return data.index(desc), len(desc)
 
 
 @pytest.mark.parametrize("data,message", [
-    (b"", "not an ELF file"),
-    (b"\x7fELF", "truncated code object"),
-    (V5[:40], "truncated code object"),
-    (V5[:200], "truncated code object"),
-    (b"MZ" + V5[2:], "not an ELF file"),
-    (_patch(V5, 4, b"\x01"), "not a 64-bit ELF"),
-    (_patch(V5, 18, struct.pack("<H", 62)), "wrong machine: e_machine is 62"),
+    (b"", "code object: truncated file: 0 bytes"),
+    (b"\x7fELF", "code object: truncated file: 4 bytes"),
+    (V5[:40], "code object: truncated file: .* ELF64 header"),
+    (V5[:200], "code object: truncated file: section header table"),
+    (b"MZ" + V5[2:], "code object: not an ELF file"),
+    (_patch(V5, 4, b"\x01"), "unsupported ELF class 1 .*ELF64"),
+    (_patch(V5, 18, struct.pack("<H", 62)), "not an AMDGPU object: e_machine is 62"),
     (_patch(V5, 7, b"\x00"), "wrong OS/ABI 0"),
     (_patch(V5, 8, b"\x09"), "unsupported ABI version 9"),
     (_patch(V5, 16, struct.pack("<H", 2)), "neither a shared nor a relocatable"),
-    (_patch(V5, 32, struct.pack("<Q", 1 << 40)), "truncated code object: program header 0"),
-    (_patch(V5, 40, struct.pack("<Q", len(V5) - 10)), "truncated code object: section header"),
+    (_patch(V5, 32, struct.pack("<Q", 1 << 40)), "truncated file: program header table"),
+    (_patch(V5, 40, struct.pack("<Q", len(V5) - 10)), "truncated file: section header table"),
     (_patch(V5, 48, struct.pack("<I", 0x2A)), "code object is for gfx803, but the device is gfx900"),
     (_patch(V5, 48, struct.pack("<I", 0x7F)), "unknown processor"),
 ])
@@ -144,7 +146,7 @@ def test_segment_past_end_of_file():
         if p_type == 1:
             bad = _patch(V5, ph + 56 * i + 32, struct.pack("<Q", 1 << 30))
             break
-    with pytest.raises(LoadError, match="truncated code object: PT_LOAD segment"):
+    with pytest.raises(LoadError, match="segment 1: offset .* past the end of the file"):
         _load(bad)
     assert code.segments
 
@@ -173,28 +175,71 @@ def test_metadata_naming_an_undefined_descriptor():
         _load(_patch(V5, offset, raw))
 
 
-@pytest.mark.parametrize("text,message", [
-    ("Kernels: [ {Name: k, Args: [ {Size: 4, Align: 3, ValueKind: ByValue} ]} ]",
-     "Align 3 is not a power of two"),
-    ("Kernels: [ {Name: k, Args: [ {Align: 4, ValueKind: ByValue} ]} ]", "Size is None"),
-    ("Kernels: [ {Args: []} ]", "no 'Name'"),
-    ("Kernels: 7", "not a list"),
-    ("[1, 2", "YAML does not parse"),
-    ("Kernels: [ {Name: k, Args: [ {Size: 4, Align: 4} ]} ]", "has no ValueKind"),
+def _v2_kernels(kernel_yaml):
+    """The kernels of a v2 metadata note holding one kernel (YAML flow style)."""
+    text = f"Version: [ 1, 0 ]\nKernels: [ {kernel_yaml} ]\n"
+    return kernels_from_notes([hsa_metadata_note(text)])
+
+
+@pytest.mark.parametrize("kernel,message", [
+    ("{Name: k, SymbolName: k, Args: [ {Size: 4, Align: 3, ValueKind: ByValue} ]}",
+     "argument 0 Align 3 is not a power of two"),
+    ("{Name: k, SymbolName: k, Args: [ {Align: 4, ValueKind: ByValue} ]}",
+     "lacks required key 'Size'"),
+    ("{SymbolName: k, Args: []}", "lacks required key 'Name'"),
+    ("{Name: k, SymbolName: k, Args: 7}", "Args must be a sequence"),
+    ("{Name: k, SymbolName: k, Args: [ {Size: 4, Align: 4} ]}",
+     "lacks required key 'ValueKind'"),
+    ("{Name: k, SymbolName: k, Args: [ {Size: 4, Align: 4, ValueKind: Bytes} ]}",
+     "ValueKind is 'Bytes', expected one of"),
+    ("{Name: k, SymbolName: k, CodeProps: {KernargSegmentSize: 0, GroupSegmentFixedSize: 0,"
+     " PrivateSegmentFixedSize: 0, KernargSegmentAlign: 8, WavefrontSize: 64,"
+     " NumSGPRs: x}}", "NumSGPRs is 'x', expected an unsigned integer"),
+    ("{Name: k, SymbolName: k, CodeProps: {NumSGPRs: 8}}",
+     "CodeProps lacks required key 'KernargSegmentSize'"),
+    ("{Name: [1, 2", "not valid YAML"),
 ])
-def test_malformed_v2_metadata(text, message):
-    with pytest.raises(LoadError, match=message):
-        parse_v2_yaml(text)
+def test_malformed_v2_metadata(kernel, message):
+    with pytest.raises(ElfFormatError, match=message):
+        _v2_kernels(kernel)
+
+
+def test_malformed_v2_metadata_in_a_code_object_is_a_load_error():
+    good, bad = b"ValueKind:       GlobalBuffer", b"ValueKind:       GlobalBuffez"
+    assert good in V2
+    with pytest.raises(LoadError, match="malformed metadata: NT_AMD_HSA_METADATA: .*"
+                                        "GlobalBuffez"):
+        _load(V2.replace(good, bad, 1))
 
 
 def test_v2_metadata_offsets_follow_alignment():
-    metadata = parse_v2_yaml(
-        "Kernels: [ {Name: k, Args: [ {Size: 4, Align: 4, ValueKind: ByValue},"
+    (kernel,) = _v2_kernels(
+        "{Name: k, SymbolName: k, Args: [ {Size: 4, Align: 4, ValueKind: ByValue},"
         " {Size: 8, Align: 8, ValueKind: GlobalBuffer},"
-        " {Size: 8, Align: 8, ValueKind: HiddenMultiGridSyncArg} ]} ]")
-    args = metadata.kernels[0].args
-    assert [(a.offset, a.value_kind) for a in args] == [
+        " {Size: 8, Align: 8, ValueKind: HiddenMultiGridSyncArg} ]}")
+    assert [(a.offset, a.value_kind) for a in kernel.args] == [
         (0, "by_value"), (8, "global_buffer"), (16, "hidden_multigrid_sync_arg")]
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda doc: doc.update({"amdhsa.kernels": 7}), "amdhsa.kernels is 7, expected a list"),
+    (lambda doc: doc["amdhsa.kernels"].append(3), "kernel 1 is 3, expected a map"),
+    (lambda doc: doc["amdhsa.kernels"][0].pop(".name"), "kernel 0 .name is missing"),
+    (lambda doc: doc["amdhsa.kernels"][0].pop(".symbol"), "kernel 'k' .symbol is missing"),
+    (lambda doc: doc["amdhsa.kernels"][0][".args"][0].pop(".value_kind"),
+     "kernel 'k' argument 0 .value_kind is missing"),
+    (lambda doc: doc["amdhsa.kernels"][0][".args"][0].update({".offset": -8}),
+     "argument 0 .offset is -8, expected a non-negative integer"),
+    (lambda doc: doc["amdhsa.kernels"][0].update({".wavefront_size": True}),
+     ".wavefront_size is True"),
+])
+def test_malformed_v3_metadata(change, message):
+    document = {"amdhsa.version": [1, 2], "amdhsa.kernels": [
+        {".name": "k", ".symbol": "k.kd", ".args": [
+            {".offset": 0, ".size": 8, ".value_kind": "global_buffer"}]}]}
+    change(document)
+    with pytest.raises(ElfFormatError, match=message):
+        kernels_from_notes([Note("AMDGPU", C.NT_AMDGPU_METADATA, msgpack.packb(document))])
 
 
 def test_unknown_kernel_is_a_launch_error():
@@ -280,7 +325,8 @@ def test_non_integer_code_property_is_malformed_metadata():
             break
     assert len(raw) == size
     patched = _patch(V5, offset, raw)
-    with pytest.raises(LoadError, match="malformed metadata: kernel '.*' has a code property 'x'"):
+    with pytest.raises(LoadError, match="malformed metadata: NT_AMDGPU_METADATA: kernel "
+                                        "'.*' .sgpr_count is 'x', expected a non-negative"):
         _load(patched)
 
 
