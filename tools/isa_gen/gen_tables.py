@@ -371,11 +371,12 @@ def probe_vgpr_only(rows):
         for index, spec in enumerate(row["operands"]):
             if spec.get("kind") == "ssrc":
                 spec["file"] = "s"
-            if spec.get("kind") == "src" and spec.get("width", 1) == 1 or \
-                    spec.get("file") == "s":
+            if spec.get("kind") == "src" or spec.get("file") == "s":
                 probes.append((row, spec, index))
     for cpu, mine in _by_cpu(probes, lambda p: p[0]):
-        with_sgpr = assemble_lines([_probe_text(r, i, "s7") for r, _, i in mine], cpu)
+        sgpr = {1: "s7", 2: "s[6:7]", 4: "s[8:11]"}
+        with_sgpr = assemble_lines([_probe_text(r, i, sgpr.get(s.get("width", 1), "s7"))
+                                    for r, s, i in mine], cpu)
         with_const = assemble_lines([_probe_text(r, i, "0.5") for r, _, i in mine], cpu)
         for (row, spec, _), (sdata, smsg), (cdata, cmsg) in zip(mine, with_sgpr, with_const):
             const_refused = cdata is None and "invalid operand for instruction" in cmsg
@@ -411,6 +412,17 @@ def probe_constant_bus(rows):
         for (row, count, _), (data, _) in zip(mine, results):
             if data is not None:
                 row["bus_limit"] = count
+
+
+def probe_sdwa_omod(rows):
+    """GFX9 SDWA output modifiers: llvm-mc refuses mul:2 where the result is an integer."""
+    probes = [row for row in rows if row["encoding"] == "SDWA" and "9" in row["opcodes"]
+              and row["format"] != "SDWA_VOPC"]
+    for cpu, mine in _by_cpu(probes, lambda r: r):
+        texts = [re.sub(r" dst_sel:", " mul:2 dst_sel:", row["_text"], count=1) for row in mine]
+        for row, (data, _) in zip(mine, assemble_lines(texts, cpu)):
+            if data is None:
+                row["no_omod"] = True
 
 
 def add_base_encodings(rows):
@@ -455,6 +467,7 @@ def main(argv=None):
     probe_types(rows)
     probe_vgpr_only(rows)
     probe_constant_bus(rows)
+    probe_sdwa_omod(rows)
     for row in rows:
         if row["name"] in IMPLICIT_READS and row["encoding"] != "DPP":
             row["implicit_reads"] = IMPLICIT_READS[row["name"]]

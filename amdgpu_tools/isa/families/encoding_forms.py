@@ -10,6 +10,26 @@ _FORM_ORDER = {"VOP1": 0, "VOP2": 0, "VOPC": 0, "SOP1": 0, "SOP2": 0, "SOPK": 0,
                "SOPP": 0, "SMEM": 0, "SMRD": 0, "VOP3": 1, "VOP3P": 1, "DPP": 2, "SDWA": 3}
 
 
+class LazyText(Encoded):
+    """An ``Encoded`` whose canonical text is printed only when asked for (listings)."""
+
+    def __init__(self, data, fixups, target, symbols):  # pylint: disable=super-init-not-called
+        self.data = data
+        self.fixups = fixups
+        self._target = target
+        self._symbols = symbols
+        self._text = None
+
+    @property
+    def text(self):
+        if self._text is None:
+            from ..decoder import decode
+            inst = decode(self.data, 0, self._target)
+            inst.symbols = self._symbols or None
+            self._text = inst.text()
+        return self._text
+
+
 class EncodingMixin:
     """Choose among a mnemonic's forms and encode operands by kind."""
 
@@ -34,10 +54,7 @@ class EncodingMixin:
                 if best is None or error.rank > best.rank:
                     best = error
                 continue
-            from ..decoder import decode
-            inst = decode(data, 0, target)
-            inst.symbols = symbols or None
-            return Encoded(data=data, text=inst.text(), fixups=fixups)
+            return LazyText(data, fixups, target, symbols)
         raise InstructionError(str(best), best.operand_index)
 
     # hooks --------------------------------------------------------------------

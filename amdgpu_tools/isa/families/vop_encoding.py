@@ -81,6 +81,9 @@ class VectorEncoding:
         if ctx.gen < 9:
             ctx.fail("invalid operand for instruction (SDWA sources are VGPRs on GFX8)")
         code = encode_source(ctx, spec, operand, False, False)
+        if code == 248 and spec.get("type") == "i16":
+            ctx.fail("invalid operand for instruction (1/(2*pi) is no 16-bit integer"
+                     " constant in SDWA)", rank=2)
         ctx.fields["s0" if spec["field"] == "src0" else "s1"] = 1
         return code
 
@@ -180,7 +183,7 @@ class VectorEncoding:
                 fields["clamp"] = 1
         elif name in ("mul", "div") and (encoding == "VOP3" and "omod" in mods or
                                          encoding == "SDWA" and "omod" in ctx.layout.fields
-                                         and "omod" in self.twin_modifiers(row.name)):
+                                         and not row.get("no_omod")):
             omod = _OMOD_VALUE.get((name, modifier.value))
             if omod is None:
                 ctx.fail(f"invalid {name} value", rank=3)
