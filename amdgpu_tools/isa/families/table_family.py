@@ -171,7 +171,7 @@ class TableFamily(EncodingMixin):
         if kind in ("src", "ssrc"):
             text = codec.operand_text(value, gen, width, type_size(spec), inst.literal,
                                       is_float_type(spec), spec.get("type") == "i16")
-            if spec.get("no_const") and value == 126 and (kind == "src" or width == 2):
+            if spec.get("no_const") and value == 126 and kind == "src":
                 text += "/*Invalid register, operand has 'SReg_1_XEXEC' register class*/"
             return self.wrap_source(inst, spec, text)
         if kind == "sdst":
