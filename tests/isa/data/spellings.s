@@ -173,3 +173,5 @@ s_cselect_b32 s0, s1, 0
 s_abs_i32 s0, s1
 s_mul_i32 s0, s1, s2
 s_add_u32 s0, s1, 1.0
+s_mov_b32 s0, lds_direct
+v_add_u32 v0, v1, lds_direct
