@@ -22,19 +22,48 @@ _U32 = np.uint32
 _U64 = np.uint64
 
 
+#: Access sizes an LDS access moves as whole words when every address is aligned.
+_WORD_TYPES = {4: (np.uint32, 2), 8: (np.uint64, 3)}
+
+
 class ByteArrayMemory:
-    """A flat ``uint8`` array with DeviceMemory's gather/scatter interface (LDS)."""
+    """A flat ``uint8`` array with DeviceMemory's gather/scatter interface (LDS).
+
+    Aligned dword/qword accesses (nearly all of them) index a typed view of
+    the array once instead of building an (n, nbytes) byte index matrix.
+    """
 
     def __init__(self, data: np.ndarray):
         self.data = data.reshape(-1)
+        self._views = {}
+
+    def _words(self, addresses, nbytes):
+        """(typed view, word indices) when every address is ``nbytes``-aligned, else None."""
+        kind = _WORD_TYPES.get(nbytes)
+        if kind is None or not addresses.size or \
+                int(np.bitwise_or.reduce(addresses, axis=None)) & (nbytes - 1):
+            return None
+        view = self._views.get(nbytes)
+        if view is None:
+            usable = self.data.size // nbytes * nbytes
+            view = self._views[nbytes] = self.data[:usable].view(kind[0])
+        return view, addresses >> kind[1]
 
     def gather(self, addresses, nbytes):
         addresses = np.asarray(addresses, np.int64)
+        words = self._words(addresses, nbytes)
+        if words is not None:
+            return np.take(words[0], words[1]).view(np.uint8).reshape(-1, nbytes)
         return self.data[addresses[:, None] + np.arange(nbytes, dtype=np.int64)]
 
     def scatter(self, addresses, data):
         addresses = np.asarray(addresses, np.int64)
         nbytes = data.shape[1]
+        words = self._words(addresses, nbytes)
+        if words is not None:
+            view, index = words
+            view[index] = np.ascontiguousarray(data).view(view.dtype)[:, 0]
+            return
         self.data[addresses[:, None] + np.arange(nbytes, dtype=np.int64)] = data
 
 
@@ -112,9 +141,17 @@ def load_pieces(ctx, pieces, shape, nbytes) -> np.ndarray:
 def store_pieces(ctx, pieces, data: np.ndarray) -> None:
     """Write ``data`` ((n, 64, nbytes) uint8) for every valid chunk of the pieces."""
     for piece in pieces:
+        chunks = piece.addresses.shape[1]
+        if chunks == 1 and piece.chunk_bytes == data.shape[-1] and \
+                piece.addresses.shape[0] == data.shape[0] * data.shape[1] and \
+                piece.valid.all():
+            # every lane stores one whole chunk: the register bytes as they are
+            rows = data.reshape(-1, piece.chunk_bytes)
+            addresses = piece.addresses.reshape(-1)
+            _guard(ctx, piece, lambda: piece.backend.scatter(addresses, rows))
+            continue
         if not piece.valid.any():
             continue
-        chunks = piece.addresses.shape[1]
         lane_bytes = data[piece.lanes]
         pad = chunks * piece.chunk_bytes - lane_bytes.shape[1]
         if pad > 0:

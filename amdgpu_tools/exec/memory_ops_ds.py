@@ -90,6 +90,9 @@ def lds_piece(ctx, generation, addresses, nbytes, lanes):
     valid = (addresses + _U64(nbytes)) <= limit[:, None]
     rows = state.wave_group[ctx.sel].astype(_U64)
     linear = rows[:, None] * _U64(size) + addresses
+    if lanes.all():                     # every lane: views instead of selections
+        return Piece(lds_memory(state), lanes, linear.reshape(-1, 1), valid.reshape(-1, 1),
+                     nbytes)
     return Piece(lds_memory(state), lanes, linear[lanes][:, None],
                  valid[lanes][:, None], nbytes)
 
@@ -111,7 +114,7 @@ def _finish_load(ctx, inst, raw, signed, d16=None):
             (current & _U32(0xFFFF)) | (low << _U32(16))
         state.write_vgpr(ctx.sel, vdst, merged, lanes)
         return
-    _write_vgprs(state, ctx.sel, vdst, words, lanes)
+    _write_vgprs(state, ctx.sel, vdst, words, ctx.write_lanes())
 
 
 # ------------------------------------------------------------------- loads
@@ -138,7 +141,7 @@ def _build_read2(inst, program, nbytes, stride64):
         halves = [load_pieces(ctx, [lds_piece(ctx, generation, addr + _U64(off), nbytes, lanes)],
                               lanes.shape, nbytes) for off in offsets]
         words = bytes_to_words(np.concatenate(halves, axis=-1))
-        _write_vgprs(ctx.state, ctx.sel, int(inst.fields["vdst"]), words, lanes)
+        _write_vgprs(ctx.state, ctx.sel, int(inst.fields["vdst"]), words, ctx.write_lanes())
     return run
 
 

@@ -78,6 +78,9 @@ def _chunking(nbytes):
 
 
 def _global_piece(memory, addresses, lanes, nbytes):
+    if lanes.all():                     # the common case: a view, no selection copy
+        selected = addresses.reshape(-1)
+        return Piece(memory, lanes, selected[:, None], _all_valid(selected.size), nbytes)
     selected = addresses[lanes]
     return Piece(memory, lanes, selected[:, None], np.ones((selected.size, 1), bool), nbytes)
 
@@ -113,8 +116,19 @@ def flat_pieces(ctx, generation, addresses, lanes, nbytes):
 
 
 # ------------------------------------------------------------ address plans
+def _all_valid(count):
+    """(count, 1) all-True validity flags, as a broadcast view (never written)."""
+    return np.broadcast_to(np.ones((1, 1), bool), (count, 1))
+
+
 def _vgpr64(state, sel, reg):
-    return state.vgpr[reg, sel].astype(_U64) | (state.vgpr[reg + 1, sel].astype(_U64) << _U64(32))
+    """The 64-bit value in VGPRs reg, reg+1: the two halves interleaved in one pass."""
+    low = state.vgpr[reg, sel]
+    out = np.empty(low.shape, _U64)
+    halves = out.view(_U32).reshape(low.shape + (2,))
+    halves[..., 0] = low
+    halves[..., 1] = state.vgpr[reg + 1, sel]
+    return out
 
 
 def _sign_extend(value, bits):
@@ -149,7 +163,8 @@ def _global_plan(inst, program):
         else:
             base = state.read_sgpr64(ctx.sel, saddr)
             addresses = base[:, None] + state.vgpr[reg, ctx.sel].astype(_U64)
-        addresses = addresses + _U64(offset & 0xFFFF_FFFF_FFFF_FFFF)
+        if offset:
+            addresses += _U64(offset & 0xFFFF_FFFF_FFFF_FFFF)
         return [_global_piece(state.memory, addresses, lanes, nbytes)]
     return plan
 
@@ -210,7 +225,7 @@ def _read_vgprs(state, sel, first, count):
 
 
 def _write_vgprs(ctx, first, words):
-    lanes = ctx.exec_lanes()
+    lanes = ctx.write_lanes()
     for i in range(words.shape[-1]):
         ctx.state.write_vgpr(ctx.sel, first + i, words[..., i], lanes)
 

@@ -215,15 +215,37 @@ def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
     group_slot = np.repeat(np.arange(len(group_ids)), waves_per_group)
     first_of_group = np.concatenate(([0], np.cumsum(waves_per_group)[:-1]))
     wave_in_group = np.arange(group_slot.size) - np.repeat(first_of_group, waves_per_group)
-    flat_id = wave_in_group[:, None] * WAVE_SIZE + np.arange(WAVE_SIZE)[None, :]
     ext = extent[group_slot]
-    valid = flat_id < items[group_slot][:, None]
-    ids = np.zeros((3, group_slot.size, WAVE_SIZE), np.uint32)
-    ids[0] = flat_id % ext[:, 0:1]
-    ids[1] = (flat_id // ext[:, 0:1]) % ext[:, 1:2]
-    ids[2] = flat_id // (ext[:, 0:1] * ext[:, 1:2])
-    ids[:, ~valid] = 0
+    # A grid has at most 8 distinct work-group extents (full, or partial in
+    # some dimensions): lay out each one once and copy it to its groups.
+    if len(extent) and (extent == extent[:1]).all():
+        template_ids, template_valid = _group_template(extent[0])
+        ids = np.take(template_ids, wave_in_group, axis=1)
+        valid = np.take(template_valid, wave_in_group, axis=0)
+        return WaveGeometry(group_ids[group_slot], ext, wave_in_group, group_slot, ids, valid)
+    ids = np.empty((3, group_slot.size, WAVE_SIZE), np.uint32)
+    valid = np.empty((group_slot.size, WAVE_SIZE), np.bool_)
+    shapes, shape_of = np.unique(extent, axis=0, return_inverse=True)
+    shape_of = shape_of.reshape(-1)[group_slot]
+    for index, shape in enumerate(shapes):
+        waves = shape_of == index
+        template_ids, template_valid = _group_template(shape)
+        position = wave_in_group[waves]
+        ids[:, waves] = template_ids[:, position]
+        valid[waves] = template_valid[position]
     return WaveGeometry(group_ids[group_slot], ext, wave_in_group, group_slot, ids, valid)
+
+
+def _group_template(shape):
+    """Work-item ids (3, waves, 64) and live lanes (waves, 64) of one work-group shape."""
+    items = int(np.prod(shape))
+    waves = -(-items // WAVE_SIZE)
+    flat_id = np.arange(waves * WAVE_SIZE, dtype=np.int64).reshape(waves, WAVE_SIZE)
+    valid = flat_id < items
+    x, y = int(shape[0]), int(shape[1])
+    ids = np.stack([flat_id % x, (flat_id // x) % y, flat_id // (x * y)]).astype(np.uint32)
+    ids[:, ~valid] = 0
+    return ids, valid
 
 
 # ------------------------------------------------------------ wave registers

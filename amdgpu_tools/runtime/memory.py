@@ -29,6 +29,7 @@ GUARD_BYTES = 0x1000
 _BYTE_OFFSETS = {n: np.arange(n, dtype=np.int64) for n in (1, 2, 4, 8, 12, 16)}
 #: Access sizes moved as whole words when every address is aligned to them.
 _WORD_TYPES = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_WORD_SHIFTS = {2: 1, 4: 2, 8: 3}
 
 
 def _word_view(data: np.ndarray, offsets: np.ndarray, nbytes: int):
@@ -38,10 +39,11 @@ def _word_view(data: np.ndarray, offsets: np.ndarray, nbytes: int):
     index a typed view once instead of building an (n, nbytes) index array.
     """
     kind = _WORD_TYPES.get(nbytes)
-    if kind is None or offsets.size < 16 or (offsets & (nbytes - 1)).any():
+    if kind is None or offsets.size < 16 or \
+            int(np.bitwise_or.reduce(offsets, axis=None)) & (nbytes - 1):
         return None
     usable = data.size // nbytes * nbytes
-    return data[:usable].view(kind), offsets // nbytes
+    return data[:usable].view(kind), offsets >> _WORD_SHIFTS[nbytes]
 
 
 @dataclass(eq=False)
@@ -149,14 +151,17 @@ class DeviceMemory:
         addresses = np.asarray(addresses, dtype=np.uint64)
         if addresses.size == 0:
             return [], addresses.astype(np.int64)
-        low = int(addresses.min())
-        high = int(addresses.max())
-        first = bisect.bisect_right(self._bases, low) - 1
-        if first >= 0 and self._allocations[first].contains(low) and \
-                high + nbytes <= self._allocations[first].end:
+        first = bisect.bisect_right(self._bases, int(addresses.flat[0])) - 1
+        if first >= 0:
+            # Guess the allocation of the first address; an address below its
+            # base wraps to a huge offset, so one max() checks every bound.
             allocation = self._allocations[first]
-            self._check_writable(allocation, low, nbytes, write)
-            return [allocation], (addresses - np.uint64(allocation.address)).astype(np.int64)
+            offsets = addresses - np.uint64(allocation.address)
+            if int(offsets.max()) + nbytes <= allocation.size:
+                if write and not allocation.writable:
+                    self._check_writable(allocation, int(addresses.min()), nbytes, write)
+                # offsets < 2**63: reinterpreting them is exact (no copy)
+                return [allocation], offsets.view(np.int64)
         return self._locate_slow(addresses, nbytes, write)
 
     def _locate_slow(self, addresses, nbytes, write):
@@ -195,7 +200,7 @@ class DeviceMemory:
                 return np.zeros((0, nbytes), np.uint8)
             words = _word_view(allocations[0].data, offsets, nbytes)
             if words is not None:
-                return words[0][words[1]].view(np.uint8).reshape(-1, nbytes)
+                return np.take(words[0], words[1]).view(np.uint8).reshape(-1, nbytes)
             return allocations[0].data[offsets[:, None] + byte_offsets]
         allocations, which, offsets = located
         out = np.empty((len(offsets), nbytes), np.uint8)
