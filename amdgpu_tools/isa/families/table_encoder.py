@@ -207,8 +207,8 @@ def encode_source(ctx, spec, operand, allow_vgpr, allow_literal):
         if spec.get("file") == "v" or spec.get("no_sgpr"):
             ctx.fail("invalid operand for instruction (a scalar register is not allowed here)")
         code = scalar_register_code(ctx, operand, width)
-        if code == 254 and not allow_vgpr:
-            ctx.fail("invalid operand for instruction (lds_direct is a vector-ALU source)")
+        if code == 254 and (not allow_vgpr or spec["field"] != "src0"):
+            ctx.fail("lds_direct cannot be used with this instruction (only as a VALU src0)")
         if code < 128 or code in SCALAR_SOURCES:
             ctx.scalar_reads.add((code, width))
         return code

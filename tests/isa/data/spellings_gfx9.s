@@ -46,3 +46,6 @@ v_mov_b32 v0, ttmp15
 s_mov_b64 ttmp[14:15], s[0:1]
 v_screen_partition_4se_b32 v0, v1
 v_sat_pk_u8_i16 v0, v1
+v_add_u32_e64 v0, lds_direct, v1
+v_mov_b32_sdwa v0, lds_direct
+v_mad_f32 v0, lds_direct, v1, v2
