@@ -68,39 +68,43 @@ def v_subrev_u32(a, b):
     return b.astype(I64) - a
 
 
-@valu("v_add_co_u32", "u32", "u32", "u32", carry_out=True)
+# The carry forms compute the exact (64-bit) result: the carry/borrow is read
+# from it, and the VOP3b clamp bit (GFX8+) saturates it to [0, 2**32 - 1]
+# instead of letting it wrap, as the ISA manual's integer clamp defines.
+@valu("v_add_co_u32", "u32", "u32", "u32", carry_out=True, int_clamp="u32")
 def v_add_co_u32(a, b):
-    total = u32(a) + u32(b)
-    return total, total < a
+    total = a.astype(I64) + b
+    return total, total > 0xFFFFFFFF
 
 
-@valu("v_sub_co_u32", "u32", "u32", "u32", carry_out=True)
+@valu("v_sub_co_u32", "u32", "u32", "u32", carry_out=True, int_clamp="u32")
 def v_sub_co_u32(a, b):
-    return u32(a) - u32(b), u32(b) > u32(a)
+    difference = a.astype(I64) - b
+    return difference, difference < 0
 
 
-@valu("v_subrev_co_u32", "u32", "u32", "u32", carry_out=True)
+@valu("v_subrev_co_u32", "u32", "u32", "u32", carry_out=True, int_clamp="u32")
 def v_subrev_co_u32(a, b):
-    return u32(b) - u32(a), u32(a) > u32(b)
+    difference = b.astype(I64) - a
+    return difference, difference < 0
 
 
-@valu("v_addc_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
+@valu("v_addc_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
 def v_addc_co_u32(a, b, carry):
-    partial = u32(a) + u32(b)
-    total = partial + carry
-    return total, (partial < a) | (total < partial)
+    total = a.astype(I64) + b + carry
+    return total, total > 0xFFFFFFFF
 
 
-@valu("v_subb_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
+@valu("v_subb_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
 def v_subb_co_u32(a, b, borrow):
-    partial = u32(a) - u32(b)
-    return partial - borrow, (u32(b) > u32(a)) | (partial < borrow)
+    difference = a.astype(I64) - b - borrow
+    return difference, difference < 0
 
 
-@valu("v_subbrev_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True)
+@valu("v_subbrev_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
 def v_subbrev_co_u32(a, b, borrow):
-    partial = u32(b) - u32(a)
-    return partial - borrow, (u32(a) > u32(b)) | (partial < borrow)
+    difference = b.astype(I64) - a - borrow
+    return difference, difference < 0
 
 
 @valu("v_add3_u32", "u32", "u32", "u32", "u32")

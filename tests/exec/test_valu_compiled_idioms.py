@@ -30,3 +30,40 @@ def test_vop3_cndmask_applies_neg_and_abs_to_bit_31(mcpu):
     np.testing.assert_array_equal(state.vgpr[2, 0], np.where(chosen, b & ~SIGN, a ^ SIGN))
     np.testing.assert_array_equal(state.vgpr[3, 0], np.where(chosen, b | SIGN, a & ~SIGN))
     np.testing.assert_array_equal(state.vgpr[4, 0], np.where(chosen, b, a))
+
+
+def _lanes(mask):
+    return ((np.uint64(mask) >> np.arange(64, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+
+
+@pytest.mark.parametrize("mcpu, spelling", [
+    ("gfx803", {"add": "v_add_u32", "sub": "v_sub_u32", "subrev": "v_subrev_u32",
+                "addc": "v_addc_u32", "subb": "v_subb_u32"}),
+    ("gfx900", {"add": "v_add_co_u32", "sub": "v_sub_co_u32", "subrev": "v_subrev_co_u32",
+                "addc": "v_addc_co_u32", "subb": "v_subb_co_u32"})])
+def test_vop3b_carry_ops_clamp_saturates_and_still_reports_carry(mcpu, spelling):
+    """GFX8+ integer clamp on the carry-out forms: the unsigned result saturates
+    to [0, 0xFFFFFFFF] instead of wrapping (OCML's sub_sat/add_sat use it);
+    without clamp it wraps; the carry/borrow output is the unsaturated one."""
+    a = np.resize(np.array([5, 0xFFFFFFF0, 0, 0x80000000, 7, 0xFFFFFFFF], np.uint32), 64)
+    b = np.resize(np.array([9, 0x20, 0, 0x80000000, 7, 1], np.uint32), 64)
+    carry_in = 0xAAAA_AAAA_AAAA_AAAA
+    s = spelling
+    state = run_snippet(f"{s['add']}_e64 v2, s[4:5], v0, v1 clamp\n"
+                        f"{s['sub']}_e64 v3, s[6:7], v0, v1 clamp\n"
+                        f"{s['subrev']}_e64 v4, s[8:9], v0, v1 clamp\n"
+                        f"{s['addc']}_e64 v5, s[10:11], v0, v1, s[0:1] clamp\n"
+                        f"{s['subb']}_e64 v6, s[12:13], v0, v1, s[0:1] clamp\n"
+                        f"{s['sub']}_e64 v7, s[14:15], v0, v1",
+                        vgpr={0: a, 1: b}, sgpr={0: carry_in & 0xFFFFFFFF, 1: carry_in >> 32},
+                        mcpu=mcpu)
+    x, y, c = a.astype(np.int64), b.astype(np.int64), _lanes(carry_in).astype(np.int64)
+    exact = {2: x + y, 3: x - y, 4: y - x, 5: x + y + c, 6: x - y - c}
+    for reg, value in exact.items():
+        np.testing.assert_array_equal(state.vgpr[reg, 0], np.clip(value, 0, 0xFFFFFFFF), str(reg))
+        flag = (value > 0xFFFFFFFF) | (value < 0)
+        sdst = 4 + 2 * (reg - 2)
+        lo, hi = state.sgpr[sdst, 0], state.sgpr[sdst + 1, 0]
+        got_flag = _lanes(int(lo) | int(hi) << 32)
+        np.testing.assert_array_equal(got_flag, flag, f"carry of v{reg}")
+    np.testing.assert_array_equal(state.vgpr[7, 0], ((x - y) & 0xFFFFFFFF).astype(np.uint32))
