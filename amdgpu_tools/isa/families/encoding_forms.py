@@ -34,6 +34,13 @@ class EncodingMixin:
     """Choose among a mnemonic's forms and encode operands by kind."""
 
     def candidates(self, mnemonic, target):
+        cache = self.__dict__.setdefault("_candidate_cache", {})
+        key = (mnemonic, target.name)
+        if key not in cache:
+            cache[key] = self._candidates(mnemonic, target)
+        return cache[key]
+
+    def _candidates(self, mnemonic, target):
         rows = [row for row in self.rows_named(mnemonic) if row.available_on(target)]
         if any(row.asm == mnemonic for row in rows) and mnemonic != rows[0].name:
             rows = [row for row in rows if row.asm == mnemonic]
