@@ -29,10 +29,19 @@ def _bits_list(value, count):
 class VectorFamily(VectorEncoding, TableFamily):
     """Source modifiers and the trailing modifiers of VOP3/VOP3P/DPP/SDWA."""
 
+    def needs_literal(self, row, fields):
+        if row.encoding in ("VOP3", "VOP3P"):
+            return False  # GFX6-9 VOP3 has no literal dword (check() rejects the marker)
+        return super().needs_literal(row, fields)
+
     def check(self, row, fields, target, words):
+        from ...errors import DecodeError
         if row.encoding == "DPP" and dpp_ctrl_text(fields["dpp_ctrl"]) is None:
-            from ...errors import DecodeError
             raise DecodeError(f"invalid DPP control 0x{fields['dpp_ctrl']:x}")
+        if row.encoding in ("VOP3", "VOP3P") and any(
+                fields.get(spec.get("field")) == codec.LITERAL for spec in row.operands
+                if spec.get("kind") == "src"):
+            raise DecodeError(f"{row.asm}: VOP3 cannot take a literal on {target.name}")
 
     def source_count(self, inst):
         return sum(1 for spec in inst.info.operands
