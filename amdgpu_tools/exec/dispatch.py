@@ -20,7 +20,7 @@ from .context import BARRIER, END, Branch, Context, Jump
 from .launch import DispatchResult
 from .operands import OperandError
 from .program import Program
-from .state import WaveState
+from .state import EXEC_HI, EXEC_LO, WaveState
 from .trace import Tracer
 
 #: Bytes of VGPR state, LDS and scratch a batch may hold (bounds the host
@@ -34,6 +34,8 @@ MAX_BATCH_WAVES = 1 << 15
 CLOCK_CHECK_STEPS = 256
 #: How often (in scheduler steps) the request's host service is called.
 HOST_SERVICE_STEPS = 64
+#: Granularity of the periodic checks: a power of two dividing both periods.
+CHECK_STEPS = 64
 
 
 def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
@@ -148,6 +150,27 @@ def _count(sel):
     return sel.stop - sel.start if isinstance(sel, slice) else int(sel.size)
 
 
+def _lane_counter(state, sel, n):
+    """A function giving the active lanes of the group (EXEC popcount) before a step.
+
+    A single wave reads its two EXEC words as Python ints (far cheaper than
+    NumPy scalars); the count also tells the context whether every lane is on.
+    """
+    if n == 1 and type(sel) is slice:
+        wave = sel.start
+        item = state.sgpr.item
+
+        def count_one(ctx):
+            lo, hi = item(EXEC_LO, wave), item(EXEC_HI, wave)
+            if lo & hi == 0xFFFFFFFF:
+                ctx.all_active = True
+                return 64
+            ctx.all_active = False
+            return lo.bit_count() + hi.bit_count()
+        return count_one
+    return Context.active_lane_count
+
+
 class Scheduler:
     """Runs one batch of waves until all have executed s_endpgm."""
 
@@ -158,6 +181,8 @@ class Scheduler:
         self.result = result
         self.tracer = tracer
         self.budget = budget
+        #: pc -> pre-decoded record: the program's, memoised in one plain dict
+        self.records = {}
         waves = state.num_waves
         self.groups = {}
         self.alive = np.ones(waves, dtype=np.bool_)
@@ -205,32 +230,48 @@ class Scheduler:
 
         ``limit`` is the PC of the next group: reaching it (or passing it)
         hands control back so that the groups can merge or take turns.
+        This is the innermost loop of the executor: counters live in locals
+        (written back on the way out) and the per-step bookkeeping is kept
+        to a few Python operations.
         """
+        self.executed, self.lanes_executed, self.steps = self._run_steps(pc, sel, limit)
+
+    def _run_steps(self, pc, sel, limit):
         state, program, tracer, budget = self.state, self.program, self.tracer, self.budget
         host_service = self.request.host_service
+        records = self.records
         n = _count(sel)
         ctx = Context(state, sel, n, None)
+        count_lanes = _lane_counter(state, sel, n)
+        tracing = tracer.active
+        max_instructions = budget.max_instructions
+        executed, lanes_executed, steps = self.executed, self.lanes_executed, self.steps
+        # the host service and the clock are looked at every CHECK_STEPS steps
+        check_mask = CHECK_STEPS - 1
         while True:
-            try:
-                record = program.at(pc)
-            except KernelError as error:
-                raise self._fetch_error(sel, pc, error) from error
+            record = records.get(pc)
+            if record is None:
+                try:
+                    record = records[pc] = program.at(pc)
+                except KernelError as error:
+                    raise self._fetch_error(sel, pc, error) from error
             ctx.record = record
             ctx._exec = None
             ctx.all_active = None
-            self.executed += n
-            if self.executed > budget.max_instructions:
-                raise self._watchdog(ctx, f"instruction budget of {budget.max_instructions}"
+            executed += n
+            if executed > max_instructions:
+                raise self._watchdog(ctx, f"instruction budget of {max_instructions}"
                                      " wave-instructions exceeded")
-            self.steps += 1
-            if host_service is not None and self.steps % HOST_SERVICE_STEPS == 0:
-                host_service()
-            if self.steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > budget.deadline:
-                raise self._watchdog(ctx, f"wall-clock limit of {budget.max_seconds} s exceeded")
-            if tracer.active:
+            steps += 1
+            if not steps & check_mask:
+                self._periodic(ctx, steps, host_service)
+            if tracing:
                 tracer.before(ctx)
             try:
-                self.lanes_executed += ctx.active_lane_count() if record.is_vector else n
+                if record.is_vector:
+                    lanes_executed += count_lanes(ctx)
+                else:
+                    lanes_executed += n
                 outcome = record.run(ctx)
             except MemoryFault as fault:
                 raise ctx.fault(str(fault), address=fault.address) from fault
@@ -243,16 +284,26 @@ class Scheduler:
                 # a gap in the executor itself: still name the instruction
                 raise ctx.fault(f"internal executor error: {type(error).__name__}: "
                                 f"{error}") from error
-            if tracer.active:
+            if tracing:
                 tracer.after(ctx)
-            next_pc = self._uniform_next(record, outcome)
-            if next_pc is None:
-                self._resolve(ctx, outcome)
-                return
+            if outcome is None:
+                next_pc = record.next_pc
+            else:
+                next_pc = self._uniform_next(record, outcome)
+                if next_pc is None:
+                    self._resolve(ctx, outcome)
+                    return executed, lanes_executed, steps
             if limit is not None and next_pc >= limit:
                 self._add(next_pc, sel)
-                return
+                return executed, lanes_executed, steps
             pc = next_pc
+
+    def _periodic(self, ctx, steps, host_service):
+        """Every CHECK_STEPS steps: serve the host, and now and then check the clock."""
+        if host_service is not None and steps % HOST_SERVICE_STEPS == 0:
+            host_service()
+        if steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > self.budget.deadline:
+            raise self._watchdog(ctx, f"wall-clock limit of {self.budget.max_seconds} s exceeded")
 
     @staticmethod
     def _uniform_next(record, outcome):
