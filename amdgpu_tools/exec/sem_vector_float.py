@@ -457,20 +457,24 @@ _TWO_OVER_PI_HEX = (
 
 @valu("v_trig_preop_f64", "f64", "f64", "u32")
 def v_trig_preop_f64(x, segment):
-    """53 bits of 2/pi starting at bit (segment[4:0] * 53), scaled for x's exponent."""
-    import math
+    """53 bits of 2/pi starting at bit shift = segment[4:0] * 53, scaled by
+    2**(-53 - shift).  For a large x (biased exponent field > 1077) the window
+    slides right by (exponent - 1077) so x * result keeps its useful bits; from
+    exponent 1968 the scale gains 2**128 so those products stay normal (ISA
+    manual, V_TRIG_PREOP_F64).  The exponent is the raw IEEE field, as the
+    manual's exponent(S0) is."""
     bits = int(_TWO_OVER_PI_HEX, 16)
     total = len(_TWO_OVER_PI_HEX) * 4
     x, segment = np.broadcast_arrays(np.asarray(x, F64), np.asarray(segment, U32))
+    exponent = ((x.view(U64) >> U64(52)) & U64(0x7FF)).astype(np.int64)
+    shift = (segment & U32(31)).astype(np.int64) * 53 + np.maximum(exponent - 1077, 0)
+    scale = -53 - shift + np.where(exponent >= 1968, 128, 0)
     out = np.empty(x.shape, F64)
     for index in np.ndindex(x.shape):
-        _, exponent = math.frexp(float(x[index])) if np.isfinite(x[index]) and x[index] != 0 \
-            else (0, 0)
-        shift = int(segment[index] & 31) * 53
-        if exponent - 1 > 1077:
-            shift += exponent - 1 - 1077
-        chunk = (bits >> max(total - shift - 53, 0)) & ((1 << 53) - 1)
-        out[index] = math.ldexp(chunk, -shift - 53)
+        start = int(shift[index])
+        window = bits >> (total - start - 53) if start + 53 <= total else \
+            bits << (start + 53 - total)
+        out[index] = np.ldexp(F64(window & ((1 << 53) - 1)), int(scale[index]))
     return out
 
 

@@ -7,6 +7,8 @@ bit 31, neg flips it), and LLVM folds fneg/fabs into its sources (clang-19's
 OCML sincos selects ``v_cndmask_b32_e64 v3, -v3, v4, vcc`` for cos).
 """
 
+import math
+
 import numpy as np
 import pytest
 
@@ -67,3 +69,27 @@ def test_vop3b_carry_ops_clamp_saturates_and_still_reports_carry(mcpu, spelling)
         got_flag = _lanes(int(lo) | int(hi) << 32)
         np.testing.assert_array_equal(got_flag, flag, f"carry of v{reg}")
     np.testing.assert_array_equal(state.vgpr[7, 0], ((x - y) & 0xFFFFFFFF).astype(np.uint32))
+
+
+def test_trig_preop_slides_the_window_by_the_biased_exponent_above_1077():
+    """ISA manual V_TRIG_PREOP_F64: shift = segment * 53, plus (E - 1077) when the
+    biased exponent field E of S0 exceeds 1077; result = 53 bits of 2/pi from
+    bit ``shift`` times 2**(-53 - shift), times 2**128 more when E >= 1968.
+    OCML's double sin/cos reduce huge arguments (|x| >= 2**55 or so) with it."""
+    from .test_valu import _two_over_pi_bits
+    exponents = np.array([0, 54, 55, 60, 500, 944, 945, 1000, -3], np.int64)
+    x = np.resize(np.ldexp(1.0, exponents) * np.where(exponents % 2, -1.5, 1.0), 64)
+    lo, hi = (x.view(np.uint64) & 0xFFFFFFFF).astype(np.uint32), (x.view(np.uint64) >> 32)
+    state = run_snippet("v_trig_preop_f64 v[2:3], v[0:1], 0\nv_trig_preop_f64 v[4:5], v[0:1], 1\n"
+                        "v_trig_preop_f64 v[6:7], v[0:1], 2",
+                        vgpr={0: lo, 1: hi.astype(np.uint32)})
+    bits = _two_over_pi_bits(1200)
+    for segment, reg in enumerate((2, 4, 6)):
+        got = (state.vgpr[reg, 0].astype(np.uint64) |
+               (state.vgpr[reg + 1, 0].astype(np.uint64) << 32)).view(np.float64)
+        for lane in range(len(exponents)):
+            biased = int(x[lane].view(np.uint64) >> 52) & 0x7FF
+            shift = segment * 53 + max(biased - 1077, 0)
+            chunk = (bits >> (1200 - shift - 53)) & ((1 << 53) - 1)
+            scale = -53 - shift + (128 if biased >= 1968 else 0)
+            assert got[lane] == math.ldexp(chunk, scale), (segment, lane, biased)
