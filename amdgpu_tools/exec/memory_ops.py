@@ -37,17 +37,21 @@ class ByteArrayMemory:
         self.data = data.reshape(-1)
         self._views = {}
 
+    def word_view(self, nbytes):
+        """The array as ``nbytes``-wide words (4 or 8), created once."""
+        view = self._views.get(nbytes)
+        if view is None:
+            usable = self.data.size // nbytes * nbytes
+            view = self._views[nbytes] = self.data[:usable].view(_WORD_TYPES[nbytes][0])
+        return view
+
     def _words(self, addresses, nbytes):
         """(typed view, word indices) when every address is ``nbytes``-aligned, else None."""
         kind = _WORD_TYPES.get(nbytes)
         if kind is None or not addresses.size or \
                 int(np.bitwise_or.reduce(addresses, axis=None)) & (nbytes - 1):
             return None
-        view = self._views.get(nbytes)
-        if view is None:
-            usable = self.data.size // nbytes * nbytes
-            view = self._views[nbytes] = self.data[:usable].view(kind[0])
-        return view, addresses >> kind[1]
+        return self.word_view(nbytes), addresses >> kind[1]
 
     def gather(self, addresses, nbytes):
         addresses = np.asarray(addresses, np.int64)

@@ -97,6 +97,31 @@ def lds_piece(ctx, generation, addresses, nbytes, lanes):
                  valid[lanes][:, None], nbytes)
 
 
+def _dword_index(ctx, generation, addr, offset):
+    """Dword indices into the batch's LDS of every lane's access at ``addr + offset``.
+
+    The fast path of b32 accesses: only when every lane is active, every
+    access is in range without wrapping and dword-aligned (and the segment
+    size keeps rows aligned); otherwise None, and the general path (pieces,
+    range flags, 32-bit wrap-around) handles the access.
+    """
+    state = ctx.state
+    size = state.lds.shape[1]
+    if size & 3 or not ctx.every_lane_active():
+        return None
+    addresses = addr + offset if offset else addr
+    limit = size if generation >= 9 else min(size, int(state.sgpr[_M0, ctx.sel].min()))
+    if int(addresses.max()) + 4 > limit or int(np.bitwise_or.reduce(addresses, axis=None)) & 3:
+        return None
+    rows = state.wave_group[ctx.sel] * (size >> 2)
+    return rows[:, None] + (addresses >> 2)
+
+
+def _vgpr_int64(ctx, reg):
+    """VGPR ``reg`` of the group as int64 (exact: LDS address arithmetic never wraps here)."""
+    return ctx.state.vgpr[reg, ctx.sel].astype(np.int64)
+
+
 def _lane_addresses(ctx, inst, extra_offset=0):
     addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
     return addr + _U64(_offset16(inst) + extra_offset)
@@ -121,7 +146,15 @@ def _finish_load(ctx, inst, raw, signed, d16=None):
 def _build_read(inst, program, nbytes, signed, d16=None):
     generation = program.generation
 
+    plain_dword = nbytes == 4 and d16 is None
+    reg, offset, vdst = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["vdst"])
+
     def run(ctx):
+        if plain_dword:
+            index = _dword_index(ctx, generation, _vgpr_int64(ctx, reg), offset)
+            if index is not None:
+                ctx.state.vgpr[vdst, ctx.sel] = np.take(lds_memory(ctx.state).word_view(4), index)
+                return
         lanes = ctx.exec_lanes()
         piece = lds_piece(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
         raw = load_pieces(ctx, [piece], lanes.shape, nbytes)
@@ -135,7 +168,18 @@ def _build_read2(inst, program, nbytes, stride64):
     offsets = (int(inst.fields.get("offset0", 0)) * scale,
                int(inst.fields.get("offset1", 0)) * scale)
 
+    reg, vdst = int(inst.fields["addr"]), int(inst.fields["vdst"])
+
     def run(ctx):
+        if nbytes == 4:
+            base = _vgpr_int64(ctx, reg)
+            first = _dword_index(ctx, generation, base, offsets[0])
+            second = None if first is None else _dword_index(ctx, generation, base, offsets[1])
+            if second is not None:
+                words = lds_memory(ctx.state).word_view(4)
+                ctx.state.vgpr[vdst, ctx.sel] = np.take(words, first)
+                ctx.state.vgpr[vdst + 1, ctx.sel] = np.take(words, second)
+                return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
         halves = [load_pieces(ctx, [lds_piece(ctx, generation, addr + _U64(off), nbytes, lanes)],
@@ -165,7 +209,16 @@ def _build_write(inst, program, nbytes, high_half=False):
     generation = program.generation
     dwords = max(1, nbytes // 4)
 
+    plain_dword = nbytes == 4 and not high_half
+    reg, offset, data = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["data0"])
+
     def run(ctx):
+        if plain_dword:
+            index = _dword_index(ctx, generation, _vgpr_int64(ctx, reg), offset)
+            if index is not None:
+                # lanes in order, so the highest lane wins a shared address
+                lds_memory(ctx.state).word_view(4)[index] = ctx.state.vgpr[data, ctx.sel]
+                return
         lanes = ctx.exec_lanes()
         words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), dwords)
         if high_half:
@@ -182,7 +235,19 @@ def _build_write2(inst, program, nbytes, stride64):
     plan = ((int(inst.fields.get("offset0", 0)) * scale, "data0"),
             (int(inst.fields.get("offset1", 0)) * scale, "data1"))
 
+    reg = int(inst.fields["addr"])
+    sources = tuple(int(inst.fields[source]) for _, source in plan)
+
     def run(ctx):
+        if nbytes == 4:
+            base = _vgpr_int64(ctx, reg)
+            first = _dword_index(ctx, generation, base, plan[0][0])
+            second = None if first is None else _dword_index(ctx, generation, base, plan[1][0])
+            if second is not None:
+                words = lds_memory(ctx.state).word_view(4)
+                words[first] = ctx.state.vgpr[sources[0], ctx.sel]
+                words[second] = ctx.state.vgpr[sources[1], ctx.sel]
+                return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
         for offset, source in plan:
