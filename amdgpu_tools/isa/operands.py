@@ -14,6 +14,7 @@ import struct
 from dataclasses import dataclass
 
 LITERAL = 255
+NULL_CODE = 125
 DPP_MARKER = 250
 SDWA_MARKER = 249
 VGPR_BASE = 256
@@ -118,7 +119,10 @@ def decode_operand(code, generation):
         return OperandValue("dpp", code)
     if code == SDWA_MARKER and generation >= 8:
         return OperandValue("sdwa", code)
-    if code in _SOURCE_ONLY and (generation >= 9 or code not in _GFX9_ONLY_SOURCES):
+    if code == NULL_CODE and generation >= 8:
+        return OperandValue("source", code, "null")  # llvm names GFX10's null register
+    if code in _SOURCE_ONLY and (generation >= 8 or code not in _GFX9_ONLY_SOURCES):
+        # llvm also names the GFX9 apertures on GFX8 (where they read as zero)
         return OperandValue("source", code, _SOURCE_ONLY[code])
     return OperandValue("invalid", code)
 
@@ -142,10 +146,11 @@ def operand_text(code, generation, width=1, size=32, literal=None, is_float=Fals
     kind = op.kind
     if kind == "vgpr":
         return register_text("v", op.index, width)
-    if kind == "sgpr":
-        return register_text("s", op.index, width)
-    if kind == "ttmp":
-        return register_text("ttmp", op.index, width)
+    if kind in ("sgpr", "ttmp"):
+        # a scalar tuple is aligned (2 dwords to 2, 4+ to 4): llvm ignores the low bits
+        align = 1 if width == 1 else (2 if width == 2 else 4)
+        return register_text("s" if kind == "sgpr" else "ttmp", op.index - op.index % align,
+                             width)
     if kind == "named":
         if width == 1:
             return op.name

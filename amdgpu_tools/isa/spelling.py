@@ -62,7 +62,7 @@ def hwreg_text(simm16, generation):
     reg, offset, size = simm16 & 0x3F, (simm16 >> 6) & 0x1F, ((simm16 >> 11) & 0x1F) + 1
     name = hwreg_names(generation).get(reg)
     if name is None:
-        return f"hwreg({reg}, {offset}, {size})"
+        return f"hwreg({reg})" if offset == 0 and size == 32 else f"hwreg({reg}, {offset}, {size})"
     if offset == 0 and size == 32:
         return f"hwreg({name})"
     return f"hwreg({name}, {offset}, {size})"

@@ -22,6 +22,15 @@ def dpp_ctrl_text(ctrl):
     return named.get(ctrl)
 
 
+def invalid_dpp_text(ctrl):
+    """llvm's comment for a DPP control GFX8/9 do not have (newer ASICs' controls named)."""
+    if 0x150 <= ctrl <= 0x15F:  # llvm prints this one after an extra space
+        return " /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */"
+    if 0x160 <= ctrl <= 0x16F:
+        return "/* row_xmask is not supported on ASICs earlier than GFX10 */"
+    return "/* Invalid dpp_ctrl value */"
+
+
 def _bits_list(value, count):
     return "[" + ",".join(str((value >> i) & 1) for i in range(count)) + "]"
 
@@ -36,8 +45,10 @@ class VectorFamily(VectorEncoding, TableFamily):
 
     def check(self, row, fields, target, words):
         from ...errors import DecodeError
-        if row.encoding == "DPP" and dpp_ctrl_text(fields["dpp_ctrl"]) is None:
-            raise DecodeError(f"invalid DPP control 0x{fields['dpp_ctrl']:x}")
+        if row.encoding == "SDWA" and (
+                any(fields.get(sel, 0) > 6 for sel in ("dst_sel", "src0_sel", "src1_sel"))
+                or fields.get("dst_unused", 0) > 2):
+            raise DecodeError(f"{row.asm}: invalid SDWA selector")
         if row.encoding in ("VOP3", "VOP3P") and any(
                 fields.get(spec.get("field")) == codec.LITERAL for spec in row.operands
                 if spec.get("kind") == "src"):
@@ -131,7 +142,7 @@ class VectorFamily(VectorEncoding, TableFamily):
             if fields.get("clamp"):
                 out.append("clamp")
         elif encoding == "DPP":
-            out.append(dpp_ctrl_text(fields["dpp_ctrl"]))
+            out.append(dpp_ctrl_text(fields["dpp_ctrl"]) or invalid_dpp_text(fields["dpp_ctrl"]))
             out.append(f"row_mask:0x{fields['row_mask']:x}")
             out.append(f"bank_mask:0x{fields['bank_mask']:x}")
             if fields["bound_ctrl"]:
