@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from ..errors import ElfFormatError
 from . import constants as C
 from .notes import Note, decode_isa_version, decode_notes
-from .structs import (Elf64_Dyn, Elf64_Ehdr, Elf64_Phdr, Elf64_Rela, Elf64_Shdr,
-                      Elf64_Sym, Elf_Ident, r_sym, r_type, st_bind, st_type)
+from .structs import (Elf64_Dyn, Elf64_Ehdr, Elf64_Phdr, Elf64_Rela, Elf64_Shdr, Elf64_Sym,
+                      Elf_Ident)
 
 
-@dataclass
+@dataclass(slots=True)
 class Section:
     index: int
     name: str
@@ -37,7 +37,7 @@ class Section:
         return bool(self.flags & C.SHF_ALLOC)
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     type: int
     flags: int
@@ -50,7 +50,7 @@ class Segment:
     data: bytes = b""
 
 
-@dataclass
+@dataclass(slots=True)
 class Symbol:
     index: int
     name: str
@@ -72,7 +72,7 @@ class Symbol:
         return self.bind == C.STB_LOCAL
 
 
-@dataclass
+@dataclass(slots=True)
 class Relocation:
     offset: int
     type: int
@@ -187,47 +187,57 @@ class _Parser:
         elf = ElfFile(self.name, self.data, header["e_type"], header["e_machine"],
                       header["e_flags"], ident["ei_osabi"], ident["ei_abiversion"],
                       header["e_entry"])
-        elf.sections = self._sections(header)
+        elf.sections = sections = self._sections(header)
         elf.segments = self._segments(header)
-        for section in elf.sections:
+        for section in sections:
             if section.type == C.SHT_SYMTAB:
-                elf.symbols = self._symbols(section, elf.sections)
+                elf.symbols = self._symbols(section, sections)
             elif section.type == C.SHT_DYNSYM:
-                elf.dynamic_symbols = self._symbols(section, elf.sections)
+                elf.dynamic_symbols = self._symbols(section, sections)
+        self._section_contents(elf)
+        return elf
+
+    def _section_contents(self, elf: ElfFile) -> None:
+        """Relocations, the dynamic table and notes (from the PT_NOTE segments if
+        no note section is left, as in a stripped shared object)."""
+        has_note_section = False
         for section in elf.sections:
-            if section.type == C.SHT_RELA:
+            kind = section.type
+            if kind == C.SHT_RELA:
                 target, relocs = self._relocations(section, elf)
                 elf.relocations.setdefault(target, []).extend(relocs)
                 if elf.sections[section.link].type == C.SHT_DYNSYM:
                     elf.dynamic_relocations.extend(relocs)
-            elif section.type == C.SHT_REL:
+            elif kind == C.SHT_NOTE:
+                has_note_section = True
+                elf.notes.extend(decode_notes(section.data, f"section '{section.name}'"))
+            elif kind == C.SHT_REL:
                 raise ElfFormatError(f"section '{section.name}': SHT_REL relocations "
                                      "are not used by AMDGPU (expected SHT_RELA)")
-            elif section.type == C.SHT_DYNAMIC:
+            elif kind == C.SHT_DYNAMIC:
                 elf.dynamic = self._dynamic(section)
-            elif section.type == C.SHT_NOTE:
-                elf.notes.extend(decode_notes(section.data, f"section '{section.name}'"))
-        if not any(s.type == C.SHT_NOTE for s in elf.sections):
+        if not has_note_section:
             for segment in elf.segments:
                 if segment.type == C.PT_NOTE:
                     elf.notes.extend(decode_notes(segment.data, "PT_NOTE segment"))
-        return elf
 
     def _identify(self) -> dict:
-        if len(self.data) < 4 or len(self.data) < 16 and self.data[:4] == C.ELF_MAGIC:
-            raise ElfFormatError(f"truncated file: {len(self.data)} bytes is too short "
+        data = self.data
+        if len(data) < 4 or len(data) < 16 and data[:4] == C.ELF_MAGIC:
+            raise ElfFormatError(f"truncated file: {len(data)} bytes is too short "
                                  "for an ELF header")
-        if self.data[:4] != C.ELF_MAGIC:
+        if data[:4] != C.ELF_MAGIC:
             raise ElfFormatError("not an ELF file (bad magic)")
-        ident = Elf_Ident.unpack(self.data, 0)
-        if ident["ei_class"] != C.ELFCLASS64:
-            raise ElfFormatError(f"unsupported ELF class {ident['ei_class']} "
+        ident = Elf_Ident.unpack(data, 0)
+        ei_class, ei_data = ident["ei_class"], ident["ei_data"]
+        if ei_class != C.ELFCLASS64:
+            raise ElfFormatError(f"unsupported ELF class {ei_class} "
                                  "(AMDGPU code objects are ELF64)")
-        if ident["ei_data"] != C.ELFDATA2LSB:
-            raise ElfFormatError(f"unsupported ELF data encoding {ident['ei_data']} "
+        if ei_data != C.ELFDATA2LSB:
+            raise ElfFormatError(f"unsupported ELF data encoding {ei_data} "
                                  "(AMDGPU code objects are little-endian)")
-        if len(self.data) < Elf64_Ehdr.size:
-            raise ElfFormatError(f"truncated file: {len(self.data)} bytes is too short "
+        if len(data) < Elf64_Ehdr.size:
+            raise ElfFormatError(f"truncated file: {len(data)} bytes is too short "
                                  f"for an ELF64 header ({Elf64_Ehdr.size} bytes)")
         return ident
 
@@ -244,24 +254,33 @@ class _Parser:
         if header["e_shentsize"] != Elf64_Shdr.size:
             raise ElfFormatError(f"bad e_shentsize {header['e_shentsize']} "
                                  f"(expected {Elf64_Shdr.size})")
-        rows = Elf64_Shdr.unpack_array(self.data, offset, count, "section header table")
+        rows = Elf64_Shdr.rows(self.data, offset, count, "section header table")
+        data, size = self.data, len(self.data)
+        no_data = (C.SHT_NOBITS, C.SHT_NULL)
         sections = []
-        for index, row in enumerate(rows):
-            data = b""
-            if row["sh_type"] not in (C.SHT_NOBITS, C.SHT_NULL):
-                data = self._slice(row["sh_offset"], row["sh_size"], f"section {index}")
-            sections.append(Section(index, "", row["sh_type"], row["sh_flags"], row["sh_addr"],
-                                    row["sh_offset"], row["sh_size"], row["sh_link"],
-                                    row["sh_info"], row["sh_addralign"], row["sh_entsize"], data))
+        for index, (_, type_, flags, addr, start, length, link, info, align, entsize) \
+                in enumerate(rows):
+            body = b""
+            if type_ not in no_data:
+                if start + length > size:
+                    self._slice(start, length, f"section {index}")   # raises
+                body = data[start:start + length]
+            sections.append(Section(index, "", type_, flags, addr, start, length, link, info,
+                                    align, entsize, body))
         names_index = header["e_shstrndx"]
         if names_index != C.SHN_UNDEF:
             if names_index >= len(sections):
                 raise ElfFormatError(f"e_shstrndx {names_index} is not a section index "
                                      f"(the file has {len(sections)} sections)")
             strtab = sections[names_index]
-            for section in sections:
-                section.name = _string(strtab, row_name(rows, section.index),
-                                       f"name of section {section.index}")
+            names = strtab.data if strtab.type == C.SHT_STRTAB else b""
+            for section, row in zip(sections, rows):
+                offset = row[0]
+                end = names.find(b"\0", offset) if offset else -1
+                if end >= 0:
+                    section.name = names[offset:end].decode("utf-8", errors="replace")
+                elif offset:
+                    _string(strtab, offset, "name of section {}", section.index)   # raises
         return sections
 
     def _segments(self, header) -> list[Segment]:
@@ -295,24 +314,27 @@ class _Parser:
             raise ElfFormatError(f"section '{section.name}': size {section.size} is not a "
                                  f"multiple of the symbol size {Elf64_Sym.size}")
         strtab = self._linked(section, sections, "string table")
-        rows = Elf64_Sym.unpack_array(section.data, 0, section.size // Elf64_Sym.size,
-                                      f"section '{section.name}'")
+        rows = Elf64_Sym.rows(section.data, 0, section.size // Elf64_Sym.size,
+                              f"section '{section.name}'")
+        count, table = len(sections), section.name
+        undefined, reserved, stt_section = C.SHN_UNDEF, C.SHN_LORESERVE, C.STT_SECTION
         symbols = []
-        for index, row in enumerate(rows):
-            name = _string(strtab, row["st_name"], f"name of symbol {index} in '{section.name}'")
-            shndx = row["st_shndx"]
+        append = symbols.append
+        for index, (name_at, info, other, shndx, value, size) in enumerate(rows):
+            name = _string(strtab, name_at, "name of symbol {} in '{}'", index, table) \
+                if name_at else ""
             section_name = ""
-            if shndx != C.SHN_UNDEF and shndx < C.SHN_LORESERVE:
-                if shndx >= len(sections):
-                    raise ElfFormatError(f"symbol {index} ('{name}') in '{section.name}' "
+            if shndx != undefined and shndx < reserved:
+                if shndx >= count:
+                    raise ElfFormatError(f"symbol {index} ('{name}') in '{table}' "
                                          f"refers to section index {shndx}, but the file "
-                                         f"has {len(sections)} sections")
+                                         f"has {count} sections")
                 section_name = sections[shndx].name
-            info = row["st_info"]
-            if st_type(info) == C.STT_SECTION and not name:
+            kind = info & 0xF
+            if kind == stt_section and not name:
                 name = section_name
-            symbols.append(Symbol(index, name, row["st_value"], row["st_size"], st_bind(info),
-                                  st_type(info), row["st_other"] & 3, shndx, section_name))
+            append(Symbol(index, name, value, size, info >> 4, kind, other & 3, shndx,
+                          section_name))
         return symbols
 
     def _relocations(self, section: Section, elf: ElfFile):
@@ -330,18 +352,18 @@ class _Parser:
                 raise ElfFormatError(f"section '{section.name}': sh_info {section.info} is "
                                      "not a valid section index")
             target = elf.sections[section.info].name if section.info else ""
-        rows = Elf64_Rela.unpack_array(section.data, 0, section.size // Elf64_Rela.size,
-                                       f"section '{section.name}'")
+        rows = Elf64_Rela.rows(section.data, 0, section.size // Elf64_Rela.size,
+                               f"section '{section.name}'")
+        limit = max(len(symbols), 1)
         relocations = []
-        for number, row in enumerate(rows):
-            symbol_index = r_sym(row["r_info"])
-            if symbol_index >= max(len(symbols), 1):
+        for number, (offset, info, addend) in enumerate(rows):
+            symbol_index = info >> 32
+            if symbol_index >= limit:
                 raise ElfFormatError(f"relocation {number} in '{section.name}' refers to "
                                      f"symbol index {symbol_index}, but the symbol table "
                                      f"has {len(symbols)} entries")
-            symbol = symbols[symbol_index] if symbols else None
-            relocations.append(Relocation(row["r_offset"], r_type(row["r_info"]),
-                                          symbol_index, row["r_addend"], symbol))
+            relocations.append(Relocation(offset, info & 0xFFFFFFFF, symbol_index, addend,
+                                          symbols[symbol_index] if symbols else None))
         return target or section.name, relocations
 
     def _dynamic(self, section: Section) -> list[tuple[int, int]]:
@@ -355,21 +377,20 @@ class _Parser:
         return entries
 
 
-def row_name(rows, index: int) -> int:
-    return rows[index]["sh_name"]
-
-
-def _string(strtab: Section, offset: int, what: str) -> str:
-    """The NUL-terminated string at ``offset`` of a string table section."""
+def _string(strtab: Section, offset: int, what: str, *what_args) -> str:
+    """The NUL-terminated string at ``offset`` of a string table section;
+    ``what.format(*what_args)`` names the reference in errors (built only then)."""
     if offset == 0:
         return ""
-    if strtab.type != C.SHT_STRTAB:
-        raise ElfFormatError(f"{what}: section '{strtab.name or strtab.index}' used as "
-                             "a string table is not SHT_STRTAB")
-    if offset >= len(strtab.data):
-        raise ElfFormatError(f"{what}: string offset {offset} is past the end of the "
-                             f"string table ({len(strtab.data)} bytes)")
-    end = strtab.data.find(b"\0", offset)
-    if end < 0:
+    data = strtab.data
+    end = data.find(b"\0", offset)
+    if end < 0 or strtab.type != C.SHT_STRTAB:
+        what = what.format(*what_args)
+        if strtab.type != C.SHT_STRTAB:
+            raise ElfFormatError(f"{what}: section '{strtab.name or strtab.index}' used as "
+                                 "a string table is not SHT_STRTAB")
+        if offset >= len(data):
+            raise ElfFormatError(f"{what}: string offset {offset} is past the end of the "
+                                 f"string table ({len(data)} bytes)")
         raise ElfFormatError(f"{what}: string at offset {offset} is not NUL-terminated")
-    return strtab.data[offset:end].decode("utf-8", errors="replace")
+    return data[offset:end].decode("utf-8", errors="replace")

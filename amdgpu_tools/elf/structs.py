@@ -41,6 +41,16 @@ class Struct:
         return [dict(zip(self.names, values))
                 for values in self._struct.iter_unpack(data[offset:end])]
 
+    def rows(self, data: bytes, offset: int, count: int, what: str) -> list[tuple]:
+        """``count`` records from ``offset`` as tuples of field values in declaration
+        order, bounds-checked like ``unpack_array`` (the fast path for tables)."""
+        end = offset + count * self.size
+        if offset < 0 or end > len(data):
+            raise ElfFormatError(
+                f"truncated file: {what} (0x{offset:x}..0x{end:x}) extends past "
+                f"the end of the file (0x{len(data):x} bytes)")
+        return list(self._struct.iter_unpack(data[offset:end]))
+
     def pack(self, **values) -> bytes:
         """Bytes of one record; unnamed fields are zero."""
         unknown = set(values) - set(self.names)

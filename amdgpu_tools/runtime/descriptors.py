@@ -17,8 +17,6 @@ from ..elf.kernel_descriptor import KernelDescriptor
 from ..elf.setup import kernel_setup
 from ..exec.launch import KernelSetup
 
-AMD_KERNEL_CODE_SIZE = 256
-KERNEL_DESCRIPTOR_SIZE = 64
 #: kernarg alignment when amd_kernel_code_t leaves it 0 (the HSA minimum).
 DEFAULT_KERNARG_ALIGN = 16
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..elf import constants as C
+from ..elf.kernel_code import AMD_KERNEL_CODE_T_SIZE
+from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
+from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
 from ..isa.targets import ALL_TARGETS, Target, get_target, target_by_mach
-from .codeobject import CodeObject, KernelMetadata, code_object_of, read_checked_elf
-from .descriptors import (AMD_KERNEL_CODE_SIZE, KERNEL_DESCRIPTOR_SIZE,
-                          decode_amd_kernel_code, decode_kernel_descriptor)
+from .codeobject import CodeObject, code_object_of, read_checked_elf
+from .descriptors import decode_amd_kernel_code, decode_kernel_descriptor
 from .printf import parse_printf_formats
 
 
@@ -195,7 +197,7 @@ def _kernels(memory, code, base, printf_formats):
     by_name = {k.name: k for k in metadata} if metadata else {}
     for symbol in code.kernel_symbols():
         address = base + symbol.value
-        decoded = decode_amd_kernel_code(memory.read(address, AMD_KERNEL_CODE_SIZE), address)
+        decoded = decode_amd_kernel_code(memory.read(address, AMD_KERNEL_CODE_T_SIZE), address)
         yield _kernel_info(symbol.name, symbol.name, address, version, decoded,
                            by_name.get(symbol.name), printf_formats)
 
