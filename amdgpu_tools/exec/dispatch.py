@@ -28,8 +28,11 @@ from .trace import Tracer
 VGPR_BUDGET_BYTES = 256 << 20
 LDS_BUDGET_BYTES = 256 << 20
 SCRATCH_BUDGET_BYTES = 512 << 20
-#: Most waves in one batch (vectorisation gains flatten out well before).
-MAX_BATCH_WAVES = 1 << 15
+#: Most waves in one batch. Vectorisation gains flatten out well before
+#: this, and 1024 waves keep one register (64K lanes, 256 KiB) and the
+#: temporaries of an instruction in the CPU caches: a 1M-element vector add
+#: runs ~40% faster than as one 16K-wave batch.
+MAX_BATCH_WAVES = 1 << 10
 #: How often (in scheduler steps) the wall clock is checked.
 CLOCK_CHECK_STEPS = 256
 #: How often (in scheduler steps) the request's host service is called.
@@ -313,7 +316,9 @@ class Scheduler:
         if type(outcome) is Branch:
             taken = outcome.taken
             if not isinstance(taken, (bool, np.bool_)):
-                if taken.all():
+                if taken.size == 1:             # one wave: a Python bool, no reduction
+                    taken = taken.item()
+                elif taken.all():
                     taken = True
                 elif not taken.any():
                     taken = False

@@ -10,6 +10,7 @@ import pytest
 from amdgpu_tools.runtime.hostcall import (
     HOSTCALL_BUFFER, HOSTCALL_HEADER, LANES, PAYLOAD_BYTES, SERVICE_PRINTF, Hostcall,
     HostcallError, resident_waves)
+from amdgpu_tools.exec.dispatch import MAX_BATCH_WAVES
 from amdgpu_tools.runtime.kernargs import Geometry
 from amdgpu_tools.runtime.memory import DeviceMemory
 
@@ -195,7 +196,7 @@ def test_destroy_unmaps_buffer_and_doorbell(setup):
 @pytest.mark.parametrize("grid,block,waves", [((1, 1, 1), (1, 1, 1), 1),
                                               ((256, 1, 1), (64, 1, 1), 4),
                                               ((100, 3, 1), (65, 1, 1), 12),
-                                              ((1 << 24, 1, 1), (64, 1, 1), 1 << 15)])
+                                              ((1 << 24, 1, 1), (64, 1, 1), MAX_BATCH_WAVES)])
 def test_one_packet_per_resident_wave(grid, block, waves):
     assert resident_waves(Geometry(grid, block, 1)) == waves
 
