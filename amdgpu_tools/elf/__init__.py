@@ -16,15 +16,18 @@ Public API (import from the submodules named here):
     with ``get(word)``/``put(word, value)``), ``USER_SGPR_SIZES``.
 ``amdgpu_tools.elf.structs``
     ``Struct`` records ``Elf64_Ehdr Elf64_Shdr Elf64_Phdr Elf64_Sym Elf64_Rela Elf64_Dyn
-    Elf_Nhdr Elf_Ident`` with ``.size``, ``.pack(**fields)``, ``.unpack(data, off)``;
+    Elf_Nhdr Elf_Ident`` with ``.size``, ``.pack(**fields)``, ``.unpack(data, off)``,
+    ``.rows(data, off, count, what)`` (bounds-checked tuples, the fast path for tables);
     ``st_info r_info r_sym r_type align_up``.
 ``amdgpu_tools.elf.reader``
     ``read_elf(data, name=...) -> ElfFile`` / ``read_elf_file(path)``; ``ElfFile``
-    has ``type machine flags osabi abi_version entry processor code_object_version``,
+    has ``type machine flags osabi abi_version entry processor code_object_version mach
+    isa_version`` (v2 ISA note: (major, minor, stepping) or None),
     ``sections`` [``Section`` name type flags addr offset size link info addralign
     entsize data], ``segments``, ``symbols`` / ``dynamic_symbols`` [``Symbol`` index
     name value size bind type visibility shndx section], ``relocations``
     {target section name: [``Relocation`` offset type symbol_index addend symbol]},
+    ``dynamic_relocations`` (those against .dynsym: what a loader applies),
     ``dynamic`` [(tag, value)], ``notes`` [``Note``]; ``section(name)``,
     ``symbol(name, dynamic=False)``, ``bytes_at(addr, size)``. Raises ``ElfFormatError``.
 ``amdgpu_tools.elf.writer``
@@ -47,8 +50,10 @@ Public API (import from the submodules named here):
     ``kernels_from_notes(notes)`` -> [``KernelInfo`` name symbol args
     kernarg_segment_size/align group/private_segment_fixed_size sgpr/vgpr_count
     wavefront_size max_flat_workgroup_size code_object_version printf ...] with
-    ``KernelArg`` name type_name offset size align value_kind address_space access;
-    ``metadata_documents(notes)``, ``to_yaml(doc)``; errors are ``MetadataError``.
+    frozen ``KernelArg(offset, size, value_kind, name="", type_name="", align=1,
+    address_space=None, access=None, is_const=False, pointee_align=0)`` (``is_hidden``);
+    every malformed document is one ``ElfFormatError`` naming the note, kernel and key.
+    ``metadata_documents(notes)``, ``to_yaml(doc)``; text errors are ``MetadataError``.
 ``amdgpu_tools.elf.kernel_code``
     ``AmdKernelCodeT.defaults(target)``, ``.set(key, value)`` / ``.get(key)`` (llvm-mc's
     key names and aliases; raises ``KernelCodeError`` with ``.key``), ``.to_bytes()``,

@@ -44,22 +44,6 @@ class CodeObject:
     def relocations(self):
         return self.elf.dynamic_relocations
 
-    @property
-    def notes(self):
-        return self.elf.notes
-
-    @property
-    def abi_version(self) -> int:
-        return self.elf.abi_version
-
-    @property
-    def code_object_version(self) -> int:
-        return self.elf.code_object_version
-
-    @property
-    def mach(self) -> int:
-        return self.elf.mach
-
     def kernel_symbols(self) -> list[Symbol]:
         """v2 kernel symbols (type STT_AMDGPU_HSA_KERNEL), local or global, defined."""
         return [s for s in self.symbols.values()

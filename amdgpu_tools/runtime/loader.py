@@ -106,17 +106,17 @@ def link_relocatable(data: bytes) -> bytes:
 
 def code_object_target(code: CodeObject) -> Target:
     """The processor from e_flags; a v2 object without one names it in its ISA note."""
-    if code.mach == 0 and code.isa_version is not None:
+    if code.elf.mach == 0 and code.isa_version is not None:
         for target in ALL_TARGETS:
             if target.isa_version == code.isa_version:
                 return target
         raise LoadError(f"code object is for an unknown ISA version "
                         f"{'.'.join(map(str, code.isa_version))}")
     try:
-        return target_by_mach(code.mach)
+        return target_by_mach(code.elf.mach)
     except TargetError:
         raise LoadError(f"code object is for an unknown processor (EF_AMDGPU_MACH "
-                        f"0x{code.mach:x})") from None
+                        f"0x{code.elf.mach:x})") from None
 
 
 def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObject:
@@ -178,7 +178,7 @@ def _relocate(memory, code: CodeObject, base: int):
 
 
 def _kernels(memory, code, base, printf_formats):
-    version = code.code_object_version
+    version = code.elf.code_object_version
     metadata = code.metadata
     if version >= 3:
         if metadata is None:

@@ -36,7 +36,7 @@ def test_v2_kernel_without_metadata_local_symbol():
 
 def test_v3_clang14_kernels():
     loaded = _load(read_data("kernels_v3_gfx900.hsaco"))
-    assert loaded.code.abi_version == 1
+    assert loaded.code.elf.abi_version == 1
     hello = loaded.kernels["hello"]
     assert hello.code_object_version == 3 and hello.symbol == "hello.kd"
     assert {a.value_kind: a.offset for a in hello.hidden_args}["hidden_printf_buffer"] == 40
@@ -112,7 +112,7 @@ V2 = read_data("kernels_v2_gfx803.hsaco")
 def _metadata_note_offset(data):
     """File offset of the msgpack descriptor of the NT_AMDGPU_METADATA note."""
     code = parse_code_object(data)
-    desc = [n.desc for n in code.notes if n.type == C.NT_AMDGPU_METADATA][0]
+    desc = [n.desc for n in code.elf.notes if n.type == C.NT_AMDGPU_METADATA][0]
     return data.index(desc), len(desc)
 
 
