@@ -97,8 +97,8 @@ def lds_piece(ctx, generation, addresses, nbytes, lanes):
                  valid[lanes][:, None], nbytes)
 
 
-def _dword_index(ctx, generation, addr, offset):
-    """Dword indices into the batch's LDS of every lane's access at ``addr + offset``.
+def _dword_indices(ctx, generation, reg, offsets):
+    """Dword indices into the batch's LDS of every lane's accesses at ADDR + each offset.
 
     The fast path of b32 accesses: only when every lane is active, every
     access is in range without wrapping and dword-aligned (and the segment
@@ -107,19 +107,15 @@ def _dword_index(ctx, generation, addr, offset):
     """
     state = ctx.state
     size = state.lds.shape[1]
-    if size & 3 or not ctx.every_lane_active():
+    if size & 3 or any(offset & 3 for offset in offsets) or not ctx.every_lane_active():
         return None
-    addresses = addr + offset if offset else addr
+    addr = state.vgpr[reg, ctx.sel]
     limit = size if generation >= 9 else min(size, int(state.sgpr[_M0, ctx.sel].min()))
-    if int(addresses.max()) + 4 > limit or int(np.bitwise_or.reduce(addresses, axis=None)) & 3:
+    if int(addr.max()) + max(offsets) + 4 > limit or \
+            int(np.bitwise_or.reduce(addr, axis=None)) & 3:
         return None
-    rows = state.wave_group[ctx.sel] * (size >> 2)
-    return rows[:, None] + (addresses >> 2)
-
-
-def _vgpr_int64(ctx, reg):
-    """VGPR ``reg`` of the group as int64 (exact: LDS address arithmetic never wraps here)."""
-    return ctx.state.vgpr[reg, ctx.sel].astype(np.int64)
+    base = (state.wave_group[ctx.sel] * (size >> 2))[:, None] + (addr >> _U32(2))
+    return [base + (offset >> 2) if offset else base for offset in offsets]
 
 
 def _lane_addresses(ctx, inst, extra_offset=0):
@@ -151,9 +147,10 @@ def _build_read(inst, program, nbytes, signed, d16=None):
 
     def run(ctx):
         if plain_dword:
-            index = _dword_index(ctx, generation, _vgpr_int64(ctx, reg), offset)
-            if index is not None:
-                ctx.state.vgpr[vdst, ctx.sel] = np.take(lds_memory(ctx.state).word_view(4), index)
+            indices = _dword_indices(ctx, generation, reg, (offset,))
+            if indices is not None:
+                ctx.state.vgpr[vdst, ctx.sel] = np.take(lds_memory(ctx.state).word_view(4),
+                                                        indices[0])
                 return
         lanes = ctx.exec_lanes()
         piece = lds_piece(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
@@ -172,10 +169,9 @@ def _build_read2(inst, program, nbytes, stride64):
 
     def run(ctx):
         if nbytes == 4:
-            base = _vgpr_int64(ctx, reg)
-            first = _dword_index(ctx, generation, base, offsets[0])
-            second = None if first is None else _dword_index(ctx, generation, base, offsets[1])
-            if second is not None:
+            indices = _dword_indices(ctx, generation, reg, offsets)
+            if indices is not None:
+                first, second = indices
                 words = lds_memory(ctx.state).word_view(4)
                 ctx.state.vgpr[vdst, ctx.sel] = np.take(words, first)
                 ctx.state.vgpr[vdst + 1, ctx.sel] = np.take(words, second)
@@ -214,10 +210,10 @@ def _build_write(inst, program, nbytes, high_half=False):
 
     def run(ctx):
         if plain_dword:
-            index = _dword_index(ctx, generation, _vgpr_int64(ctx, reg), offset)
-            if index is not None:
+            indices = _dword_indices(ctx, generation, reg, (offset,))
+            if indices is not None:
                 # lanes in order, so the highest lane wins a shared address
-                lds_memory(ctx.state).word_view(4)[index] = ctx.state.vgpr[data, ctx.sel]
+                lds_memory(ctx.state).word_view(4)[indices[0]] = ctx.state.vgpr[data, ctx.sel]
                 return
         lanes = ctx.exec_lanes()
         words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), dwords)
@@ -240,10 +236,9 @@ def _build_write2(inst, program, nbytes, stride64):
 
     def run(ctx):
         if nbytes == 4:
-            base = _vgpr_int64(ctx, reg)
-            first = _dword_index(ctx, generation, base, plan[0][0])
-            second = None if first is None else _dword_index(ctx, generation, base, plan[1][0])
-            if second is not None:
+            indices = _dword_indices(ctx, generation, reg, (plan[0][0], plan[1][0]))
+            if indices is not None:
+                first, second = indices
                 words = lds_memory(ctx.state).word_view(4)
                 words[first] = ctx.state.vgpr[sources[0], ctx.sel]
                 words[second] = ctx.state.vgpr[sources[1], ctx.sel]
