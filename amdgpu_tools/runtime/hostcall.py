@@ -7,8 +7,9 @@ installed ockl (``hostcall_impl.cl``, ROCm 5.x) expects:
 
 * a control block: pointers to the packet headers and payloads, the
   doorbell signal handle, the tops of two lock-free stacks of packets
-  (free and ready) and ``index_size``, the number of low bits of a packet
-  pointer that are the packet's index (the high bits are an ABA tag);
+  (free and ready) and ``index_mask``, the low bits of a packet pointer that
+  are the packet's index (the high bits are an ABA tag the device bumps by
+  ``index_mask + 1`` each time it frees the packet);
 * per packet a header (link to the next packet of its stack, the mask of
   the lanes that take part, the service id, a control word whose bit 0 is
   the READY flag) and a payload of 64 lanes x 8 ulongs.
@@ -60,7 +61,7 @@ HOSTCALL_BUFFER = Layout("hostcall buffer_t", 48, 64, {
     "doorbell": _u(16, 8),
     "free_stack": _u(24, 8),
     "ready_stack": _u(32, 8),
-    "index_size": _u(40, 4),
+    "index_mask": _u(40, 8),
 })
 #: one packet's header (ockl's header_t)
 HOSTCALL_HEADER = Layout("hostcall header_t", 24, 8, {
@@ -108,7 +109,7 @@ class Hostcall:
         self.write = write
         self.kernel_name = kernel_name
         self.packets = packets
-        self.index_size = max(1, (packets - 1).bit_length())
+        self.index_mask = (1 << max(1, (packets - 1).bit_length())) - 1
         self.doorbell = Signal.create(memory)
         self.address = self._allocate()
         self._control = memory.view(self.address, HOSTCALL_BUFFER.size).view(np.uint64)
@@ -126,15 +127,14 @@ class Hostcall:
         address = self.memory.allocate(size, align=4096, kind="hostcall", name="hostcall buffer")
         self.headers = address + headers_offset
         self.payloads = address + payloads_offset
-        pointers = (np.uint64(1) << np.uint64(self.index_size)) | \
-            np.arange(self.packets, dtype=np.uint64)
+        pointers = np.uint64(self.index_mask + 1) | np.arange(self.packets, dtype=np.uint64)
         table = self.memory.view(self.headers, self.packets * HOSTCALL_HEADER.size)
         table = table.view(np.uint64).reshape(self.packets, _HEADER_WORDS)
         table[:-1, 0] = pointers[1:]
         table[-1, 0] = 0
         self.memory.write(address, HOSTCALL_BUFFER.pack(
             headers=self.headers, payloads=self.payloads, doorbell=self.doorbell.handle,
-            free_stack=int(pointers[0]), ready_stack=0, index_size=self.index_size))
+            free_stack=int(pointers[0]), ready_stack=0, index_mask=self.index_mask))
         return address
 
     def destroy(self) -> None:
@@ -162,10 +162,9 @@ class Hostcall:
 
     def _ready_chain(self, top: int) -> list:
         """Packet indices on the ready stack, newest first."""
-        mask = (1 << self.index_size) - 1
         chain, pointer = [], top
         while pointer:
-            index = pointer & mask
+            index = pointer & self.index_mask
             if index >= self.packets or len(chain) > self.packets:
                 raise self._error(f"corrupt hostcall ready stack (packet pointer 0x{pointer:x})")
             chain.append(index)

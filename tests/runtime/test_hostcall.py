@@ -42,11 +42,11 @@ def lines(text):
 # ----------------------------------------------------------- HIP printf
 @pytest.mark.parametrize("target", TARGETS)
 def test_hip_printf_from_every_work_item(target):
-    n = 70                                   # two waves, the second partly idle
-    x = (np.arange(128, dtype=np.float32) - 20) * np.float32(0.37)
+    n = 230                                  # five waves, the fourth partly idle, one idle
+    x = (np.arange(320, dtype=np.float32) - 20) * np.float32(0.37)
     name = b"runtime\0"
     text, _ = run(f"printf_hip_{target}.hsaco", "items", x,
-                  np.frombuffer(name, np.uint8).copy(), np.int32(n), grid=(128,), block=(64,))
+                  np.frombuffer(name, np.uint8).copy(), np.int32(n), grid=(320,), block=(64,))
     expected = ["item %d/%u x=%.3f %s %s|%5d|%-4x|%e" % (
         i, n, x[i], "const", "runtime", -i, i * 17, float(x[i] * np.float32(1000)))
         for i in range(n)]

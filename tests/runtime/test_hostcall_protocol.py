@@ -35,7 +35,7 @@ class DeviceSide:
         return self.field("headers") + index * HOSTCALL_HEADER.size
 
     def index(self, pointer):
-        return pointer & ((1 << self.field("index_size")) - 1)
+        return pointer & self.field("index_mask")
 
     def call(self, service, slots):
         """One hostcall from the lanes in ``slots`` (lane -> up to 8 ulongs);
@@ -58,7 +58,7 @@ class DeviceSide:
         assert HOSTCALL_HEADER.read(self.memory, self.header(index), "control") & 1 == 0
         answers = {lane: struct.unpack("<2Q", self.memory.read(payload + lane * 64, 16))
                    for lane in slots}
-        tagged = pointer + (1 << self.field("index_size"))
+        tagged = pointer + self.field("index_mask") + 1
         HOSTCALL_HEADER.write(self.memory, self.header(index), "next", self.field("free_stack"))
         self.set_field("free_stack", tagged)
         return answers
@@ -98,7 +98,7 @@ def setup():
 
 def test_buffer_starts_with_every_packet_free(setup):
     hostcall, device, _ = setup
-    assert device.field("index_size") == 3          # 5 packets need 3 index bits
+    assert device.field("index_mask") == 7          # 5 packets need 3 index bits
     assert device.field("ready_stack") == 0
     assert device.field("doorbell") == hostcall.doorbell.handle
     seen, pointer = [], device.field("free_stack")
