@@ -79,8 +79,10 @@ class Run:
         target = TARGETS.get(self.name)
         goal = f" (target {target / 1e6:.0f}M: {'met' if lane_rate >= target else 'MISSED'})" \
             if target else ""
+        cpu_rate = self.result.lane_instructions / max(self.cpu_seconds, 1e-9)
         return (f"   {self.name:22s} {self.seconds:7.3f} s (cpu {self.cpu_seconds:6.3f} s)  "
-                f"{lane_rate / 1e6:8.1f}M lane-instr/s  {wave_rate / 1e6:7.3f}M wave-instr/s  "
+                f"{lane_rate / 1e6:8.1f}M lane-instr/s ({cpu_rate / 1e6:.0f}M per cpu-s)  "
+                f"{wave_rate / 1e6:7.3f}M wave-instr/s  "
                 f"result {'OK' if self.ok else 'WRONG'}{goal}")
 
 
