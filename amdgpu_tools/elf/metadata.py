@@ -220,10 +220,12 @@ def metadata_documents(notes) -> list[tuple[int, object]]:
 
 def _code_object_of_version(version) -> int:
     """amdhsa.version [1, 0] -> v3, [1, 1] -> v4, [1, 2] -> v5."""
-    try:
-        return 3 + int(version[1])
-    except (TypeError, ValueError, IndexError):
-        return 3
+    if not (isinstance(version, list) and len(version) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                    for v in version)):
+        raise ElfFormatError(f"NT_AMDGPU_METADATA: amdhsa.version is {_shown(version)}, "
+                             "expected [major, minor]")
+    return 3 + version[1]
 
 
 def kernels_from_notes(notes) -> list[KernelInfo]:

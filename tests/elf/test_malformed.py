@@ -206,3 +206,49 @@ def test_random_damage_never_escapes_as_another_exception(source):
         except ElfFormatError as error:
             assert str(error).startswith("fuzz.o: ") or "metadata" in str(error).lower() or \
                 "NT_" in str(error)
+
+
+def test_damaged_metadata_documents_are_one_elf_format_error():
+    """Values of a real v5 document replaced by other types or removed, a few at a
+    time: the kernels parse or one ElfFormatError names the note (never a
+    KeyError or TypeError from inside the parser)."""
+    import copy
+
+    import msgpack
+
+    from amdgpu_tools.elf.notes import amdgpu_metadata_note
+    note = next(n for n in read_elf(LINKED).notes if n.type == C.NT_AMDGPU_METADATA)
+    document = msgpack.unpackb(note.desc)
+    paths = list(_paths(document))
+    rng = random.Random("metadata")
+    outcomes = set()
+    for _ in range(400):
+        damaged = copy.deepcopy(document)
+        for _ in range(rng.randint(1, 3)):
+            *parents, last = rng.choice(paths)
+            node = damaged
+            try:
+                for key in parents:
+                    node = node[key]
+                if rng.random() < 0.2:
+                    del node[last]
+                else:
+                    node[last] = rng.choice(["x", -1, 7, [], {}, None, True, 1.5, [1], {"a": 1}])
+            except (KeyError, IndexError, TypeError):
+                continue     # an earlier change already replaced a parent
+        try:
+            kernels_from_notes([amdgpu_metadata_note(msgpack.packb(damaged))])
+            outcomes.add("parsed")
+        except ElfFormatError as error:
+            assert "NT_AMDGPU_METADATA" in str(error), error
+            outcomes.add("error")
+    assert outcomes == {"parsed", "error"}
+
+
+def _paths(node, path=()):
+    """Every key path below the root of a decoded document."""
+    children = node.items() if isinstance(node, dict) else \
+        enumerate(node) if isinstance(node, list) else ()
+    for key, child in children:
+        yield path + (key,)
+        yield from _paths(child, path + (key,))

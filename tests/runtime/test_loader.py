@@ -232,6 +232,9 @@ def test_v2_metadata_offsets_follow_alignment():
      "argument 0 .offset is -8, expected a non-negative integer"),
     (lambda doc: doc["amdhsa.kernels"][0].update({".wavefront_size": True}),
      ".wavefront_size is True"),
+    (lambda doc: doc.update({"amdhsa.version": {"a": 1}}),
+     r"amdhsa.version is \{'a': 1\}, expected \[major, minor\]"),
+    (lambda doc: doc.update({"amdhsa.printf": "1:0:x"}), "amdhsa.printf is '1:0:x'"),
 ])
 def test_malformed_v3_metadata(change, message):
     document = {"amdhsa.version": [1, 2], "amdhsa.kernels": [
@@ -294,9 +297,9 @@ def test_abs64_relocations_resolve_against_dynamic_symbols():
 
 
 @pytest.mark.parametrize("name", ["kernels_v5_gfx900.hsaco", "kernels_v2_gfx803.hsaco",
-                                  "abs64_v5.hsaco"])
+                                  "abs64_v5.hsaco", "hello_world_v2.hsaco"])
 def test_corrupted_code_objects_fail_only_with_toolchain_errors(name):
-    """Random byte changes and truncations: a clean load or one ToolchainError."""
+    """Random byte changes and truncations: a clean load or one LoadError."""
     import random
     data = read_data(name)
     rng = random.Random(name)
@@ -308,7 +311,7 @@ def test_corrupted_code_objects_fail_only_with_toolchain_errors(name):
             mutated = mutated[:rng.randrange(len(mutated))]
         try:
             Agent(None, FakeExecutor()).load(bytes(mutated))
-        except ToolchainError:
+        except LoadError:
             pass
 
 
