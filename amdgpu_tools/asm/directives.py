@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..elf import constants as elfc
 from .expr import Const, Sym
+from .source import split_arguments
 from .syntax import AtType, StringLit, parse_arguments
 
 #: Bytes emitted by each integer data directive.
@@ -281,10 +282,11 @@ def _check_size(asm, nbytes):
 
 def _alignment(power_of_two):
     def handler(asm, directive):
-        args = _args(directive)
-        if not args or len(args) > 3:
+        pieces = split_arguments(directive.rest) if directive.rest else []
+        if not pieces or not pieces[0] or len(pieces) > 3:
             raise _error(asm, "expected alignment")
-        amount = asm.absolute(args[0])
+        values = [asm.absolute(_one(asm, piece)) if piece else None for piece in pieces]
+        amount = values[0]
         if power_of_two:
             if not 0 <= amount < 32:
                 raise _error(asm, "invalid alignment value")
@@ -293,10 +295,17 @@ def _alignment(power_of_two):
             alignment = amount or 1
             if alignment & (alignment - 1):
                 raise _error(asm, "alignment must be a power of 2")
-        fill = asm.absolute(args[1]) if len(args) > 1 else None
-        max_skip = asm.absolute(args[2]) if len(args) > 2 else None
+        fill = values[1] if len(values) > 1 else None   # ``.p2align 3,,7``: no fill value
+        max_skip = values[2] if len(values) > 2 else None
         asm.align(alignment, fill, max_skip)
     return handler
+
+
+def _one(asm, text):
+    args = parse_arguments(text)
+    if len(args) != 1:
+        raise _error(asm, "expected one expression")
+    return args[0]
 
 
 def directive_ident(asm, directive):
