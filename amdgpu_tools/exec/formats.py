@@ -275,11 +275,14 @@ def build_valu(inst, semantic, program):
     src_mods = lane_ops.source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
     fetch = source_getters(inst, semantic, program, src_mods, op_sel)
     dst_type = semantic.dst
+    # VOP3 and SDWA both carry the clamp bit (SDWA: integer saturation too, as
+    # in clang's v_sub_u16_sdwa ... clamp for sub_sat on uchar); omod likewise.
+    has_output_modifiers = is_vop3 or inst.encoding == "SDWA"
+    clamp = field(inst, "clamp") if has_output_modifiers else 0
     if flags.get("int_clamp"):
-        post = _integer_result(flags["int_clamp"], field(inst, "clamp") if is_vop3 else 0)
+        post = _integer_result(flags["int_clamp"], clamp)
     else:
-        has_output_modifiers = is_vop3 or inst.encoding == "SDWA"
-        post = _result_modifiers(dst_type, field(inst, "clamp") if has_output_modifiers else 0,
+        post = _result_modifiers(dst_type, clamp,
                                  field(inst, "omod") if has_output_modifiers else 0)
     dst = field(inst, "vdst")
     wide = ops.bits_of(dst_type) == 64

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .fused import fma64, fma_narrow
 from .registry import valu
 
 F16, F32, F64 = np.float16, np.float32, np.float64
@@ -85,25 +86,8 @@ def v_mul_legacy_f32(a, b):
 
 # ---------------------------------------------------------- multiply-add
 def fma32(a, b, c):
-    """Fused f32 multiply-add: the f64 product of two f32 values is exact."""
-    return (a.astype(F64) * b.astype(F64) + c.astype(F64)).astype(F32)
-
-
-def fma64(a, b, c):
-    """Fused f64 multiply-add via an exact two-product (Dekker/Veltkamp split)."""
-    a, b, c = (np.asarray(x, F64) for x in (a, b, c))
-    product = a * b
-    split = F64(134217729.0)
-    a_hi = a * split - (a * split - a)
-    b_hi = b * split - (b * split - b)
-    a_lo, b_lo = a - a_hi, b - b_hi
-    error = ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
-    total = product + c
-    finite = np.isfinite(total) & np.isfinite(error)
-    return np.where(finite, total + ((product - total) + c + error) *
-                    np.where(np.abs(product) >= np.abs(c), 1.0, 0.0) +
-                    np.where(np.abs(product) >= np.abs(c), 0.0, ((c - total) + product + error)),
-                    total)
+    """Fused f32 multiply-add, one rounding (see ``exec/fused.py``)."""
+    return fma_narrow(a, b, c, F32)
 
 
 @valu("v_fma_f32", "f32", "f32", "f32", "f32")
@@ -118,7 +102,7 @@ def v_fma_f64(a, b, c):
 
 @valu("v_fma_f16", "f16", "f16", "f16", "f16")
 def v_fma_f16(a, b, c):
-    return (a.astype(F64) * b.astype(F64) + c.astype(F64)).astype(F16)
+    return fma_narrow(a, b, c, F16)
 
 
 @valu("v_mad_f32", "f32", "f32", "f32", "f32")
@@ -320,18 +304,23 @@ def v_div_fixup_f16(q, d, n):
 
 
 def _div_fixup(quotient, denominator, numerator):
-    """The special cases of n / d (NaN, 0/0, Inf/Inf, x/0, Inf/x) over an estimate."""
+    """The special cases of n / d over an estimate, in the ISA manual's order:
+    NaN operands; 0/0 and Inf/Inf give the default NaN (sign set); x/0 and
+    Inf/y give a signed Inf; x/Inf and 0/y a signed zero (whatever the
+    estimate holds: v_div_scale made it NaN for a zero numerator)."""
     dtype = np.asarray(quotient).dtype.type
     sign = np.signbit(denominator) ^ np.signbit(numerator)
     signed_inf = np.where(sign, dtype(-np.inf), dtype(np.inf))
     signed_zero = np.where(sign, dtype(-0.0), dtype(0.0))
     result = np.where(sign, -np.abs(quotient), np.abs(quotient))
     nan = np.isnan(denominator) | np.isnan(numerator)
-    result = np.where(((denominator == 0) & (numerator == 0)) |
-                      (np.isinf(denominator) & np.isinf(numerator)), dtype(np.nan), result)
-    result = np.where((denominator == 0) & (numerator != 0) & ~nan, signed_inf, result)
-    result = np.where(np.isinf(numerator) & ~np.isinf(denominator) & ~nan, signed_inf, result)
-    result = np.where(np.isinf(denominator) & ~np.isinf(numerator) & ~nan, signed_zero, result)
+    zero_num, zero_den = numerator == 0, denominator == 0
+    inf_num, inf_den = np.isinf(numerator), np.isinf(denominator)
+    invalid = (zero_num & zero_den) | (inf_num & inf_den)
+    result = np.where((zero_den | inf_num) & ~invalid, signed_inf, result)
+    result = np.where((inf_den | zero_num) & ~invalid & ~zero_den & ~inf_num, signed_zero,
+                      result)
+    result = np.where(invalid, dtype(np.copysign(np.nan, -1.0)), result)
     return np.where(nan, np.where(np.isnan(numerator), numerator, denominator), result)
 
 
@@ -482,7 +471,7 @@ def v_trig_preop_f64(x, segment):
 # *_legacy_f16; the computation is the same.
 valu("v_mad_legacy_f16", "f16", "f16", "f16", "f16")(lambda a, b, c: a * b + c)
 valu("v_fma_legacy_f16", "f16", "f16", "f16", "f16")(
-    lambda a, b, c: (a.astype(F64) * b.astype(F64) + c.astype(F64)).astype(F16))
+    lambda a, b, c: fma_narrow(a, b, c, F16))
 valu("v_div_fixup_legacy_f16", "f16", "f16", "f16", "f16")(_div_fixup)
 
 

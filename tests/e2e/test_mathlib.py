@@ -20,6 +20,8 @@ from test_opencl import N, rng, run, toolchain  # noqa: F401  (toolchain is a fi
 
 SOURCE = "mathlib.cl"
 FLOAT_TYPES = {"f32": np.float32, "f64": np.float64}
+#: pi to extended precision (np.longdouble(np.pi) would only widen the f64 pi).
+PI_EXTENDED = np.longdouble("3.14159265358979323846264338327950288")
 
 
 @pytest.fixture
@@ -261,3 +263,126 @@ def test_native_and_half_functions(toolchain, device_libs):
         assert_ulps(got[:, column], want, 8192, name)
     np.testing.assert_allclose(got[:, 6], np.sin(x), rtol=0, atol=8192 * 2.0 ** -23)
     np.testing.assert_allclose(got[:, 7], np.cos(x), rtol=0, atol=8192 * 2.0 ** -23)
+
+
+#: (column, name, reference, ulps f32, ulps f64): OpenCL 2.0 table 7.4 bounds.
+UNARY2 = [
+    (0, "asin", lambda x, u, ax: np.arcsin(u), 4, 4),
+    (1, "acos", lambda x, u, ax: np.arccos(u), 4, 4),
+    (2, "atan", lambda x, u, ax: np.arctan(x), 5, 5),
+    (3, "sinh", lambda x, u, ax: np.sinh(x), 4, 4),
+    (4, "cosh", lambda x, u, ax: np.cosh(x), 4, 4),
+    (5, "asinh", lambda x, u, ax: np.arcsinh(x), 4, 4),
+    (6, "acosh", lambda x, u, ax: np.arccosh(ax), 4, 4),
+    (7, "atanh", lambda x, u, ax: np.arctanh(u), 5, 5),
+    (8, "expm1", lambda x, u, ax: np.expm1(x), 3, 3),
+    (10, "log2", lambda x, u, ax: np.log2(ax), 3, 3),
+    (13, "tgamma", lambda x, u, ax: np.array([math.gamma(v) for v in ax.astype(np.float64)],
+                                             ax.dtype), 16, 16),
+]
+
+
+@pytest.mark.parametrize("kind", ["f32", "f64"])
+def test_more_unary_functions(toolchain, device_libs, kind):
+    dtype = FLOAT_TYPES[kind]
+    r = rng()
+    a = r.uniform(-6, 6, N).astype(dtype)
+    a[:8] = [0.5, -0.5, 2.0, -3.0, 1e-3, 5.75, -0.0, 4.0]
+    out, ints = np.zeros(18 * N, dtype), np.zeros(2 * N, np.int32)
+    got, got_ints = run(toolchain, SOURCE, f"unary2_{kind}", a, out, ints, np.int32(N))[1:3]
+    got, got_ints = got.reshape(N, 18), got_ints.reshape(N, 2)
+    u = a * dtype(0.125)
+    ax = np.abs(a) + dtype(1.25)
+    x, wu, wax = wide(a), wide(u), wide(ax)
+    for column, name, reference, ulps32, ulps64 in UNARY2:
+        assert_ulps(got[:, column], reference(x, wu, wax), ulps32 if kind == "f32" else ulps64,
+                    f"{name}_{kind}")
+    assert_ulps(got[:, 9], np.log1p(wide(ax - dtype(1.125))), 2, f"log1p_{kind}")
+    # sinpi/cospi: reduce x exactly modulo 2 first; integers (half-integers)
+    # give exact zeros, compared by value.
+    turns = np.fmod(a, dtype(2)).astype(np.longdouble)
+    angle = PI_EXTENDED * turns
+    sinpi = np.where(turns == np.round(turns), 0, np.sin(angle))
+    cospi = np.where(turns - 0.5 == np.round(turns - 0.5), 0, np.cos(angle))
+    assert_ulps(got[:, 11], sinpi.astype(x.dtype), 4, f"sinpi_{kind}")
+    assert_ulps(got[:, 12], cospi.astype(x.dtype), 4, f"cospi_{kind}")
+    mantissa, exponent = np.frexp(a)
+    nonzero = a != 0
+    assert_bits(got[nonzero, 14], (exponent - 1)[nonzero].astype(dtype), f"logb_{kind}")
+    assert_bits(got[:, 15], np.copysign(a - np.trunc(a), a), f"modf.frac_{kind}")
+    assert_bits(got[:, 16], np.trunc(a), f"modf.int_{kind}")
+    assert_bits(got[:, 17], np.nextafter(a, dtype(0)), f"nextafter_{kind}")
+    np.testing.assert_array_equal(got_ints[nonzero, 0], exponent[nonzero] - 1)
+    np.testing.assert_array_equal(got_ints[:, 1], np.signbit(a).astype(np.int32))
+
+
+@pytest.mark.parametrize("kind", ["f32", "f64"])
+def test_special_values(toolchain, device_libs, kind):
+    """C99 Annex F cases, which OpenCL adopts: results must be exactly these."""
+    dtype = FLOAT_TYPES[kind]
+    info = np.finfo(dtype)
+    specials = np.array([np.inf, -np.inf, np.nan, 0.0, -0.0, -1.0, info.max, -info.max,
+                         1000.0, -1000.0, info.tiny, 2.5, 5.0], dtype)
+    a = np.resize(specials, N)
+    out = np.zeros(12 * N, dtype)
+    got = run(toolchain, SOURCE, f"special_{kind}", a, out, np.int32(N))[1].reshape(N, 12)
+    x = wide(a)
+    with np.errstate(all="ignore"):
+        erf = np.array([math.erf(v) if not np.isnan(v) else np.nan for v in a.astype(float)])
+        cases = [("sin", np.sin(x), 4), ("cos", np.cos(x), 4), ("exp", np.exp(x), 3),
+                 ("log", np.log(x), 3), ("sqrt", np.sqrt(x), 3), ("rsqrt", 1 / np.sqrt(x), 2),
+                 ("fmod", np.fmod(x, 2.5), 0), ("fmod2", np.fmod(2.5, x), 0),
+                 ("atan2", np.arctan2(x, -1), 6), ("tanh", np.tanh(x), 5),
+                 ("erf", erf.astype(x.dtype), 16), ("cbrt", np.cbrt(x), 2)]
+    for column, (name, want, ulps) in enumerate(cases):
+        want = want.astype(x.dtype)
+        g = got[:, column]
+        special_result = ~np.isfinite(want.astype(dtype)) | (want == 0) | ~np.isfinite(a)
+        assert_bits(g[special_result], want[special_result].astype(dtype), f"{name}_{kind}")
+        assert_ulps(g[~special_result], want[~special_result], ulps, f"{name}_{kind}")
+
+
+def test_narrow_integer_builtins(toolchain, device_libs):
+    r = rng()
+    a = r.integers(-2**31, 2**31, N, dtype=np.int64).astype(np.int32)
+    b = r.integers(-2**31, 2**31, N, dtype=np.int64).astype(np.int32)
+    a[:6] = [0xFF, 0x7FFF, -0x8000, 0xFFFF, 0, 1]
+    b[:6] = [0xFF, 0x7FFF, 1, 0xFFFF, 0, -1]
+    out = np.zeros(12 * N, np.int32)
+    got = run(toolchain, SOURCE, "narrow_int_builtins", a, b, out, np.int32(N))[2].reshape(N, 12)
+    xc, yc = (a & 0xFF).astype(np.int64), (b & 0xFF).astype(np.int64)
+    xs, ys = a.astype(np.int16).astype(np.int64), b.astype(np.int16).astype(np.int64)
+    xu, yu = (a & 0xFFFF).astype(np.int64), (b & 0xFFFF).astype(np.int64)
+    rot = yc & 7
+    expected = np.stack([
+        np.minimum(xc + yc, 255), np.maximum(xc - yc, 0),
+        np.clip(xs + ys, -2**15, 2**15 - 1), np.clip(xs - ys, -2**15, 2**15 - 1),
+        np.minimum(xu + yu, 0xFFFF), (xs + ys) >> 1, (xu + yu + 1) >> 1,
+        (xs * ys) >> 16,
+        np.array([8 - int(v).bit_length() for v in xc]),
+        np.array([bin(int(v)).count("1") for v in xu]),
+        ((xc << rot) | (xc >> ((8 - rot) & 7))) & 0xFF,
+        (xc << 8) | yc,
+    ], axis=1)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_long_builtins(toolchain, device_libs):
+    r = rng()
+    a = r.integers(-2**63, 2**63, N, dtype=np.int64)
+    b = r.integers(-2**63, 2**63, N, dtype=np.int64)
+    a[:6] = [0, -1, 2**63 - 1, -2**63, 1, 2**40]
+    b[:6] = [0, -1, 1, -1, -2**63, 3]
+    out = np.zeros(8 * N, np.int64)
+    got = run(toolchain, SOURCE, "long_builtins", a, b, out, np.int32(N))[2].reshape(N, 8)
+    rows = []
+    for x, y in zip(a.tolist(), b.tolist()):
+        ux, uy = x % 2**64, y % 2**64
+        s = uy & 63
+        shifted = ux >> s
+        rows.append([(x * y) >> 64, (ux * uy) >> 64, 64 - shifted.bit_length(),
+                     bin(ux).count("1"), ((ux << s) | (ux >> ((64 - s) & 63))) % 2**64,
+                     min(max(x + y, -2**63), 2**63 - 1), max(ux - uy, 0),
+                     abs((x >> 1) - (y >> 1))])
+    expected = np.array([[v % 2**64 for v in row] for row in rows], np.uint64).view(np.int64)
+    np.testing.assert_array_equal(got, expected)

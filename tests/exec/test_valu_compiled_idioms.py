@@ -93,3 +93,92 @@ def test_trig_preop_slides_the_window_by_the_biased_exponent_above_1077():
             chunk = (bits >> (1200 - shift - 53)) & ((1 << 53) - 1)
             scale = -53 - shift + (128 if biased >= 1968 else 0)
             assert got[lane] == math.ldexp(chunk, scale), (segment, lane, biased)
+
+
+def test_div_fixup_zero_numerator_gives_signed_zero_whatever_the_estimate():
+    """ISA manual V_DIV_FIXUP_F32/F64 (S0 estimate, S1 denominator, S2 numerator):
+    NaN operands first, then 0/0 and Inf/Inf give 0xFFC00000 (f64 0xFFF8...),
+    x/0 and Inf/y a signed Inf, x/Inf and 0/y a signed zero, else the estimate
+    with the quotient's sign.  v_div_scale returns NaN for a zero numerator, so
+    the IEEE division sequence computes 0/y only through this rule."""
+    nan = np.float32(np.nan)
+    cases = [  # (estimate, denominator, numerator, expected bits)
+        (nan, 6.5, 0.0, 0x00000000), (nan, 6.5, -0.0, 0x80000000),
+        (nan, -6.5, 0.0, 0x80000000), (1.0, -np.inf, 0.0, 0x80000000),
+        (5.0, np.inf, 3.0, 0x00000000), (5.0, 0.0, 0.0, 0xFFC00000),
+        (5.0, np.inf, -np.inf, 0xFFC00000), (5.0, -0.0, 3.0, 0xFF800000),
+        (5.0, 2.0, -np.inf, 0xFF800000), (0.75, -4.0, 3.0, f32_bits(-0.75))]
+    table = np.array([c[:3] for c in cases], np.float32)
+    rows = np.resize(np.arange(len(cases)), 64)
+    state = run_snippet("v_div_fixup_f32 v3, v0, v1, v2\n"
+                        "v_cvt_f64_f32 v[4:5], v0\nv_cvt_f64_f32 v[6:7], v1\n"
+                        "v_cvt_f64_f32 v[8:9], v2\n"
+                        "v_div_fixup_f64 v[10:11], v[4:5], v[6:7], v[8:9]",
+                        vgpr={0: table[rows, 0], 1: table[rows, 1], 2: table[rows, 2]})
+    expected = np.array([int(c[3]) for c in cases], np.uint32)[rows]
+    np.testing.assert_array_equal(state.vgpr[3, 0], expected)
+    f64 = state.vgpr[10, 0].astype(np.uint64) | (state.vgpr[11, 0].astype(np.uint64) << 32)
+    want64 = np.where(expected == 0xFFC00000, np.uint64(0xFFF8000000000000),
+                      np.asarray(expected.view(np.float32), np.float64).view(np.uint64))
+    np.testing.assert_array_equal(f64, want64)
+
+
+@pytest.mark.parametrize("mcpu", ["gfx803", "gfx900"])
+def test_sdwa_clamp_saturates_integer_results(mcpu):
+    """SDWA has the clamp bit as VOP3 does; on an integer op it saturates to the
+    result type (clang-19 selects v_sub_u16_sdwa ... clamp for uchar sub_sat)."""
+    a = np.resize(np.array([0x1234_00FF, 0x0000_0000, 0xFFFF_FF10, 0x8000_0005], np.uint32), 64)
+    b = np.resize(np.array([0x0000_0001, 0x0000_0001, 0xABCD_EF20, 0x0000_0004], np.uint32), 64)
+    state = run_snippet(
+        "v_sub_u16_sdwa v2, v0, v1 clamp dst_sel:DWORD dst_unused:UNUSED_PAD "
+        "src0_sel:BYTE_0 src1_sel:BYTE_0\n"
+        "v_add_u16_sdwa v3, v0, v1 clamp dst_sel:DWORD dst_unused:UNUSED_PAD "
+        "src0_sel:WORD_1 src1_sel:WORD_1\n"
+        "v_sub_u16_sdwa v4, v0, v1 dst_sel:DWORD dst_unused:UNUSED_PAD "
+        "src0_sel:BYTE_0 src1_sel:BYTE_0",
+        vgpr={0: a, 1: b}, mcpu=mcpu)
+    x8, y8 = (a & 0xFF).astype(np.int64), (b & 0xFF).astype(np.int64)
+    x16, y16 = (a >> 16).astype(np.int64), (b >> 16).astype(np.int64)
+    np.testing.assert_array_equal(state.vgpr[2, 0], np.clip(x8 - y8, 0, 0xFFFF))
+    np.testing.assert_array_equal(state.vgpr[3, 0], np.clip(x16 + y16, 0, 0xFFFF))
+    np.testing.assert_array_equal(state.vgpr[4, 0], (x8 - y8) & 0xFFFF)
+
+
+def _f64_lanes(values):
+    bits = np.resize(np.asarray(values, np.float64), 64).view(np.uint64)
+    return (bits & 0xFFFFFFFF).astype(np.uint32), (bits >> 32).astype(np.uint32)
+
+
+def _f64_result(state, reg):
+    return (state.vgpr[reg, 0].astype(np.uint64) |
+            (state.vgpr[reg + 1, 0].astype(np.uint64) << 32)).view(np.float64)
+
+
+def test_fma_rounds_once():
+    """V_FMA_F32/F64 are IEEE fusedMultiplyAdd: the exact a * b + c rounded once.
+    Expected values are exact rationals rounded by Python (int / int division
+    rounds correctly).  The cases are ties after a first rounding, so rounding
+    twice gives the other neighbour, and clang-19's double sqrt step
+    fma(-g, g, DBL_MAX) whose product alone overflows."""
+    from fractions import Fraction
+    root = math.sqrt(np.finfo(np.float64).max)
+    r = np.random.default_rng(7)
+    rows = [(1 + 2.0 ** -27, 1 + 2.0 ** -27, 2.0 ** -200),
+            (1 + 2.0 ** -27, -(1 + 2.0 ** -27), -(2.0 ** -200)),
+            (-root, root, float(np.finfo(np.float64).max)),
+            (2.0 ** 1000, 2.0 ** 24, -float(np.finfo(np.float64).max)),
+            (3.0, 1.0 / 3.0, -1.0)]
+    rows += [tuple(r.uniform(-4, 4, 3) * 2.0 ** r.integers(-30, 30, 3)) for _ in range(59)]
+    a, b, c = (np.array(col) for col in zip(*rows))
+    (a_lo, a_hi), (b_lo, b_hi), (c_lo, c_hi) = _f64_lanes(a), _f64_lanes(b), _f64_lanes(c)
+    state = run_snippet("v_fma_f64 v[6:7], v[0:1], v[2:3], v[4:5]",
+                        vgpr={0: a_lo, 1: a_hi, 2: b_lo, 3: b_hi, 4: c_lo, 5: c_hi})
+    want = np.array([float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in rows])
+    np.testing.assert_array_equal(_f64_result(state, 6).view(np.uint64), want.view(np.uint64))
+
+    # f32: (1 + 2**-12)**2 + 2**-90 lies just above the midpoint 1 + 2**-11 + 2**-24.
+    x = np.resize(np.array([1 + 2.0 ** -12, 3.0], np.float32), 64)
+    z = np.resize(np.array([2.0 ** -90, -2.0 ** -90], np.float32), 64)
+    state = run_snippet("v_fma_f32 v3, v0, v0, v1", vgpr={0: x, 1: z})
+    want32 = np.resize(np.array([1 + 2.0 ** -11 + 2.0 ** -23, 9.0], np.float32), 64)
+    np.testing.assert_array_equal(state.vgpr[3, 0], want32.view(np.uint32))

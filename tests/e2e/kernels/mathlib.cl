@@ -254,6 +254,103 @@ __kernel void NAME(__global const T *a, __global const T *b, __global T *out, in
 BINARY_KERNEL(binary_f32, float)
 BINARY_KERNEL(binary_f64, double)
 
+/* More one-argument functions: inverse trig, hyperbolic, *pi, gamma, exact ones. */
+#define UNARY2_KERNEL(NAME, T)                                                      \
+__kernel void NAME(__global const T *a, __global T *out, __global int *ints, int n) { \
+  int i = GID0();                                                                   \
+  if (i >= n) return;                                                               \
+  T x = a[i];                                                                       \
+  T u = x * (T)0.125;            /* in (-1, 1) */                                  \
+  T ax = fabs(x) + (T)1.25;      /* > 1 */                                          \
+  __global T *o = out + 18 * i;                                                     \
+  o[0] = asin(u);                                                                   \
+  o[1] = acos(u);                                                                   \
+  o[2] = atan(x);                                                                   \
+  o[3] = sinh(x);                                                                   \
+  o[4] = cosh(x);                                                                   \
+  o[5] = asinh(x);                                                                  \
+  o[6] = acosh(ax);                                                                 \
+  o[7] = atanh(u);                                                                  \
+  o[8] = expm1(x);                                                                  \
+  o[9] = log1p(ax - (T)1.125);                                                      \
+  o[10] = log2(ax);                                                                 \
+  o[11] = sinpi(x);                                                                 \
+  o[12] = cospi(x);                                                                 \
+  o[13] = tgamma(ax);                                                               \
+  o[14] = logb(x);                                                                  \
+  T whole;                                                                          \
+  o[15] = modf(x, &whole);                                                          \
+  o[16] = whole;                                                                    \
+  o[17] = nextafter(x, (T)0);                                                       \
+  ints[2 * i + 0] = ilogb(x);                                                       \
+  ints[2 * i + 1] = (int)signbit(copysign((T)1, x));                                \
+}
+UNARY2_KERNEL(unary2_f32, float)
+UNARY2_KERNEL(unary2_f64, double)
+
+/* C99 Annex F special cases: infinities, NaN, signed zeros, overflow. */
+#define SPECIAL_KERNEL(NAME, T)                                                     \
+__kernel void NAME(__global const T *a, __global T *out, int n) {                   \
+  int i = GID0();                                                                   \
+  if (i >= n) return;                                                               \
+  T x = a[i];                                                                       \
+  __global T *o = out + 12 * i;                                                     \
+  o[0] = sin(x);                                                                    \
+  o[1] = cos(x);                                                                    \
+  o[2] = exp(x);                                                                    \
+  o[3] = log(x);                                                                    \
+  o[4] = sqrt(x);                                                                   \
+  o[5] = rsqrt(x);                                                                  \
+  o[6] = fmod(x, (T)2.5);                                                           \
+  o[7] = fmod((T)2.5, x);                                                           \
+  o[8] = atan2(x, (T)-1);                                                           \
+  o[9] = tanh(x);                                                                   \
+  o[10] = erf(x);                                                                   \
+  o[11] = cbrt(x);                                                                  \
+}
+SPECIAL_KERNEL(special_f32, float)
+SPECIAL_KERNEL(special_f64, double)
+
+/* Narrow and 64-bit integer built-ins (saturating forms use clamp bits, SDWA). */
+__kernel void narrow_int_builtins(__global const int *a, __global const int *b,
+                                  __global int *out, int n) {
+  int i = GID0();
+  if (i >= n) return;
+  uchar xc = (uchar)a[i], yc = (uchar)b[i];
+  short xs = (short)a[i], ys = (short)b[i];
+  ushort xu = (ushort)a[i], yu = (ushort)b[i];
+  __global int *o = out + 12 * i;
+  o[0] = add_sat(xc, yc);
+  o[1] = sub_sat(xc, yc);
+  o[2] = add_sat(xs, ys);
+  o[3] = sub_sat(xs, ys);
+  o[4] = add_sat(xu, yu);
+  o[5] = hadd(xs, ys);
+  o[6] = rhadd(xu, yu);
+  o[7] = mul_hi(xs, ys);
+  o[8] = clz(xc);
+  o[9] = popcount(xu);
+  o[10] = rotate(xc, yc);
+  o[11] = upsample(xc, yc);
+}
+
+__kernel void long_builtins(__global const long *a, __global const long *b,
+                            __global long *out, int n) {
+  int i = GID0();
+  if (i >= n) return;
+  long x = a[i], y = b[i];
+  ulong ux = (ulong)x, uy = (ulong)y;
+  __global long *o = out + 8 * i;
+  o[0] = mul_hi(x, y);
+  o[1] = (long)mul_hi(ux, uy);
+  o[2] = (long)clz(ux >> (uy & 63));
+  o[3] = (long)popcount(ux);
+  o[4] = (long)rotate(ux, uy);
+  o[5] = add_sat(x, y);
+  o[6] = (long)sub_sat(ux, uy);
+  o[7] = (long)abs_diff(x >> 1, y >> 1);
+}
+
 /* native_ and half_ variants (float only): implementation-defined accuracy. */
 __kernel void native_half_f32(__global const float *a, __global float *out, int n) {
   int i = GID0();
