@@ -29,7 +29,8 @@ the whole message. printf is such a message: a control word (0: stdout,
 1: stderr), the NUL-terminated format string packed 8 bytes per ulong, then
 one ulong per argument (integers and pointers widened to 64 bits, floating
 point as a double) except ``%s``, whose string follows packed like the
-format.
+format. SERVICE_DEVMEM (device malloc/free) needs no message: a lane's slot
+holds an address to free, or zero and a size to allocate.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ DESCRIPTOR_END = 1 << 1
 DESCRIPTOR_LEN_SHIFT = 5
 DESCRIPTOR_LEN_MASK = 7
 DESCRIPTOR_ID_SHIFT = 8
+
+#: allocation kind of the blocks SERVICE_DEVMEM hands out (they outlive the
+#: dispatch, as device malloc memory does, until the device frees them)
+DEVMEM_KIND = "devmem"
 
 #: printf control words: the stream a message prints to
 PRINTF_STDOUT = 0
@@ -190,11 +195,34 @@ class Hostcall:
                               header["control"] & ~CONTROL_READY_FLAG)
 
     def _serve_lane(self, service: int, slot: list) -> tuple:
-        if service != SERVICE_PRINTF:
-            name = SERVICE_NAMES.get(service, f"service {service}")
-            raise self._error(f"hostcall {name} (id {service}) is not supported by this "
-                              f"runtime (supported: SERVICE_PRINTF)")
-        return self._message(service, slot)
+        if service == SERVICE_PRINTF:
+            return self._message(service, slot)
+        if service == SERVICE_DEVMEM:
+            return self._devmem(slot[0], slot[1]), slot[1]
+        name = SERVICE_NAMES.get(service, f"service {service}")
+        raise self._error(f"hostcall {name} (id {service}) is not supported by this "
+                          f"runtime (supported: SERVICE_PRINTF, SERVICE_DEVMEM)")
+
+    def _devmem(self, address: int, size: int) -> int:
+        """Device-side malloc/free (ockl ``__ockl_devmem_request``): a non-zero
+        address frees that block, else ``size`` bytes are allocated; returns
+        the new block's address (0 after a free)."""
+        if address:
+            block = self._devmem_block(address)
+            if block is None:
+                raise self._error(f"hostcall SERVICE_DEVMEM: 0x{address:x} is not a block "
+                                  "the device allocated")
+            self.memory.free(address)
+            return 0
+        if size == 0:
+            raise self._error("hostcall SERVICE_DEVMEM: neither an address nor a size")
+        return self.memory.allocate(size, align=4096, kind=DEVMEM_KIND, name="device malloc")
+
+    def _devmem_block(self, address: int):
+        for block in self.memory.allocations():
+            if block.address == address and block.kind == DEVMEM_KIND:
+                return block
+        return None
 
     # ---------------------------------------------------------------- messages
     def _message(self, service: int, slot: list) -> tuple:

@@ -140,6 +140,18 @@ def test_unsupported_service_fails_the_launch_with_its_name():
         program["host_function"](device.zeros(1, np.int64), grid=(1,), block=(1,))
 
 
+@pytest.mark.parametrize("target", ["gfx803_v4", "gfx900_v5"])
+def test_device_malloc_and_free(target):
+    device, program, _ = device_and_program(f"ockl_{target}.hsaco")
+    out = device.zeros(20, np.int32)
+    before = len(device.memory.allocations())
+    program["devmem"](out, np.int32(7), grid=(10,), block=(5,))
+    result = out.numpy()
+    assert list(result[:10]) == [i * sum(range(7)) for i in range(10)]
+    assert list(result[10:]) == [0] * 10          # every free answered
+    assert len(device.memory.allocations()) == before
+
+
 def test_hostcall_buffers_are_released_after_the_launch():
     device, program, _ = device_and_program("ockl_gfx900_v5.hsaco")
     before = len(device.memory.allocations())

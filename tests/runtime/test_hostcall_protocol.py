@@ -8,7 +8,8 @@ import struct
 import pytest
 
 from amdgpu_tools.runtime.hostcall import (
-    HOSTCALL_BUFFER, HOSTCALL_HEADER, LANES, PAYLOAD_BYTES, SERVICE_PRINTF, Hostcall,
+    HOSTCALL_BUFFER, HOSTCALL_HEADER, LANES, PAYLOAD_BYTES, SERVICE_DEVMEM, SERVICE_PRINTF,
+    Hostcall,
     HostcallError, resident_waves)
 from amdgpu_tools.exec.dispatch import MAX_BATCH_WAVES
 from amdgpu_tools.runtime.kernargs import Geometry
@@ -163,13 +164,34 @@ def test_packets_pushed_together_are_served_oldest_first(setup):
     assert [t for _, t in printed] == ["first\n", "second\n"]
 
 
-@pytest.mark.parametrize("service,name", [(1, "SERVICE_FUNCTION_CALL"), (3, "SERVICE_DEVMEM"),
-                                          (4, "SERVICE_SANITIZER"), (0, "SERVICE_DEFAULT"),
-                                          (99, "service 99")])
+@pytest.mark.parametrize("service,name", [(1, "SERVICE_FUNCTION_CALL"), (4, "SERVICE_SANITIZER"),
+                                          (0, "SERVICE_DEFAULT"), (99, "service 99")])
 def test_unsupported_service_names_it(setup, service, name):
     _, device, _ = setup
     with pytest.raises(HostcallError, match=f"hostcall {name} .*not supported"):
         device.call(service, {0: [0]})
+
+
+def test_devmem_allocates_and_frees_blocks(setup):
+    hostcall, device, _ = setup
+    before = len(hostcall.memory.allocations())
+    answers = device.call(SERVICE_DEVMEM, {0: [0, 100], 9: [0, 5000]})
+    first, second = answers[0][0], answers[9][0]
+    assert first and second and first != second
+    assert hostcall.memory.allocation_at(first, 100).kind == "devmem"
+    assert hostcall.memory.allocation_at(second, 5000).size == 5000
+    hostcall.memory.write(second + 4996, b"abcd")              # usable device memory
+    assert device.call(SERVICE_DEVMEM, {3: [first, 0], 4: [second, 0]}) == \
+        {3: (0, 0), 4: (0, 0)}
+    assert len(hostcall.memory.allocations()) == before
+
+
+def test_devmem_refuses_to_free_other_memory(setup):
+    hostcall, device, _ = setup
+    with pytest.raises(HostcallError, match="not a block the device allocated"):
+        device.call(SERVICE_DEVMEM, {0: [hostcall.address, 0]})
+    with pytest.raises(HostcallError, match="neither an address nor a size"):
+        device.call(SERVICE_DEVMEM, {0: [0, 0]})
 
 
 def test_continuing_an_unknown_message_is_an_error(setup):

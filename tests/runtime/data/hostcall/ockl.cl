@@ -62,3 +62,19 @@ __kernel void host_function(__global long *out) {
     long2 r = __ockl_call_host_function(0x1234, 1, 2, 3, 4, 5, 6, 7);
     out[0] = r.x;
 }
+
+// device malloc and free through the devmem service: each work-item gets
+// a block, fills it, sums it, frees it
+ulong __ockl_devmem_request(ulong address, ulong size);
+
+__kernel void devmem(__global int *out, int count) {
+    int i = get_global_id(0);
+    __global int *block = (__global int *)__ockl_devmem_request(0, count * sizeof(int) + i);
+    int sum = 0;
+    for (int k = 0; k < count; ++k)
+        block[k] = i * k;
+    for (int k = 0; k < count; ++k)
+        sum += block[k];
+    out[i] = sum;
+    out[get_global_size(0) + i] = (int)__ockl_devmem_request((ulong)block, 0);
+}
