@@ -297,6 +297,9 @@ def build_valu(inst, semantic, program):
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
     if op_sel >> 3 & 1 and ops.bits_of(dst_type) == 16:
         writer = _op_sel_writer(dst)
+    if carry_in_code is None and carry_out_code is None and not ieee_nan and post is None \
+            and writer is None and not wide and src_mods is None:
+        return _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out)
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
@@ -327,6 +330,64 @@ def build_valu(inst, semantic, program):
         else:
             state.write_vgpr(sel, dst, bits, lanes)
         return None
+    return run
+
+
+#: Operand types ``ops.typed`` hands back unchanged (raw bits).
+_RAW_TYPES = frozenset({"u32", "b32", "u64", "b64"})
+#: Operand types ``ops.typed`` reinterprets with a view.
+_VIEW_TYPES = {"f32": np.float32, "i32": np.int32, "f64": np.float64, "i64": np.int64}
+
+
+def _typed_getter(get, type_):
+    """``get`` followed by ``ops.typed``, with the conversion chosen once."""
+    if type_ in _RAW_TYPES:
+        return get
+    view = _VIEW_TYPES.get(type_)
+    if view is not None:
+        return lambda state, sel: get(state, sel).view(view)
+    return lambda state, sel: ops.typed(get(state, sel), type_)
+
+
+def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out):
+    """The run closure of the common VALU op: no carry, no output modifier, no
+    SDWA/op_sel/DPP, one 32-bit (or narrower) destination.
+
+    The same steps as the general closure with the per-step decisions taken
+    at build time: this is the per-instruction overhead of most VALU code.
+    """
+    getters = tuple(_typed_getter(get, type_) for get, type_ in fetch)
+    to_bits = ops.to_bits
+
+    def finish(ctx, state, sel, result):
+        bits = to_bits(result, dst_type)
+        if flush_out and state.flush_f32:
+            bits = _flush_f32(bits)
+        elif flush_wide_out and state.flush_f64_f16:
+            bits = _flush_wide(bits, dst_type)
+        lanes = ctx.write_lanes()
+        if lanes is None:
+            state.vgpr[dst, sel] = bits
+        else:
+            state.write_vgpr(sel, dst, bits, lanes)
+        return None
+
+    if len(getters) == 1:
+        first, = getters
+
+        def run(ctx):
+            state, sel = ctx.state, ctx.sel
+            return finish(ctx, state, sel, fn(first(state, sel)))
+    elif len(getters) == 2:
+        first, second = getters
+
+        def run(ctx):
+            state, sel = ctx.state, ctx.sel
+            return finish(ctx, state, sel, fn(first(state, sel), second(state, sel)))
+    else:
+        def run(ctx):
+            state, sel = ctx.state, ctx.sel
+            return finish(ctx, state, sel, fn(*[get(state, sel) for get in getters]))
     return run
 
 
