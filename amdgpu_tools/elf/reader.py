@@ -150,10 +150,16 @@ class ElfFile:
         raise ElfFormatError(f"{self.name}: no section holds {size} bytes at address 0x{address:x}")
 
 
-def read_elf(data: bytes, name: str = "<memory>") -> ElfFile:
-    """Parse an AMDGPU ELF64 code object; ``name`` prefixes every error."""
+def read_elf(data: bytes, name: str = "<memory>", *, contents: bool = True) -> ElfFile:
+    """Parse an AMDGPU ELF64 code object; ``name`` prefixes every error.
+
+    ``contents=False`` reads the headers, sections, segments and symbols only,
+    leaving ``relocations``, ``dynamic`` and ``notes`` empty: the linker decodes
+    relocations per input section and merges note sections itself, and reading
+    thousands of inputs is most of its time.
+    """
     try:
-        return _Parser(bytes(data), name).parse()
+        return _Parser(bytes(data), name).parse(contents)
     except ElfFormatError as bad:
         message = str(bad)
         if message.startswith(f"{name}: "):
@@ -176,7 +182,7 @@ class _Parser:
         self.data = data
         self.name = name
 
-    def parse(self) -> ElfFile:
+    def parse(self, contents: bool) -> ElfFile:
         ident = self._identify()
         header = Elf64_Ehdr.unpack(self.data, 0)
         if header["e_machine"] != C.EM_AMDGPU:
@@ -194,7 +200,8 @@ class _Parser:
                 elf.symbols = self._symbols(section, sections)
             elif section.type == C.SHT_DYNSYM:
                 elf.dynamic_symbols = self._symbols(section, sections)
-        self._section_contents(elf)
+        if contents:
+            self._section_contents(elf)
         return elf
 
     def _section_contents(self, elf: ElfFile) -> None:

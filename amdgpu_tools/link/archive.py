@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..elf import constants as C
-from .fastread import read_object
+from ..elf.reader import read_elf
 from ..errors import ElfFormatError
 
 ARCHIVE_MAGIC = b"!<arch>\n"
@@ -72,6 +72,6 @@ def _member_name(raw: str, long_names: bytes, archive: str) -> str:
 
 
 def _defined_globals(body: bytes, archive: str, member: str) -> frozenset:
-    elf = read_object(body, f"{archive}({member})")
+    elf = read_elf(body, f"{archive}({member})", contents=False)
     return frozenset(s.name for s in elf.symbols
                      if s.bind != C.STB_LOCAL and s.shndx != C.SHN_UNDEF)

@@ -1,6 +1,7 @@
 """The linker's view of its inputs: relocatable objects and their sections.
 
-The lean reader (``fastread``) parses and validates each file; this module keeps
+The ELF layer's reader parses and validates each file's headers, sections and
+symbols (``contents=False``: relocations are decoded here); this module keeps
 what the link needs (content sections with their relocations, symbols,
 the target identity from e_flags / EI_ABIVERSION) and checks what only a
 linker cares about: the file is ET_REL, every relocation patches bytes
@@ -9,11 +10,11 @@ inside its section, every relocation names a symbol that exists.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 from ..elf import constants as C
-from .fastread import ObjectImage, read_object
+from ..elf.reader import ElfFile, read_elf
+from ..elf.structs import Elf64_Rela
 from ..errors import ElfFormatError
 
 #: Section types that hold link-time bookkeeping, never output content.
@@ -25,8 +26,6 @@ SHT_LLVM_ADDRSIG = 0x6FFF4C03
 #: Input sections ld.lld drops from a shared object (GNU-stack marks the
 #: stack non-executable through PT_GNU_STACK instead).
 _DROPPED_NAMES = {".note.GNU-stack"}
-
-_RELA = struct.Struct("<QQq")
 
 
 @dataclass(eq=False, slots=True)
@@ -66,7 +65,7 @@ class InputObject:
     """One ET_REL file: identity, content sections, raw symbols."""
 
     name: str
-    elf: ObjectImage
+    elf: ElfFile
     #: section index -> InputSection (only sections that reach the output)
     sections: dict = field(default_factory=dict)
     #: the resolved Symbol for each symbol-table index (filled by the resolver)
@@ -99,7 +98,7 @@ class InputObject:
 
 def load_object(data: bytes, name: str) -> InputObject:
     """Parse one relocatable object, keeping the sections the output needs."""
-    elf = read_object(data, name)
+    elf = read_elf(data, name, contents=False)
     if elf.type != C.ET_REL:
         kind = C.ET_NAMES.get(elf.type, str(elf.type))
         raise ElfFormatError(f"{name}: is ET_{kind}, expected a relocatable object (ET_REL)")
@@ -137,12 +136,13 @@ def _is_content(section) -> bool:
 def _attach_relocations(obj: InputObject, rela) -> None:
     """Read a .rela section and check each entry against its target section."""
     target = obj.sections[rela.info]
-    if rela.size % _RELA.size:
+    if rela.size % Elf64_Rela.size:
         raise ElfFormatError(f"{obj.name}: section '{rela.name}': size {rela.size} is not a "
-                             f"multiple of {_RELA.size}")
+                             f"multiple of {Elf64_Rela.size}")
     nsyms = len(obj.elf.symbols)
     relocations = target.relocations
-    for number, (offset, info, addend) in enumerate(_RELA.iter_unpack(rela.data)):
+    for number, (offset, info, addend) in enumerate(
+            Elf64_Rela.iter_values(rela.data, 0, rela.size // Elf64_Rela.size)):
         rtype, sym = info & 0xFFFFFFFF, info >> 32
         recipe = C.RELOCATION_BY_VALUE.get(rtype)
         if recipe is None or rtype == C.R_AMDGPU_RELATIVE64:
