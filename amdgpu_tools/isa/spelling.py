@@ -85,7 +85,12 @@ def sendmsg_texts(generation):
 
 
 def sendmsg_text(simm16, generation):
-    return sendmsg_texts(generation).get(simm16, str(simm16))
+    """llvm names a known message by its low 10 bits (message, operation, stream)."""
+    texts = sendmsg_texts(generation)
+    if simm16 in texts:
+        return texts[simm16]
+    low = texts.get(simm16 & 0x3FF, "")
+    return low if low.startswith("sendmsg(MSG_") else str(simm16)
 
 
 @lru_cache(maxsize=None)

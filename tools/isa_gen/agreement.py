@@ -21,8 +21,8 @@ def main():
         target = get_target(cpu)
         table = collections.defaultdict(lambda: [0, 0, 0, 0])
         rejects = [0, 0]
-        kinds = ["corpus", "spellings"] + (["compiled"] if os.path.exists(
-            os.path.join(DATA, f"compiled_{cpu}.txt")) else [])
+        kinds = ["corpus", "spellings"] + [k for k in ("compiled", "fuzz") if os.path.exists(
+            os.path.join(DATA, f"{k}_{cpu}.txt"))]
         for kind in kinds:
             for text, hexbytes, expected in corpus(cpu, kind):
                 if hexbytes == "ERROR":
@@ -41,6 +41,8 @@ def main():
                 row = table[encoding]
                 row[0] += ok
                 row[1] += 1
+                if text == "-":  # random words: decode only
+                    continue
                 try:
                     row[2] += encode_instruction(*parse_instruction(text), target).data == data
                 except ToolchainError:

@@ -5,11 +5,14 @@ trailing dword for literals) are given to ``llvm-mc -disassemble``; the ones
 it accepts are recorded as ``-<TAB>bytes<TAB>text`` (decode-only lines: odd
 field values, unusual registers and constants that the table-driven corpora
 never write).  Words llvm rejects are not recorded: we decode some of them
-(reserved bits are not checked), a documented leniency.
+(reserved bits are not checked), a documented leniency; nor are words llvm
+prints with an "/*Invalid register ... class*/" or "/*Invalid immediate*/"
+comment (operands outside the op's register class: we print them plainly).
 """
 
 import os
 import random
+import re
 
 from amdgpu_tools.isa.decoder import match_table
 from amdgpu_tools.isa.targets import get_target
@@ -28,13 +31,25 @@ def fuzz_lines(cpu):
     for fmt, family in match_table(target.generation):
         if getattr(family, "name", None) not in CORE:
             continue
-        for _ in range(PER_FORMAT):
-            value = (rng.getrandbits(32 * fmt.words) & ~fmt.match_mask) | fmt.match_value
+        opcodes = sorted({row.opcodes[target.generation] for row in family.rows
+                          if target.generation in row.opcodes
+                          and family.match_name(row.format) == fmt.name})
+        for n in range(PER_FORMAT):
+            if n % 2:  # every bit random, reserved ones included
+                value = (rng.getrandbits(32 * fmt.words) & ~fmt.match_mask) | fmt.match_value
+            else:  # random declared fields, reserved bits zero, a known opcode
+                fields = {name: rng.getrandbits(field.width) for name, field in fmt.fields.items()}
+                if opcodes:
+                    fields["op"] = rng.choice(opcodes)
+                value = fmt.pack(fields)
             words = tuple((value >> (32 * i)) & 0xFFFFFFFF for i in range(fmt.words))
+            if words[0] >> 16 == 0xB065:  # looks like the batch marker (s_movk_i32 s101)
+                continue
             candidates.append(words + (rng.getrandbits(32) & 0x7FFFFFFF,))
     out = []
-    for words, text in zip(candidates, disassemble_words(candidates, cpu)):
-        if text and not text.startswith("s_movk_i32 s101"):
+    for words, text in zip(candidates, disassemble_words(candidates, cpu, trailing=True)):
+        if text and not text.startswith("s_movk_i32 s101") and \
+                not re.search(r"/\*Invalid (register|immediate)", text):
             data = b"".join(w.to_bytes(4, "little") for w in words)
             out.append(f"-\t{data.hex()}\t{text}")
     return list(dict.fromkeys(out))

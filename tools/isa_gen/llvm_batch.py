@@ -23,15 +23,23 @@ def _marker(index):
     return ",".join(f"0x{b:02x}" for b in word.to_bytes(4, "little"))
 
 
-def disassemble_words(candidates, mcpu, mc=LLVM_MC_19, chunk=4000):
-    """``candidates``: list of tuples of uint32.  Returns text (or None) per candidate."""
+def disassemble_words(candidates, mcpu, mc=LLVM_MC_19, chunk=4000, trailing=False):
+    """``candidates``: list of tuples of uint32.  Returns text (or None) per candidate.
+
+    With ``trailing``, the last dword of a candidate is padding a literal may
+    use: the candidate's text is the first line printed for it, and only an
+    invalid first word rejects it.
+    """
     results = []
     for start in range(0, len(candidates), chunk):
-        results.extend(_disassemble_chunk(candidates[start:start + chunk], mcpu, mc))
+        results.extend(_disassemble_chunk(candidates[start:start + chunk], mcpu, mc, trailing))
     return results
 
 
-def _disassemble_chunk(candidates, mcpu, mc):
+_WARN_POS_RE = re.compile(r"<stdin>:(\d+):(\d+): (?:warning|error)")
+
+
+def _disassemble_chunk(candidates, mcpu, mc, trailing=False):
     lines = []
     line_of = []
     for index, words in enumerate(candidates):
@@ -42,7 +50,8 @@ def _disassemble_chunk(candidates, mcpu, mc):
         lines.append(marker)
     proc = subprocess.run([mc, "-disassemble", "-triple=amdgcn--amdhsa", f"-mcpu={mcpu}"],
                           input="\n".join(lines) + "\n", capture_output=True, text=True)
-    bad_lines = {int(m.group(1)) for m in _WARN_RE.finditer(proc.stderr)}
+    bad_lines = {int(m.group(1)) for m in _WARN_POS_RE.finditer(proc.stderr)
+                 if not trailing or m.group(2) == "1"}
     out = [ln.strip() for ln in proc.stdout.splitlines()]
     out = [ln for ln in out if ln and not ln.startswith(".")]
     texts = [None] * len(candidates)
@@ -54,7 +63,8 @@ def _disassemble_chunk(candidates, mcpu, mc):
             index = int(m.group(1), 0) - 1
             if 0 <= index < len(candidates) and index not in seen:
                 seen.add(index)
-                if line_of[index] not in bad_lines and len(pending) == 1:
+                if line_of[index] not in bad_lines and (len(pending) == 1 or
+                                                         (trailing and pending)):
                     texts[index] = pending[0]
                 pending = []
                 continue

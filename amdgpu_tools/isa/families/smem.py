@@ -22,11 +22,14 @@ class ScalarMemoryFamily(TableFamily):
             if inst.symbols and "offset" in inst.symbols:
                 return inst.symbols["offset"]
             fields = inst.fields
+            gen = inst.target.generation
+            if fields.get("soe"):  # GFX9: SGPR offset from soffset, plus the immediate
+                text = scalar_text(fields["soffset"], gen, 1)
+                if fields.get("imm"):
+                    text += " offset:" + self.immediate_offset_text(fields["offset"], gen)
+                return text
             if fields.get("imm"):
-                offset = fields["offset"]
-                if inst.target.generation >= 9 and offset & 0x100000:
-                    return f"-0x{0x200000 - offset:x}"
-                return f"0x{offset:x}"
+                return self.immediate_offset_text(fields["offset"], gen)
             if inst.literal is not None:
                 return f"0x{inst.literal:x}"
             return scalar_text(fields["offset"] & 0x7F, inst.target.generation, 1)
@@ -82,6 +85,13 @@ class ScalarMemoryFamily(TableFamily):
             ctx.fields["glc"] = 1
         else:
             super().apply_modifier(ctx, modifier)
+
+    @staticmethod
+    def immediate_offset_text(offset, generation):
+        """GFX9's offset is 21-bit signed (printed -0x..), GFX8's 20-bit unsigned."""
+        if generation >= 9 and offset & 0x100000:
+            return f"-0x{0x200000 - offset:x}"
+        return f"0x{offset:x}"
 
     def operand_text_imm(self, value):
         return str(value) if value <= 64 else f"0x{value:x}"

@@ -22,6 +22,10 @@ def dpp_ctrl_text(ctrl):
     return named.get(ctrl)
 
 
+def _is_constant(code):
+    return code is not None and (128 <= code <= 208 or 240 <= code <= 248)
+
+
 def invalid_dpp_text(ctrl):
     """llvm's comment for a DPP control GFX8/9 do not have (newer ASICs' controls named)."""
     if 0x150 <= ctrl <= 0x15F:  # llvm prints this one after an extra space
@@ -45,9 +49,10 @@ class VectorFamily(VectorEncoding, TableFamily):
 
     def check(self, row, fields, target, words):
         from ...errors import DecodeError
-        if row.encoding == "SDWA" and (
-                any(fields.get(sel, 0) > 6 for sel in ("dst_sel", "src0_sel", "src1_sel"))
-                or fields.get("dst_unused", 0) > 2):
+        used = {spec.get("field") for spec in row.operands}
+        sels = ["src0_sel"] + (["src1_sel"] if "vsrc1" in used else []) + \
+            (["dst_sel"] if row.get("base_encoding") != "VOPC" else [])
+        if row.encoding == "SDWA" and any(fields.get(sel, 0) > 6 for sel in sels):
             raise DecodeError(f"{row.asm}: invalid SDWA selector")
         if row.encoding in ("VOP3", "VOP3P") and any(
                 fields.get(spec.get("field")) == codec.LITERAL for spec in row.operands
@@ -102,14 +107,20 @@ class VectorFamily(VectorEncoding, TableFamily):
             prefix = "src0" if index == 0 else "src1"
             neg = fields.get(prefix + "_neg", 0)
             absolute = fields.get(prefix + "_abs", 0)
+            mods = self.twin_mods(inst.info.name, spec["field"])
+            if encoding == "DPP" and "sext" in mods and "neg" not in mods:
+                return f"sext({text})" if neg else text  # an integer source: neg means sext
             if encoding == "SDWA" and fields.get(prefix + "_sext", 0):
                 text = f"sext({text})"
         else:
             return text
         if absolute:
             text = f"|{text}|"
-        if neg:
-            text = "-" + text
+        if neg:  # llvm spells a negated bare constant neg(c): "-1.0" is another constant
+            scalar = encoding in ("VOP3", "VOP3P") or (
+                encoding == "SDWA" and fields.get("s0" if index == 0 else "s1"))
+            constant = scalar and not absolute and _is_constant(fields.get(spec["field"]))
+            text = f"neg({text})" if constant else "-" + text
         return text
 
     def modifier_texts(self, inst):
@@ -154,7 +165,8 @@ class VectorFamily(VectorEncoding, TableFamily):
                 out.append(_OMOD[fields["omod"]])
             if inst.base_encoding != "VOPC":
                 out.append(f"dst_sel:{SDWA_SEL[fields['dst_sel']]}")
-                out.append(f"dst_unused:{SDWA_UNUSED[fields['dst_unused']]}")
+                # the reserved value 3 reads as UNUSED_PAD in llvm
+                out.append(f"dst_unused:{SDWA_UNUSED[fields['dst_unused'] % 3]}")
             out.append(f"src0_sel:{SDWA_SEL[fields['src0_sel']]}")
             if any(spec.get("field") == "vsrc1" for spec in inst.info.operands):
                 out.append(f"src1_sel:{SDWA_SEL[fields['src1_sel']]}")
