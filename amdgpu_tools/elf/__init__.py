@@ -20,7 +20,8 @@ Public API (import from the submodules named here):
     ``.rows(data, off, count, what)`` (bounds-checked tuples, the fast path for tables);
     ``st_info r_info r_sym r_type align_up``.
 ``amdgpu_tools.elf.reader``
-    ``read_elf(data, name=...) -> ElfFile`` / ``read_elf_file(path)``; ``ElfFile``
+    ``read_elf(data, name=..., contents=True) -> ElfFile`` / ``read_elf_file(path)``
+    (``contents=False``: headers, sections, segments, symbols only: the linker's inputs); ``ElfFile``
     has ``type machine flags osabi abi_version entry processor code_object_version mach
     isa_version`` (v2 ISA note: (major, minor, stepping) or None),
     ``sections`` [``Section`` name type flags addr offset size link info addralign

@@ -254,14 +254,20 @@ class _Parser:
                                  f"the end of the file (0x{len(self.data):x} bytes)")
         return self.data[offset:offset + size]
 
-    def _sections(self, header) -> list[Section]:
-        count, offset = header["e_shnum"], header["e_shoff"]
+    def _header_table(self, header, kind: str, record, what: str) -> list[tuple]:
+        """The rows of the section (``kind`` 'sh') or program ('ph') header table."""
+        count, offset, entsize = (header[f"e_{kind}num"], header[f"e_{kind}off"],
+                                  header[f"e_{kind}entsize"])
         if offset == 0 or count == 0:
             return []
-        if header["e_shentsize"] != Elf64_Shdr.size:
-            raise ElfFormatError(f"bad e_shentsize {header['e_shentsize']} "
-                                 f"(expected {Elf64_Shdr.size})")
-        rows = Elf64_Shdr.rows(self.data, offset, count, "section header table")
+        if entsize != record.size:
+            raise ElfFormatError(f"bad e_{kind}entsize {entsize} (expected {record.size})")
+        return record.rows(self.data, offset, count, what)
+
+    def _sections(self, header) -> list[Section]:
+        rows = self._header_table(header, "sh", Elf64_Shdr, "section header table")
+        if not rows:
+            return []
         data, size = self.data, len(self.data)
         no_data = (C.SHT_NOBITS, C.SHT_NULL)
         sections = []
@@ -291,23 +297,15 @@ class _Parser:
         return sections
 
     def _segments(self, header) -> list[Segment]:
-        count, offset = header["e_phnum"], header["e_phoff"]
-        if offset == 0 or count == 0:
-            return []
-        if header["e_phentsize"] != Elf64_Phdr.size:
-            raise ElfFormatError(f"bad e_phentsize {header['e_phentsize']} "
-                                 f"(expected {Elf64_Phdr.size})")
         segments = []
-        for index, row in enumerate(Elf64_Phdr.unpack_array(self.data, offset, count,
-                                                            "program header table")):
-            data = self._slice(row["p_offset"], row["p_filesz"], f"segment {index}")
-            if row["p_type"] == C.PT_LOAD and row["p_memsz"] < row["p_filesz"]:
-                raise ElfFormatError(f"PT_LOAD segment {index}: memory size "
-                                     f"0x{row['p_memsz']:x} is smaller than its file size "
-                                     f"0x{row['p_filesz']:x}")
-            segments.append(Segment(row["p_type"], row["p_flags"], row["p_offset"],
-                                    row["p_vaddr"], row["p_paddr"], row["p_filesz"],
-                                    row["p_memsz"], row["p_align"], data))
+        for index, (type_, flags, offset, vaddr, paddr, filesz, memsz, align) in enumerate(
+                self._header_table(header, "ph", Elf64_Phdr, "program header table")):
+            data = self._slice(offset, filesz, f"segment {index}")
+            if type_ == C.PT_LOAD and memsz < filesz:
+                raise ElfFormatError(f"PT_LOAD segment {index}: memory size 0x{memsz:x} is "
+                                     f"smaller than its file size 0x{filesz:x}")
+            segments.append(Segment(type_, flags, offset, vaddr, paddr, filesz, memsz, align,
+                                    data))
         return segments
 
     def _linked(self, section: Section, sections, what: str) -> Section:
