@@ -81,6 +81,8 @@ def build_salu(inst, semantic, program):
     if dst_type in _NO_DST:
         dst_code = None
     old_dst = ops.scalar_getter(dst_code, dst_type) if flags.get("dst_in") else None
+    if not scc_in and old_dst is None and not wide and not writes_exec and len(getters) <= 2:
+        return _plain_salu(fn, getters, scc_out, dst_code)
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
@@ -97,6 +99,29 @@ def build_salu(inst, semantic, program):
             write_scalar(state, sel, dst_code, _scalar_bits(result, wide), wide)
             if writes_exec:
                 ctx.exec_changed()
+        return None
+    return run
+
+
+def _plain_salu(fn, getters, scc_out, dst_code):
+    """The run closure of the common SALU op (one or two sources, no SCC or old
+    destination input, a 32-bit destination other than EXEC, or none): the
+    general closure's steps with the per-step decisions taken at build time."""
+    first, second = (tuple(getters) + (None, None))[:2]
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        if second is not None:
+            result = fn(first(state, sel), second(state, sel))
+        elif first is not None:
+            result = fn(first(state, sel))
+        else:
+            result = fn()
+        if scc_out:
+            result, scc = result
+            state.scc[sel] = scc
+        if dst_code is not None:
+            state.sgpr[dst_code, sel] = _scalar_bits(result, False)
         return None
     return run
 
