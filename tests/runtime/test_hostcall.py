@@ -160,6 +160,23 @@ def test_hostcall_buffers_are_released_after_the_launch():
     assert device.agent.processor.host_services == {}
 
 
+# ------------------------------- plain OpenCL printf (the printf buffer)
+@pytest.mark.parametrize("target", ["gfx900_v5", "gfx803_v4"])
+def test_plain_opencl_printf_with_vectors(target):
+    v = np.arange(16, dtype=np.float32).reshape(4, 4) * np.float32(0.75)
+    a = np.array([0, 300, -600, 7], np.int32)
+    text, _ = run(f"opencl_printf_{target}.hsaco", "vectors", v, a, grid=(4,), block=(4,))
+    expected = []
+    for i in range(4):
+        expected.append("wi %d v=%s %s a=%5d %s %c %#x %s" % (
+            i, ",".join("%f" % e for e in v[i]), ",".join("%.2f" % e for e in v[i]), a[i], "s",
+            chr(65 + i), int(a[i]) & 0xFFFFFFFF, "0x1.8p+0"))
+    for i in range(4):
+        expected.append("odd %d" % i if i & 1 else "even %d %d,%d" % (i, -i, i))
+    assert sorted(lines(text)) == sorted(expected)
+    assert lines(text)[:4] == expected[:4]
+
+
 # ------------------------------------------------------------- the CLI
 def test_amdgpu_run_prints_hostcall_output():
     from click.testing import CliRunner

@@ -14,6 +14,7 @@ from amdgpu_tools.runtime.hostcall import (
 from amdgpu_tools.exec.dispatch import MAX_BATCH_WAVES
 from amdgpu_tools.runtime.kernargs import Geometry
 from amdgpu_tools.runtime.memory import DeviceMemory
+from amdgpu_tools.runtime.printf import format_printf
 
 BEGIN, END = 1, 2
 
@@ -228,3 +229,21 @@ def test_printed_text_goes_to_the_device_stream():
     out = io.StringIO()
     write_to(out, 1, "x")
     assert out.getvalue() == "x"
+
+
+@pytest.mark.parametrize("fmt,args,expected", [
+    ("%v4f|", [struct.pack("<4f", 1, -2, 3.5, 0)], "1.000000,-2.000000,3.500000,0.000000|"),
+    ("%.1v2f", [struct.pack("<2d", 0.25, 9)], "0.2,9.0"),
+    ("%v3hhd", [bytes([255, 1, 128])], "-1,1,-128"),
+    ("%#v2x", [struct.pack("<2I", 0, 255)], "0,0xff"),
+    ("%a %A %.2a", [struct.pack("<d", 1.5), struct.pack("<d", -0.1), struct.pack("<d", 1.0)],
+     "0x1.8p+0 -0X1.999999999999AP-4 0x1.00p+0"),
+    ("%#o %#5o %o", [struct.pack("<I", 8), struct.pack("<I", 8), struct.pack("<I", 0)],
+     "010   010 0"),
+    ("[%*d] [%-*d] [%.*f]", [struct.pack("<i", 5), struct.pack("<i", 42), struct.pack("<i", -4),
+                             struct.pack("<i", 7), struct.pack("<i", 1),
+                             struct.pack("<d", 2.25)], "[   42] [7   ] [2.2]"),
+    ("%8p|%-8p|", [struct.pack("<Q", 0x10), struct.pack("<Q", 0x20)], "    0x10|0x20    |"),
+])
+def test_printf_formats_hostcall_relies_on(fmt, args, expected):
+    assert format_printf(fmt, args) == expected

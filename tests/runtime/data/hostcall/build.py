@@ -8,6 +8,9 @@ test rebuilds one of them into a temporary directory with ``build``.
   libraries' hostcall printf service (HIP output is already a linked code
   object).
 * ``ockl.cl``: OpenCL C kernels calling the ockl hostcall services directly.
+* ``opencl_printf.cl``: plain OpenCL printf, which clang-19 lowers to the
+  printf buffer (not hostcall) when the device libraries are linked after
+  optimisation; otherwise their stub ``printf`` is used.
 """
 
 import os
@@ -25,6 +28,8 @@ OBJECTS = {}
 for _cpu, _version in TARGETS:
     OBJECTS[f"printf_hip_{_cpu}_v{_version}.hsaco"] = ("printf.hip", _cpu, _version)
     OBJECTS[f"ockl_{_cpu}_v{_version}.hsaco"] = ("ockl.cl", _cpu, _version)
+OBJECTS["opencl_printf_gfx900_v5.hsaco"] = ("opencl_printf.cl", "gfx900", 5)
+OBJECTS["opencl_printf_gfx803_v4.hsaco"] = ("opencl_printf.cl", "gfx803", 4)
 
 
 def build(name, source, cpu, version, outdir, clang=CLANG19, lld=LLD):
@@ -38,8 +43,9 @@ def build(name, source, cpu, version, outdir, clang=CLANG19, lld=LLD):
                         "-o", out], check=True)
         return out
     obj = out + ".o"
+    postopt = ["-Xclang", "-mlink-builtin-bitcode-postopt"] if source == "opencl_printf.cl" else []
     subprocess.run([clang, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-x", "cl",
-                    "-cl-std=CL2.0", *common, "-c", path, "-o", obj], check=True)
+                    "-cl-std=CL2.0", *common, *postopt, "-c", path, "-o", obj], check=True)
     subprocess.run([lld, "-shared", obj, "-o", out], check=True)
     os.remove(obj)
     return out
