@@ -168,9 +168,10 @@ def test_plain_opencl_printf_with_vectors(target):
     text, _ = run(f"opencl_printf_{target}.hsaco", "vectors", v, a, grid=(4,), block=(4,))
     expected = []
     for i in range(4):
-        expected.append("wi %d v=%s %s a=%5d %s %c %#x %s" % (
+        hexa = "%#x" % (int(a[i]) & 0xFFFFFFFF) if a[i] else "0"     # C: no 0x before a zero
+        expected.append("wi %d v=%s %s a=%5d %s %c %s %s" % (
             i, ",".join("%f" % e for e in v[i]), ",".join("%.2f" % e for e in v[i]), a[i], "s",
-            chr(65 + i), int(a[i]) & 0xFFFFFFFF, "0x1.8p+0"))
+            chr(65 + i), hexa, "0x1.8p+0"))
     for i in range(4):
         expected.append("odd %d" % i if i & 1 else "even %d %d,%d" % (i, -i, i))
     assert sorted(lines(text)) == sorted(expected)
