@@ -54,7 +54,8 @@ Public API (import from the submodules named here):
     frozen ``KernelArg(offset, size, value_kind, name="", type_name="", align=1,
     address_space=None, access=None, is_const=False, pointee_align=0)`` (``is_hidden``);
     every malformed document is one ``ElfFormatError`` naming the note, kernel and key.
-    ``metadata_documents(notes)``, ``to_yaml(doc)``; text errors are ``MetadataError``.
+    ``metadata_documents(notes)``, ``is_metadata_note(note)``, ``to_yaml(doc)``; text
+    errors are ``MetadataError``.
 ``amdgpu_tools.elf.kernel_code``
     ``AmdKernelCodeT.defaults(target)``, ``.set(key, value)`` / ``.get(key)`` (llvm-mc's
     key names and aliases; raises ``KernelCodeError`` with ``.key``), ``.to_bytes()``,

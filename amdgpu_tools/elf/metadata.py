@@ -201,6 +201,12 @@ def _kernels_v2(doc: dict) -> list[KernelInfo]:
     return kernels
 
 
+def is_metadata_note(note) -> bool:
+    """Whether ``note`` carries kernel metadata (v2 YAML or v3+ MessagePack)."""
+    return (note.owner, note.type) in ((NOTE_OWNER_AMDGPU, NT_AMDGPU_METADATA),
+                                       (NOTE_OWNER_AMD, NT_AMD_HSA_METADATA))
+
+
 def metadata_documents(notes) -> list[tuple[int, object]]:
     """(code object version, decoded document) for each metadata note."""
     docs = []

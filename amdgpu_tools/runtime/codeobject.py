@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..elf import constants as C
 from ..elf.metadata import KernelInfo as KernelMetadata
-from ..elf.metadata import kernels_from_notes
+from ..elf.metadata import is_metadata_note, kernels_from_notes
 from ..elf.reader import ElfFile, Segment, Symbol, read_elf
 from ..errors import ElfFormatError, LoadError
 
@@ -70,17 +70,16 @@ def code_object_of(elf: ElfFile) -> CodeObject:
     symbols.update((s.name, s) for s in elf.dynamic_symbols if s.name)
     try:
         isa_version = elf.isa_version
+    except ElfFormatError as bad:
+        raise LoadError(f"malformed note: {bad}") from None
+    try:
         kernels = kernels_from_notes(elf.notes)
     except ElfFormatError as bad:
         raise LoadError(f"malformed metadata: {bad}") from None
-    has_metadata = any((n.owner, n.type) in _METADATA_NOTES for n in elf.notes)
+    has_metadata = any(is_metadata_note(n) for n in elf.notes)
     printf = next((k.printf for k in kernels if k.printf), [])
     return CodeObject(elf, symbols, kernels if has_metadata else None, list(printf),
                       isa_version)
-
-
-_METADATA_NOTES = {(C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA),
-                   (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_METADATA)}
 
 
 def _check_loadable(elf: ElfFile) -> None:
