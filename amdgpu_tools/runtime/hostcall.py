@@ -345,7 +345,7 @@ def resident_waves(geometry) -> int:
     groups = 1
     for size, block in zip(geometry.grid, geometry.block):
         groups *= -(-size // block)
-    return max(1, min(groups * per_group, MAX_BATCH_WAVES))
+    return max(1, min(groups * per_group, max(MAX_BATCH_WAVES, per_group)))
 
 
 def hostcall_for_launch(device, kernel, geometry) -> Hostcall | None:
