@@ -8,6 +8,9 @@ in v2, ``amdhsa.printf`` in v3+) gives, per id, ``ID:N:S1:...:SN:FORMAT``.
 The buffer handed to the kernel through the hidden printf-buffer argument
 starts with two 32-bit words, the bytes used so far (the allocator's atomic
 counter) and the capacity; records follow from byte 8.
+
+``format_printf`` (C/OpenCL conversions on raw argument bytes, vectors
+included) is shared with the hostcall printf service (``hostcall.py``).
 """
 
 from __future__ import annotations
