@@ -351,6 +351,35 @@ __kernel void long_builtins(__global const long *a, __global const long *b,
   o[7] = (long)abs_diff(x >> 1, y >> 1);
 }
 
+/* NaN and signed-zero rules of the exact functions, and saturating conversions. */
+#define EDGE_KERNEL(NAME, T)                                                        \
+__kernel void NAME(__global const T *a, __global const T *b, __global T *out,       \
+                   __global int *ints, int n) {                                     \
+  int i = GID0();                                                                   \
+  if (i >= n) return;                                                               \
+  T x = a[i], y = b[i];                                                             \
+  __global T *o = out + 8 * i;                                                      \
+  int q, e;                                                                         \
+  o[0] = fmin(x, y);                                                                \
+  o[1] = fmax(x, y);                                                                \
+  o[2] = fdim(x, y);                                                                \
+  o[3] = copysign(x, y);                                                            \
+  o[4] = remquo(x, y, &q);                                                          \
+  o[5] = frexp(x, &e);                                                              \
+  o[6] = ldexp(x, (int)y);                                                          \
+  T whole;                                                                          \
+  o[7] = fract(x, &whole);                                                          \
+  __global int *k = ints + 6 * i;                                                   \
+  k[0] = q;                                                                         \
+  k[1] = e;                                                                         \
+  k[2] = convert_int_sat(x);                                                        \
+  k[3] = convert_int_sat_rte(x);                                                    \
+  k[4] = (int)convert_uchar_sat(x);                                                 \
+  k[5] = (int)convert_short_sat_rtn(x);                                             \
+}
+EDGE_KERNEL(edges_f32, float)
+EDGE_KERNEL(edges_f64, double)
+
 /* native_ and half_ variants (float only): implementation-defined accuracy. */
 __kernel void native_half_f32(__global const float *a, __global float *out, int n) {
   int i = GID0();
