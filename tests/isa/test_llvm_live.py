@@ -58,3 +58,29 @@ def test_llvm_reads_our_text_back(cpu):
     bad = [(t, r[1], o) for t, r, o, l in zip(texts, sample, ours, theirs)
            if o != r[1] and l == r[1]]
     assert not bad, (bad[:5], errors[:300])
+
+
+def test_tables_carry_their_generator_header():
+    import json
+    from importlib import resources
+    for name in ("sop.json", "smem.json", "vop.json", "spellings.json"):
+        doc = json.loads(resources.files("amdgpu_tools.isa.data").joinpath(name).read_text())
+        assert "do not edit" in doc["generated_by"] and "tools/isa_gen" in doc["generated_by"]
+
+
+@pytest.mark.parametrize("cpu, fmt_name", [("gfx803", "SOP1"), ("gfx900", "SOP2"),
+                                           ("gfx900", "VOP1"), ("gfx906", "VOPC")])
+def test_table_opcodes_still_match_an_llvm_sweep(cpu, fmt_name):
+    """Re-run the opcode sweep of one format and compare with the committed rows."""
+    require_tool("llvm-mc-19")
+    from amdgpu_tools.isa.families import families
+    from tools.isa_gen.sweep import sweep_format
+    target = get_target(cpu)
+    swept = sweep_format(cpu, target.generation, fmt_name)
+    ours = {}
+    for family in families():
+        if getattr(family, "name", None) in ("sop", "vop"):
+            for row in family.instructions(target):
+                if row.format == fmt_name:
+                    ours[row.opcodes[target.generation]] = row.asm
+    assert {op: text.split()[0] for op, text in swept.items()} == ours

@@ -167,7 +167,7 @@ def rows_from_sweep(cpu, found):
                                  "DPP" if encoding == "DPP" else "SDWA" if encoding == "SDWA"
                                  else encoding, t, f, r, shape) for t, f, r in traced]
             except ValueError as exc:
-                SKIPPED.append(f"{cpu}: {text}: {exc}")
+                SKIPPED.append(f"{cpu}: {text}: {exc} (VOP3 interpolation: the vintrp family)")
                 continue
             row = {"name": canonical_name(mnemonic), "asm": mnemonic, "encoding": encoding,
                    "format": variant if encoding in ("DPP", "SDWA") else

@@ -101,20 +101,31 @@ def variants(generation):
     return v
 
 
+def _base_sweep(mcpu, fmt, count, shapes):
+    """``{opcode: {"base": text, "shape": fields}}``: the first shape llvm accepts per opcode."""
+    inner = [f for f in ALL if fmt.name in f.refines and fmt.generations & f.generations]
+    valid = [op for op in range(count) if not any(f.matches(_pack(fmt, op=op)[0]) for f in inner)]
+    rows = {}
+    for shape in shapes:
+        todo = [op for op in valid if op not in rows]
+        for op, text in zip(todo, disassemble_words([_pack(fmt, op=op, **shape) for op in todo],
+                                                    mcpu)):
+            if text and "/*Invalid" not in text:
+                rows[op] = {"base": text, "shape": shape}
+    return rows
+
+
+def sweep_format(mcpu, generation, name):
+    """``{opcode: base text}`` of one format's sweep (used by the live table test)."""
+    fmt, count, shapes, _ = variants(generation)[name]
+    return {op: row["base"] for op, row in _base_sweep(mcpu, fmt, count, shapes).items()}
+
+
 def sweep(mcpu, generation):
     """``{format: {opcode: {"base": text, "shape": fields, <modifier>: text}}}`` (LLVM 19)."""
     found = {}
     for name, (fmt, count, shapes, mods) in variants(generation).items():
-        rows = {}
-        inner = [f for f in ALL if fmt.name in f.refines and fmt.generations & f.generations]
-        valid = [op for op in range(count)
-                 if not any(f.matches(_pack(fmt, op=op)[0]) for f in inner)]
-        for shape in shapes:
-            todo = [op for op in valid if op not in rows]
-            texts = disassemble_words([_pack(fmt, op=op, **shape) for op in todo], mcpu)
-            for op, text in zip(todo, texts):
-                if text and "/*Invalid" not in text:
-                    rows[op] = {"base": text, "shape": shape}
+        rows = _base_sweep(mcpu, fmt, count, shapes)
         for mod, extra in mods.items():
             ops = sorted(rows)
             words = [_pack(fmt, op=op, **_with_mask(rows[op]["shape"], extra)) for op in ops]
