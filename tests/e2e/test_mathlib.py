@@ -446,3 +446,63 @@ def test_nan_zero_and_saturation_rules(toolchain, device_libs, kind):
                                         (5, -2**15, 2**15 - 1, np.floor)]:
         np.testing.assert_array_equal(got_ints[number, column],
                                       _c_saturate(a, low, high, rounding)[number], str(column))
+
+
+def test_hardware_float_builtins(toolchain):
+    """__builtin_amdgcn_* map to single instructions: rcp/rsq are 1 ulp (ISA
+    manual), fract/med3/ldexp/frexp_mant exact, sin/cos take turns (x * 2 pi)."""
+    r = rng()
+    a = r.uniform(-10, 10, N).astype(np.float32)
+    b = r.uniform(-20, 20, N).astype(np.float32)
+    c = r.uniform(-10, 10, N).astype(np.float32)
+    out = np.zeros(8 * N, np.float32)
+    got = run(toolchain, SOURCE, "hw_float_builtins", a, b, c, out, np.int32(N))[3].reshape(N, 8)
+    ax = (np.abs(a) + np.float32(0.25)).astype(np.float64)
+    assert_ulps(got[:, 0], 1 / ax, 1, "rcp")
+    assert_ulps(got[:, 1], 1 / np.sqrt(ax), 1, "rsq")
+    assert_bits(got[:, 2], a - np.floor(a), "fract")
+    assert_bits(got[:, 3], np.median(np.stack([a, b, c]), axis=0), "med3")
+    turns = (a * np.float32(0.125)).astype(np.float64)
+    np.testing.assert_allclose(got[:, 4], np.sin(2 * np.pi * turns), rtol=0, atol=2e-6)
+    np.testing.assert_allclose(got[:, 5], np.cos(2 * np.pi * turns), rtol=0, atol=2e-6)
+    assert_bits(got[:, 6], np.ldexp(a, b.astype(np.int32)), "ldexp")
+    assert_bits(got[:, 7], np.frexp(a)[0], "frexp_mant")
+
+
+def test_hardware_integer_builtins(toolchain):
+    """Bit-field extract, align, lerp and SAD instructions, per the ISA manual."""
+    r = rng()
+    a, b, c = (r.integers(0, 2**32, N, dtype=np.uint64) for _ in range(3))
+    a[:4] = [0xFFFFFFFF, 0x80000000, 0, 0x12345678]
+    b[:4] = [0, 31, 5, 8]
+    c[:4] = [0, 1, 32 + 7, 31]
+    out = np.zeros(8 * N, np.uint32)
+    got = run(toolchain, SOURCE, "hw_int_builtins", *(v.astype(np.uint32) for v in (a, b, c)),
+              out, np.int32(N))[3].reshape(N, 8)
+    offset, width = b & 31, c & 31
+    field = (a >> offset) & ((np.uint64(1) << width) - np.uint64(1))
+    # v_bfe_i32 shifts S0 arithmetically, then sign-extends from bit width - 1.
+    a_signed = a.astype(np.uint32).view(np.int32).astype(np.int64)
+    low = (a_signed >> offset.astype(np.int64)) & ((1 << width.astype(np.int64)) - 1)
+    sign = 1 << np.maximum(width.astype(np.int64), 1) - 1
+    signed = (np.where(width == 0, 0, (low ^ sign) - sign) & 0xFFFFFFFF).astype(np.uint64)
+    pair = (a << np.uint64(32)) | b
+    def byte(v, k):
+        return (v >> np.uint64(8 * k)) & np.uint64(0xFF)
+    lerp = sum(((byte(a, k) + byte(b, k) + (byte(c, k) & np.uint64(1))) >> np.uint64(1))
+               << np.uint64(8 * k) for k in range(4))
+    sad8 = sum(np.abs(byte(a, k).astype(np.int64) - byte(b, k).astype(np.int64))
+               for k in range(4)).astype(np.uint64)
+    half = [(v & np.uint64(0xFFFF), v >> np.uint64(16)) for v in (a, b)]
+    sad16 = (np.abs(half[0][0].astype(np.int64) - half[1][0].astype(np.int64)) +
+             np.abs(half[0][1].astype(np.int64) - half[1][1].astype(np.int64))).astype(np.uint64)
+    expected = np.stack([
+        field, signed,
+        pair >> (c & np.uint64(31)),
+        pair >> (np.uint64(8) * (c & np.uint64(3))),
+        lerp,
+        sad8 + (c & np.uint64(0xFFFF)),
+        (sad8 << np.uint64(16)) + c,
+        sad16 + (c & np.uint64(0xFFFF)),
+    ], axis=1) & np.uint64(0xFFFFFFFF)
+    np.testing.assert_array_equal(got, expected.astype(np.uint32))

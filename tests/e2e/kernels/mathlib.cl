@@ -194,6 +194,41 @@ __kernel void int_builtins(__global const int *a, __global const int *b, __globa
   o[13] = (int)MAD_HI_U(ux, uy, uz);
 }
 
+/* Hardware built-ins (both compilers): each maps to one instruction whose
+ * ISA-manual definition the host re-computes. */
+__kernel void hw_float_builtins(__global const float *a, __global const float *b,
+                                __global const float *c, __global float *out, int n) {
+  int i = GID0();
+  if (i >= n) return;
+  float x = a[i], y = b[i], z = c[i];
+  float ax = __builtin_fabsf(x) + 0.25f;
+  __global float *o = out + 8 * i;
+  o[0] = __builtin_amdgcn_rcpf(ax);
+  o[1] = __builtin_amdgcn_rsqf(ax);
+  o[2] = __builtin_amdgcn_fractf(x);
+  o[3] = __builtin_amdgcn_fmed3f(x, y, z);
+  o[4] = __builtin_amdgcn_sinf(x * 0.125f);
+  o[5] = __builtin_amdgcn_cosf(x * 0.125f);
+  o[6] = __builtin_amdgcn_ldexpf(x, (int)y);
+  o[7] = __builtin_amdgcn_frexp_mantf(x);
+}
+
+__kernel void hw_int_builtins(__global const uint *a, __global const uint *b,
+                              __global const uint *c, __global uint *out, int n) {
+  int i = GID0();
+  if (i >= n) return;
+  uint x = a[i], y = b[i], z = c[i];
+  __global uint *o = out + 8 * i;
+  o[0] = __builtin_amdgcn_ubfe(x, y & 31u, z & 31u);
+  o[1] = (uint)__builtin_amdgcn_sbfe((int)x, y & 31u, z & 31u);
+  o[2] = __builtin_amdgcn_alignbit(x, y, z);
+  o[3] = __builtin_amdgcn_alignbyte(x, y, z);
+  o[4] = __builtin_amdgcn_lerp(x, y, z);
+  o[5] = __builtin_amdgcn_sad_u8(x, y, z & 0xFFFFu);
+  o[6] = __builtin_amdgcn_sad_hi_u8(x, y, z);
+  o[7] = __builtin_amdgcn_sad_u16(x, y, z & 0xFFFFu);
+}
+
 /* ------------------------------------------------- device libraries only */
 #ifndef NO_DEVICE_LIBS
 
