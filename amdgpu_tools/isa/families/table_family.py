@@ -132,7 +132,21 @@ class TableFamily(EncodingMixin):
         return False
 
     def check(self, row, fields, target, words):
-        """Reject encodings llvm refuses to decode (hook for family modules)."""
+        """Reject encodings llvm refuses to decode: reserved operand codes (and DPP/SDWA
+        markers outside VOP1/2/C src0), a 64-bit operand starting at the high half of a
+        named pair.  Families add their rules."""
+        gen = target.generation
+        for spec in row.operands:
+            if spec.get("kind") not in ("src", "ssrc", "sdst"):
+                continue
+            code = fields.get(spec["field"])
+            if code is None:
+                continue
+            op = codec.decode_operand(code, gen)
+            if op.kind in ("invalid", "dpp", "sdwa") or (op.kind == "named" and spec.get("width", 1) == 2 and
+                                        codec.layout(gen).named[code][1] is None):
+                raise DecodeError(f"{row.asm}: operand code {code} is not valid for"
+                                  f" {spec['field']} on {target.name}")
 
     # ---- printing -------------------------------------------------------------
     def instruction_text(self, inst):

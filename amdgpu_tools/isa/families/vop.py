@@ -49,6 +49,7 @@ class VectorFamily(VectorEncoding, TableFamily):
 
     def check(self, row, fields, target, words):
         from ...errors import DecodeError
+        super().check(row, fields, target, words)
         used = {spec.get("field") for spec in row.operands}
         sels = ["src0_sel"] + (["src1_sel"] if "vsrc1" in used else []) + \
             (["dst_sel"] if row.get("base_encoding") != "VOPC" else [])
