@@ -56,6 +56,16 @@ def _dtype(name: str, where: str) -> np.dtype:
         raise SpecError(f"{where}: unknown NumPy dtype '{name}'") from None
 
 
+def _sizes(value, where: str, what: str) -> tuple:
+    """A shape or byte count from a spec (an int or a list of ints): malformed
+    YAML values are a SpecError naming the place, never a bare ValueError."""
+    items = value if isinstance(value, list) else [value]
+    if not items or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in items):
+        raise SpecError(f"{where}: {what} {value!r} is not a non-negative integer"
+                        f"{' or a list of them' if what == 'shape' else ''}")
+    return tuple(items)
+
+
 def _load_npy(path: str, where: str) -> np.ndarray:
     try:
         return np.load(path, allow_pickle=False)
@@ -147,9 +157,7 @@ def _spec_buffer(device, name, entry, base, where):
         return device.array(array.astype(dtype) if "dtype" in entry else array)
     for key in ("zeros", "empty"):
         if key in entry:
-            shape = entry[key]
-            shape = tuple(shape) if isinstance(shape, list) else (int(shape),)
-            return device.zeros(shape, dtype)
+            return device.zeros(_sizes(entry[key], f"{where}: buffer '{name}'", "shape"), dtype)
     if "data" in entry:
         return device.array(np.asarray(entry["data"], dtype=dtype))
     raise SpecError(f"{where}: buffer '{name}' needs 'file', 'zeros', 'empty' or 'data'")
@@ -166,7 +174,8 @@ def _spec_arg(entry, buffers, where):
                             f"(buffers: {', '.join(buffers) or 'none'})")
         return buffers[value]
     if tag == "local":
-        return LocalMemory(int(value))
+        (nbytes,) = _sizes(value, where, "local size")
+        return LocalMemory(nbytes)
     if tag in SCALAR_TYPES:
         return scalar(tag, value, where)
     raise SpecError(f"{where}: unknown argument type '{tag}'")
@@ -229,5 +238,4 @@ def run_spec(path: str, device_factory=Device, echo=print) -> SpecResult:
     return result
 
 
-__all__ = ["SpecError", "parse_arg", "parse_dims", "run_spec", "load_spec", "compare",
-           "Buffer"]
+__all__ = ["SpecError", "parse_arg", "parse_dims", "run_spec", "load_spec", "compare"]

@@ -197,6 +197,10 @@ def test_relocatable_program_is_linked_on_load(capsys):
     (lambda s: s["expect"].__setitem__("out", {"rtol": 1}), "needs 'file' or 'data'"),
     (lambda s: s["launches"][0].__setitem__("grid", [1, 2, 3, 4]), "must have 1 to 3 sizes"),
     (lambda s: s.__setitem__("code_object", "missing.hsaco"), "cannot read"),
+    (lambda s: s["buffers"]["out"].__setitem__("zeros", "abc"), "shape 'abc' is not"),
+    (lambda s: s["buffers"]["out"].__setitem__("zeros", [2, "x"]), "shape [2, 'x'] is not"),
+    (lambda s: s["launches"][0]["args"].__setitem__(3, {"local": "many"}),
+     "local size 'many' is not"),
 ])
 def test_malformed_specs(tmp_path, capsys, mutate, message):
     path = _spec(tmp_path, lambda a: a + a)
