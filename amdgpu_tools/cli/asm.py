@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 import click
 
 from ..asm import assemble_object
 from ..errors import AsmError, ToolchainError
-from .common import llvm_style_args, run_click
+from .common import llvm_style_args, remove_stale_output, run_click, write_output
 
 TOOL = "amdgpu-as"
 
@@ -57,15 +56,15 @@ def command(source, mcpu, triple, arch, mattr, code_object_version, output, file
             click.echo(diagnostic.format(), err=True)
         if not failure.diagnostics:
             click.echo(f"{TOOL}: error: {failure}", err=True)
-        _remove_stale(output if output is not None else
-                      (None if show_encoding else _default_output(source)))
+        remove_stale_output(output if output is not None else
+                            (None if show_encoding else _default_output(source)))
         return 1
     for diagnostic in asm.diagnostics:
         click.echo(diagnostic.format(), err=True)
     if show_encoding:
         click.echo("\n".join(asm.listing))
     if filetype == "obj" and not (show_encoding and output is None):
-        _write_atomically(output or _default_output(source), data)
+        write_output(output or _default_output(source), data)
     return 0
 
 
@@ -82,35 +81,11 @@ def _read_source(source):
         raise ToolchainError(f"cannot read '{source}': {error.strerror}") from None
 
 
-def _remove_stale(path):
-    """Like llvm-mc, leave no object behind (not even an old one) when assembly fails."""
-    if path and path != "-" and os.path.isfile(path):
-        try:
-            os.remove(path)
-        except OSError:
-            pass
-
-
 def _default_output(source):
     if source == "-":
         return "a.out"
     base, _ = os.path.splitext(source)
     return base + ".o"
-
-
-def _write_atomically(path, data):
-    """Write ``path`` via a temporary file so no partial object is ever left behind."""
-    if path == "-":
-        sys.stdout.buffer.write(data)
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=".amdgpu-as-", dir=directory)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, path)
-    except OSError as error:
-        raise ToolchainError(f"cannot write '{path}': {error.strerror}") from None
 
 
 def main(argv=None) -> int:

@@ -10,7 +10,9 @@ in a Python traceback.
 from __future__ import annotations
 
 import os
+import stat
 import sys
+import tempfile
 
 import click
 
@@ -68,3 +70,58 @@ def llvm_style_args(args, options_with_values):
                 continue
         out.append(arg)
     return out
+
+
+def _is_regular_or_absent(path: str) -> bool:
+    """False for devices, pipes and links to them (/dev/stdout): written in place."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
+
+
+def remove_stale_output(path: str | None) -> None:
+    """After a failure, leave no older output that looks like this run's result
+    (as llvm-mc and GNU ld do); standard output and special files are kept."""
+    if not path or path == "-" or not _is_regular_or_absent(path):
+        return
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            os.remove(path)
+    except OSError:
+        pass
+
+
+def write_output(path: str, data: bytes, mode: int = 0o644) -> None:
+    """Write an output file so that it appears complete or not at all
+    (temporary file + rename), with ``mode`` under the umask as the LLVM tools
+    create files; ``-`` is standard output and special files are written in place."""
+    if path == "-":
+        click.get_binary_stream("stdout").write(data)
+        return
+    try:
+        if not _is_regular_or_absent(path):
+            with open(path, "wb") as stream:
+                stream.write(data)
+            return
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
+                                             prefix=".amdgpu-tools-")
+    except OSError as failure:
+        raise ToolchainError(f"cannot write output file {path}: {failure.strerror}") from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, mode & ~_umask())
+        os.replace(temporary, path)
+    except OSError as failure:
+        try:
+            os.remove(temporary)
+        except OSError:
+            pass
+        raise ToolchainError(f"cannot write output file {path}: {failure.strerror}") from None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

@@ -10,17 +10,15 @@ output file is left behind.
 
 from __future__ import annotations
 
-import os
 import shlex
-import stat
-import tempfile
+import sys
 
 import click
 
 from .. import __version__
 from ..errors import LinkError, ToolchainError
 from ..link import link_result
-from .common import run_click
+from .common import remove_stale_output, run_click, write_output
 
 TOOL = "amdgpu-ld"
 
@@ -100,81 +98,24 @@ def command(inputs, shared, output, no_undefined, map_file, print_map, entry,
         result = link_result(list(inputs), no_undefined=no_undefined,
                              merge_notes=not concatenate_notes, entry=entry)
     except ToolchainError as failure:
-        _remove_stale(output)
+        remove_stale_output(output)
         diagnostics = getattr(failure, "diagnostics", None)
         if not diagnostics:
             raise
         for message in diagnostics:  # one "error:" line per problem, as ld.lld prints
             click.echo(f"{TOOL}: error: {message}", err=True)
         return 1
-    _write_atomically(output, result.data)
+    write_output(output, result.data, mode=0o755)
     if map_file or print_map:
         text = result.map_text()
         if print_map:
             click.echo(text, nl=False)
         if map_file:
-            _write_atomically(map_file, text.encode(), mode=0o644)
+            write_output(map_file, text.encode())
     return 0
 
 
-def _is_regular_or_absent(path: str) -> bool:
-    """False for devices, pipes and links to them (/dev/stdout): written in place."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return True
-
-
-def _remove_stale(path: str) -> None:
-    """Like GNU ld, do not leave an older output that looks like this link's result."""
-    if path == "-" or not _is_regular_or_absent(path):
-        return
-    try:
-        if stat.S_ISREG(os.lstat(path).st_mode):
-            os.remove(path)
-    except OSError:
-        pass
-
-
-def _write_atomically(path: str, data: bytes, mode: int = 0o755) -> None:
-    """A regular file appears complete or not at all (temporary file + rename);
-    ``-`` is standard output and special files are written in place."""
-    if path == "-":
-        click.get_binary_stream("stdout").write(data)
-        return
-    if not _is_regular_or_absent(path):
-        try:
-            with open(path, "wb") as stream:
-                stream.write(data)
-        except OSError as failure:
-            raise LinkError(f"cannot write output file {path}: {failure.strerror}") from None
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        handle, temporary = tempfile.mkstemp(dir=directory, prefix=".amdgpu-ld-")
-    except OSError as failure:
-        raise LinkError(f"cannot open output file {path}: {failure.strerror}") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.chmod(temporary, mode & ~_umask())
-        os.replace(temporary, path)
-    except OSError as failure:
-        try:
-            os.remove(temporary)
-        except OSError:
-            pass
-        raise LinkError(f"cannot write output file {path}: {failure.strerror}") from None
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
-
-
 def main(argv=None) -> int:
-    import sys
     args = sys.argv[1:] if argv is None else argv
     try:
         translated = translate_args(list(args))

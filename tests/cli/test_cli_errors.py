@@ -63,3 +63,21 @@ def test_bad_input_is_one_clean_error(tool, args, garbage, truncated, tmp_path):
     result = run_tool(tool, *args)
     assert_clean_failure(result)
     assert not output.exists()
+
+
+def test_outputs_get_the_llvm_tools_permissions(tmp_path):
+    """Objects are 0644 and shared objects 0755 under a 022 umask, as llvm-mc
+    and ld.lld create them (a temporary file alone would leave 0600)."""
+    import os
+
+    from amdgpu_tools.cli import asm, ld
+    source = tmp_path / "k.s"
+    source.write_text(".text\ns_endpgm\n")
+    old = os.umask(0o022)
+    try:
+        assert asm.main(["--mcpu=gfx900", str(source), "-o", str(tmp_path / "k.o")]) == 0
+        assert ld.main(["-shared", str(tmp_path / "k.o"), "-o", str(tmp_path / "k.so")]) == 0
+    finally:
+        os.umask(old)
+    assert oct(os.stat(tmp_path / "k.o").st_mode & 0o777) == oct(0o644)
+    assert oct(os.stat(tmp_path / "k.so").st_mode & 0o777) == oct(0o755)
