@@ -17,7 +17,7 @@ import os
 
 from ..elf import constants as elfc
 from ..errors import AsmError, ToolchainError
-from ..isa import encoder as isa_encoder
+from ..isa import encode_plan as isa_encoder
 from ..isa.targets import get_target
 from . import directives as general_directives
 from . import amdgpu_directives

@@ -13,7 +13,7 @@ import re
 
 from ..errors import ToolchainError
 from ..isa.asm_operands import Func, Imm, Modifier, Reg, SpecialReg, SymbolRef
-from .expr import Binary, Sym, Unary, has_specifier, symbols_in
+from .expr import Binary, Const, Sym, Unary, has_specifier, symbols_in
 from .syntax import AbsBars, Call, FloatLit, Indexed, ListNode, LocalRef, ModifierNode, RegList
 
 
@@ -60,11 +60,22 @@ class OperandBuilder:
         self.evaluate = evaluate
         self.freeze = freeze
         self.is_constant_symbol = is_constant_symbol
+        self._pure = {}  # _pure_key(node) -> its operands (see _pure_key)
 
     def build(self, nodes) -> list:
         operands = []
+        pure = self._pure
         for index, item in enumerate(nodes):
-            operands.extend(self._lower(item, index))
+            key = _pure_key(item, index)
+            if key is None:
+                operands.extend(self._lower(item, index))
+                continue
+            found = pure.get(key)
+            if found is None:
+                found = tuple(self._lower(item, index))
+                if _is_pure_result(item, found):
+                    pure[key] = found
+            operands.extend(found)
         return operands
 
     def _lower(self, item, index):
@@ -178,6 +189,38 @@ class OperandBuilder:
         if isinstance(value, Call):  # offset:swizzle(QUAD_PERM, 0, 1, 2, 3)
             return Func(value.name, tuple(self._func_arg(a) for a in value.args))
         return self._constant(value)
+
+
+def _pure_key(item, index):
+    """A cache key for a node whose operands cannot depend on symbols, else None.
+
+    Registers, plain numbers, ``name:number`` modifiers and calls of numbers
+    (waitcnt terms) mean the same on every line; the key keeps the float's
+    spelling (``0.0 == -0.0``) and whether a bare word may be a modifier flag.
+    """
+    kind = type(item)
+    if kind is Sym:
+        return (Sym, item.name, item.specifier, index > 0)
+    if kind is Const:
+        return item if type(item.value) is int else None
+    if kind is FloatLit:
+        return (FloatLit, repr(item.value))
+    if kind is Indexed:
+        return item if type(item.low) is Const and type(item.high) is Const else None
+    if kind is ModifierNode:
+        value = item.value
+        return item if type(value) is Const and type(value.value) is int else None
+    if kind is Call:
+        if all(type(arg) is Const and type(arg.value) is int for arg in item.args):
+            return item
+    return None
+
+
+def _is_pure_result(item, operands) -> bool:
+    """A bare word is pure only when it named a register or a flag, never a symbol."""
+    if type(item) is Sym:
+        return all(type(o) in (Reg, SpecialReg, Modifier) for o in operands)
+    return True
 
 
 def _is_register_like(item) -> bool:
