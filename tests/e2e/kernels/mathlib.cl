@@ -415,6 +415,29 @@ __kernel void NAME(__global const T *a, __global const T *b, __global T *out,   
 EDGE_KERNEL(edges_f32, float)
 EDGE_KERNEL(edges_f64, double)
 
+/* Half precision (cl_khr_fp16) through OCML's f16 paths. */
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void unary_f16(__global const half *a, __global const half *b, __global half *out,
+                        int n) {
+  int i = GID0();
+  if (i >= n) return;
+  half x = a[i], y = b[i];
+  half ax = fabs(x) + (half)0.25;
+  __global half *o = out + 12 * i;
+  o[0] = sin(x);
+  o[1] = cos(x);
+  o[2] = exp(x);
+  o[3] = log(ax);
+  o[4] = sqrt(ax);
+  o[5] = rsqrt(ax);
+  o[6] = fma(x, y, (half)0.75);
+  o[7] = floor(x);
+  o[8] = rint(x);
+  o[9] = fmax(x, y);
+  o[10] = ldexp(x, 3);
+  o[11] = (half)((float)x * (float)y);
+}
+
 /* native_ and half_ variants (float only): implementation-defined accuracy. */
 __kernel void native_half_f32(__global const float *a, __global float *out, int n) {
   int i = GID0();
