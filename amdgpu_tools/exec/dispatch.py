@@ -376,7 +376,9 @@ class Scheduler:
         if ready.size == 0:
             return
         self.arrived_per_group[ready] = 0
-        waiting = self.at_barrier & np.isin(self.state.wave_group, ready)
+        is_ready = np.zeros(self.arrived_per_group.size, np.bool_)
+        is_ready[ready] = True
+        waiting = self.at_barrier & is_ready[self.state.wave_group]
         indices = np.flatnonzero(waiting)
         self.at_barrier[indices] = False
         self._add_many(self.resume_pc[indices], indices)
