@@ -135,16 +135,12 @@ class TableFamily(EncodingMixin):
         """Reject encodings llvm refuses to decode: reserved operand codes (and DPP/SDWA
         markers outside VOP1/2/C src0), a 64-bit operand starting at the high half of a
         named pair.  Families add their rules."""
-        gen = target.generation
+        bad_codes, half_pairs = _reserved_codes(target.generation)
         for spec in row.operands:
             if spec.get("kind") not in ("src", "ssrc", "sdst"):
                 continue
             code = fields.get(spec["field"])
-            if code is None:
-                continue
-            op = codec.decode_operand(code, gen)
-            if op.kind in ("invalid", "dpp", "sdwa") or (op.kind == "named" and spec.get("width", 1) == 2 and
-                                        codec.layout(gen).named[code][1] is None):
+            if code in bad_codes or (code in half_pairs and spec.get("width", 1) == 2):
                 raise DecodeError(f"{row.asm}: operand code {code} is not valid for"
                                   f" {spec['field']} on {target.name}")
 
@@ -216,6 +212,20 @@ class TableFamily(EncodingMixin):
 
     def wrap_source(self, inst, spec, text):
         return text
+
+
+_RESERVED = {}
+
+
+def _reserved_codes(generation):
+    """(codes no operand may hold here, named 32-bit halves that start no 64-bit pair)."""
+    if generation not in _RESERVED:
+        bad = frozenset(code for code in range(256) if codec.decode_operand(code, generation).kind
+                        in ("invalid", "dpp", "sdwa"))
+        half = frozenset(code for code, (_, pair) in codec.layout(generation).named.items()
+                         if pair is None)
+        _RESERVED[generation] = (bad, half)
+    return _RESERVED[generation]
 
 
 def scalar_text(code, generation, width):
