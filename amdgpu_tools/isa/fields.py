@@ -65,6 +65,8 @@ class Format:
                 self.fields[field.name] = field
             else:
                 self.fixed[field] = fixed
+        # (name, shift, mask) per field: unpack is on the disassembler's hot path
+        self._extract = tuple((name, f.lo, (1 << f.width) - 1) for name, f in self.fields.items())
         self.match_mask = 0
         self.match_value = 0
         for field, fixed in self.fixed.items():
@@ -79,7 +81,7 @@ class Format:
 
     def unpack(self, value):
         """Every named field of ``value`` (an int of ``words`` dwords)."""
-        return {name: field.get(value) for name, field in self.fields.items()}
+        return {name: (value >> shift) & mask for name, shift, mask in self._extract}
 
     def pack(self, fields):
         """An int holding the fixed bits and the given field values (others 0)."""

@@ -50,11 +50,12 @@ class VectorFamily(VectorEncoding, TableFamily):
     def check(self, row, fields, target, words):
         from ...errors import DecodeError
         super().check(row, fields, target, words)
-        used = {spec.get("field") for spec in row.operands}
-        sels = ["src0_sel"] + (["src1_sel"] if "vsrc1" in used else []) + \
-            (["dst_sel"] if row.get("base_encoding") != "VOPC" else [])
-        if row.encoding == "SDWA" and any(fields.get(sel, 0) > 6 for sel in sels):
-            raise DecodeError(f"{row.asm}: invalid SDWA selector")
+        if row.encoding == "SDWA":
+            used = {spec.get("field") for spec in row.operands}
+            sels = ["src0_sel"] + (["src1_sel"] if "vsrc1" in used else []) + \
+                (["dst_sel"] if row.get("base_encoding") != "VOPC" else [])
+            if any(fields.get(sel, 0) > 6 for sel in sels):
+                raise DecodeError(f"{row.asm}: invalid SDWA selector")
         if row.encoding in ("VOP3", "VOP3P") and any(
                 fields.get(spec.get("field")) == codec.LITERAL for spec in row.operands
                 if spec.get("kind") == "src"):
