@@ -543,3 +543,47 @@ def test_half_functions(toolchain, device_libs, native_half):
     assert_bits(got[:, 9], np.fmax(a, b), "fmax_f16")
     assert_bits(got[:, 10], np.ldexp(a, 3), "ldexp_f16")
     assert_bits(got[:, 11], (a.astype(np.float32) * b.astype(np.float32)), "mul_f16")
+
+
+def test_integer_float_conversions(toolchain):
+    """C casts: integer -> float/double round to nearest even (NumPy's casts do
+    too), float/double -> integer truncate; all values in range."""
+    r = rng()
+    mantissa = r.integers(-2**62, 2**62, N, dtype=np.int64)
+    x = mantissa >> r.integers(0, 62, N).astype(np.int64)
+    x[:8] = [0, -1, 2**63 - 1, -2**63, 2**53 + 1, 2**24 + 1, 16777217 * 3, -(2**31) - 1]
+    y = r.uniform(-1, 1, N) * 2.0 ** r.integers(-20, 62, N)
+    y[:4] = [0.5, -0.5, 2.0 ** 62 - 2 ** 10, 3e-38]     # normal in f32 (gfx7/8 flush f32 denormals)
+    f_out, d_out, l_out = np.zeros(5 * N, np.float32), np.zeros(3 * N, np.float64), \
+        np.zeros(3 * N, np.int64)
+    got = run(toolchain, SOURCE, "conversions", x, y, f_out, d_out, l_out, np.int32(N))
+    f, g, k = got[2].reshape(N, 5), got[3].reshape(N, 3), got[4].reshape(N, 3)
+    ux = x.view(np.uint64)
+    as_float = [float(v) for v in x.tolist()]          # Python rounds int -> double once
+    exact_f32 = np.array([np.float32(_round_int(v, 24)) for v in x.tolist()])
+    exact_f32_u = np.array([np.float32(_round_int(v, 24)) for v in ux.tolist()])
+    assert_bits(f[:, 0], exact_f32, "(float)long")
+    assert_bits(f[:, 1], exact_f32_u, "(float)ulong")
+    assert_bits(f[:, 2], y.astype(np.float32), "(float)double")
+    assert_bits(f[:, 3], (x & 0xFFFFFFFF).astype(np.uint32).astype(np.float32), "(float)uint")
+    assert_bits(f[:, 4], x.astype(np.int32).astype(np.float32), "(float)int")
+    assert_bits(g[:, 0], np.array(as_float), "(double)long")
+    assert_bits(g[:, 1], np.array([float(v) for v in ux.tolist()]), "(double)ulong")
+    assert_bits(g[:, 2], y.astype(np.float32).astype(np.float64), "(double)(float)")
+    np.testing.assert_array_equal(k[:, 0], np.trunc(y).astype(np.int64))
+    np.testing.assert_array_equal(k[:, 1], np.trunc(np.abs(y)).astype(np.int64))
+    np.testing.assert_array_equal(k[:, 2], np.trunc(y.astype(np.float32)).astype(np.int64))
+
+
+def _round_int(value, bits):
+    """An integer rounded to ``bits`` significant bits, ties to even (exactly)."""
+    magnitude = abs(value)
+    excess = magnitude.bit_length() - bits
+    if excess <= 0:
+        return value
+    low = magnitude & ((1 << excess) - 1)
+    half = 1 << (excess - 1)
+    kept = magnitude >> excess
+    if low > half or (low == half and kept & 1):
+        kept += 1
+    return (kept << excess) * (1 if value >= 0 else -1)

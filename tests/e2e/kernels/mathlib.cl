@@ -229,6 +229,31 @@ __kernel void hw_int_builtins(__global const uint *a, __global const uint *b,
   o[7] = __builtin_amdgcn_sad_u16(x, y, z & 0xFFFFu);
 }
 
+/* C conversions between 64/32-bit integers and float/double (round to nearest
+ * even to floating point, truncation to integer), as the compiler expands them. */
+__kernel void conversions(__global const long *l, __global const double *d,
+                          __global float *f_out, __global double *d_out, __global long *l_out,
+                          int n) {
+  int i = GID0();
+  if (i >= n) return;
+  long x = l[i];
+  double y = d[i];
+  __global float *f = f_out + 5 * i;
+  __global double *g = d_out + 3 * i;
+  __global long *k = l_out + 3 * i;
+  f[0] = (float)x;
+  f[1] = (float)(ulong)x;
+  f[2] = (float)y;
+  f[3] = (float)(uint)x;
+  f[4] = (float)(int)x;
+  g[0] = (double)x;
+  g[1] = (double)(ulong)x;
+  g[2] = (double)(float)y;
+  k[0] = (long)y;
+  k[1] = (long)(ulong)__builtin_fabs(y);
+  k[2] = (long)(float)y;
+}
+
 /* ------------------------------------------------- device libraries only */
 #ifndef NO_DEVICE_LIBS
 
