@@ -18,8 +18,9 @@ import numpy as np
 from ..errors import LaunchError, ToolchainError
 from .hsa import GROUP_SEGMENT_SIZE, MAX_WORKGROUP_SIZE, Agent
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
-from .layouts import (KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH, packet_header)
 from .hostcall import hostcall_for_launch
+from .layouts import KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH
+from .packets import publish
 from .printf import DEFAULT_PRINTF_BUFFER_BYTES, PRINTF_HEADER_BYTES, decode_printf_buffer
 
 __all__ = ["Device", "LocalMemory", "Buffer", "Program", "Kernel"]
@@ -408,23 +409,14 @@ def _release(agent, temporaries) -> None:
 
 def submit_dispatch(queue, kernel, geometry: Geometry, kernarg: int, group_size: int,
                     private_size: int, completion_signal: int) -> int:
-    """Write a kernel dispatch packet (header last) and ring the doorbell."""
-    if not queue.has_room():
-        raise ToolchainError(f"queue {queue.id} is full")
-    index = queue.add_write_index(1)
-    address = queue.packet_address(index)
-    body = KERNEL_DISPATCH_PACKET.pack(
+    """Publish a kernel dispatch packet (header last, barrier bit set so that
+    launches run in order) and ring the doorbell; returns its packet index."""
+    return publish(
+        queue, KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH, barrier=True,
         setup=geometry.dims,
         workgroup_size_x=geometry.block[0], workgroup_size_y=geometry.block[1],
         workgroup_size_z=geometry.block[2],
         grid_size_x=geometry.grid[0], grid_size_y=geometry.grid[1], grid_size_z=geometry.grid[2],
-        private_segment_size=private_size,
-        group_segment_size=group_size,
+        private_segment_size=private_size, group_segment_size=group_size,
         kernel_object=kernel.kernel_object, kernarg_address=kernarg,
         completion_signal=completion_signal)
-    memory = queue.memory
-    memory.write(address + 2, body[2:])
-    memory.write(address, packet_header(PACKET_TYPE_KERNEL_DISPATCH, barrier=True)
-                 .to_bytes(2, "little"))
-    queue.ring_doorbell(index)
-    return index

@@ -29,7 +29,7 @@ from .layouts import HSA_QUEUE_TYPE_MULTIPLE
 from .loader import load_code_object
 from .memory import DeviceMemory
 from .processor import KernelObject, PacketProcessor
-from .queues import Queue
+from .queues import MAX_QUEUE_SIZE, Queue
 from .signals import Signal
 
 
@@ -58,7 +58,7 @@ class Region:
 GROUP_SEGMENT_SIZE = 64 * 1024
 GLOBAL_SIZE = 16 << 30
 MAX_WORKGROUP_SIZE = 1024
-QUEUE_MIN_SIZE, QUEUE_MAX_SIZE = 64, 1 << 17
+QUEUE_MIN_SIZE = 64
 
 
 class Agent:
@@ -99,7 +99,7 @@ class Agent:
             "Profile": "BASE_PROFILE",
             "Float Round Mode": "NEAR",
             "Queue Min Size": QUEUE_MIN_SIZE,
-            "Queue Max Size": QUEUE_MAX_SIZE,
+            "Queue Max Size": MAX_QUEUE_SIZE,
             "Queue Type": "MULTI",
             "Compute Unit": self.compute_units,
             "SIMDs per CU": 4,

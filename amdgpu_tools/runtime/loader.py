@@ -17,6 +17,7 @@ from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
 from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
 from ..isa.targets import ALL_TARGETS, Target, get_target, target_by_mach
+from ..link import link
 from .codeobject import CodeObject, code_object_of, read_checked_elf
 from .descriptors import decode_amd_kernel_code, decode_kernel_descriptor
 from .printf import parse_printf_formats
@@ -92,12 +93,6 @@ def read_loadable(data: bytes) -> CodeObject:
 
 def link_relocatable(data: bytes) -> bytes:
     """ET_REL bytes linked into a shared object, as ROCm's loader does."""
-    try:
-        from ..link import link
-    except ImportError:
-        link = None
-    if link is None or not callable(link):
-        raise LoadError("cannot load a relocatable object: the linker is not available")
     try:
         return link([bytes(data)])
     except ToolchainError as failure:

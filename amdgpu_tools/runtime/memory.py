@@ -90,8 +90,7 @@ class DeviceMemory:
         if align <= 0 or align & (align - 1):
             raise ValueError("alignment must be a power of two")
         address = _align_up(self._next_address, max(align, 256))
-        data = np.zeros(max(size, 1), dtype=np.uint8)[:size] if size else np.zeros(0, np.uint8)
-        allocation = Allocation(address, data, kind, name, writable)
+        allocation = Allocation(address, np.zeros(size, np.uint8), kind, name, writable)
         index = bisect.bisect(self._bases, address)
         self._bases.insert(index, address)
         self._allocations.insert(index, allocation)

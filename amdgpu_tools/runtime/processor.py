@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
 from ..exec.launch import DispatchRequest, ExecutionLimits
-from .layouts import (AGENT_DISPATCH_PACKET, BARRIER_DEPENDENCIES, BARRIER_PACKET,
-                      KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
+from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIER_DEPENDENCIES,
+                      BARRIER_PACKET, KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
                       PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
-                      PACKET_TYPE_KERNEL_DISPATCH, AMD_SIGNAL, header_barrier, header_type,
+                      PACKET_TYPE_KERNEL_DISPATCH, header_barrier, header_type,
                       packet_header)
 from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
                      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
@@ -187,7 +187,7 @@ class PacketProcessor:
 
     # ------------------------------------------------------ kernel dispatch
     def _dispatch_kernel(self, queue, index, address):
-        packet = KERNEL_DISPATCH_PACKET.unpack(self.memory.read(address, 64))
+        packet = KERNEL_DISPATCH_PACKET.unpack(self.memory.read(address, AQL_PACKET_SIZE))
         kernel = self.kernel_objects.get(packet["kernel_object"])
         if kernel is None:
             raise PacketError(f"kernel object 0x{packet['kernel_object']:x} is not a loaded "
@@ -223,7 +223,7 @@ class PacketProcessor:
             hook(result)
 
     def _dispatch_agent(self, address):
-        packet = AGENT_DISPATCH_PACKET.unpack(self.memory.read(address, 64))
+        packet = AGENT_DISPATCH_PACKET.unpack(self.memory.read(address, AQL_PACKET_SIZE))
         handler = self.agent_handlers.get(packet["type"])
         if handler is None:
             raise PacketError(f"no agent function registered for agent dispatch type "
