@@ -17,8 +17,8 @@ Public API (import from the submodules named here):
 ``amdgpu_tools.elf.structs``
     ``Struct`` records ``Elf64_Ehdr Elf64_Shdr Elf64_Phdr Elf64_Sym Elf64_Rela Elf64_Dyn
     Elf_Nhdr Elf_Ident`` with ``.size``, ``.pack(**fields)``, ``.unpack(data, off)``,
-    ``.rows(data, off, count, what)`` (bounds-checked tuples, the fast path for tables);
-    ``st_info r_info r_sym r_type align_up``.
+    ``.rows(data, off, count, what)`` (bounds-checked tuples, the fast path for tables),
+    ``.complete(values)`` (every field, zero defaults); ``st_info r_info align_up``.
 ``amdgpu_tools.elf.reader``
     ``read_elf(data, name=..., contents=True) -> ElfFile`` / ``read_elf_file(path)``
     (``contents=False``: headers, sections, segments, symbols only: the linker's inputs); ``ElfFile``

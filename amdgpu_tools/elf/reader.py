@@ -67,10 +67,6 @@ class Symbol:
     def is_defined(self) -> bool:
         return self.shndx != C.SHN_UNDEF
 
-    @property
-    def is_local(self) -> bool:
-        return self.bind == C.STB_LOCAL
-
 
 @dataclass(slots=True)
 class Relocation:
@@ -372,12 +368,11 @@ class _Parser:
         return target or section.name, relocations
 
     def _dynamic(self, section: Section) -> list[tuple[int, int]]:
-        rows = Elf64_Dyn.unpack_array(section.data, 0, section.size // Elf64_Dyn.size,
-                                      f"section '{section.name}'")
         entries = []
-        for row in rows:
-            entries.append((row["d_tag"], row["d_val"]))
-            if row["d_tag"] == C.DT_NULL:
+        for tag, value in Elf64_Dyn.rows(section.data, 0, section.size // Elf64_Dyn.size,
+                                         f"section '{section.name}'"):
+            entries.append((tag, value))
+            if tag == C.DT_NULL:
                 break
         return entries
 

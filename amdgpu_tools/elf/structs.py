@@ -31,19 +31,9 @@ class Struct:
                 f"{self.size} bytes but the file has {len(data)}")
         return dict(zip(self.names, self._struct.unpack_from(data, offset)))
 
-    def unpack_array(self, data: bytes, offset: int, count: int, what: str) -> list[dict]:
-        """``count`` consecutive records (a table) starting at ``offset``."""
-        end = offset + count * self.size
-        if offset < 0 or end > len(data):
-            raise ElfFormatError(
-                f"truncated file: {what} (0x{offset:x}..0x{end:x}) extends past "
-                f"the end of the file (0x{len(data):x} bytes)")
-        return [dict(zip(self.names, values))
-                for values in self._struct.iter_unpack(data[offset:end])]
-
     def rows(self, data: bytes, offset: int, count: int, what: str) -> list[tuple]:
-        """``count`` records from ``offset`` as tuples of field values in declaration
-        order, bounds-checked like ``unpack_array`` (the fast path for tables)."""
+        """``count`` consecutive records (a table) from ``offset`` as tuples of field
+        values in declaration order; a table past the end is an ElfFormatError."""
         end = offset + count * self.size
         if offset < 0 or end > len(data):
             raise ElfFormatError(
@@ -51,16 +41,18 @@ class Struct:
                 f"the end of the file (0x{len(data):x} bytes)")
         return list(self._struct.iter_unpack(data[offset:end]))
 
-    def pack(self, **values) -> bytes:
-        """Bytes of one record; unnamed fields are zero."""
+    def complete(self, values: dict) -> dict:
+        """Every field, in declaration order: the given values, the others zero
+        (so records built field by field always pack)."""
         unknown = set(values) - set(self.names)
         if unknown:
             raise ValueError(f"{self.name} has no field(s) {sorted(unknown)}")
-        args = []
-        for field, fmt in self.fields:
-            default = b"" if fmt.endswith("s") else 0
-            args.append(values.get(field, default))
-        return self._struct.pack(*args)
+        return {field: values.get(field, b"" if fmt.endswith("s") else 0)
+                for field, fmt in self.fields}
+
+    def pack(self, **values) -> bytes:
+        """Bytes of one record; unnamed fields are zero."""
+        return self._struct.pack(*self.complete(values).values())
 
     def iter_values(self, data: bytes, offset: int, count: int):
         """``count`` records from ``offset`` as tuples of field values, unchecked:
@@ -106,8 +98,6 @@ Elf64_Rela = Struct("relocation", [
     ("r_offset", "Q"), ("r_info", "Q"), ("r_addend", "q"),
 ])
 
-Elf64_Rel = Struct("relocation", [("r_offset", "Q"), ("r_info", "Q")])
-
 Elf64_Dyn = Struct("dynamic entry", [("d_tag", "q"), ("d_val", "Q")])
 
 #: A note's header; name and descriptor follow, each padded to 4 bytes.
@@ -115,27 +105,14 @@ Elf_Nhdr = Struct("note header", [("n_namesz", "I"), ("n_descsz", "I"), ("n_type
 
 
 def st_info(bind: int, type_: int) -> int:
+    """(bind << 4) | type; readers split it inline (``info >> 4``, ``info & 0xF``)."""
     return (bind << 4) | (type_ & 0xF)
 
 
-def st_bind(info: int) -> int:
-    return info >> 4
-
-
-def st_type(info: int) -> int:
-    return info & 0xF
-
-
 def r_info(symbol: int, type_: int) -> int:
+    """(symbol << 32) | type; readers split it inline (symbol ``info >> 32``,
+    type ``info & 0xFFFFFFFF``) in their per-entry loops, the hot path of a link."""
     return (symbol << 32) | type_
-
-
-def r_sym(info: int) -> int:
-    return info >> 32
-
-
-def r_type(info: int) -> int:
-    return info & 0xFFFFFFFF
 
 
 def align_up(value: int, alignment: int) -> int:
