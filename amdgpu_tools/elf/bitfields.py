@@ -118,6 +118,11 @@ AKC_CODE_PROPERTIES = _fields(
     ("is_xnack_enabled", 22, 1),
 )
 
+#: Register allocation granules: COMPUTE_PGM_RSRC1 stores ceil(count / granule) - 1
+#: (GFX6-GFX9, wave64), so a descriptor's real register budget is (field + 1) * granule.
+VGPR_GRANULE = 4
+SGPR_GRANULE = 8
+
 #: User SGPRs each enable bit adds, in the order the ABI assigns them.
 USER_SGPR_SIZES = {
     "enable_sgpr_private_segment_buffer": 4,

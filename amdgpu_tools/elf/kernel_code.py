@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ElfFormatError, ToolchainError
-from .bitfields import AKC_CODE_PROPERTIES, EXCEPTION, EXCEPTION_MSB, FLOAT_MODE, RSRC1, RSRC2, BitField
+from .bitfields import (AKC_CODE_PROPERTIES, EXCEPTION, EXCEPTION_MSB, FLOAT_MODE, RSRC1, RSRC2,
+                        SGPR_GRANULE, VGPR_GRANULE, BitField)
 from .structs import Struct
 
 AMD_KERNEL_CODE_T_SIZE = 256
@@ -167,10 +168,8 @@ class AmdKernelCodeT:
     """An amd_kernel_code_t: raw struct fields, read and written by key."""
 
     def __init__(self, fields: dict | None = None, target=None):
-        fields = fields or {}
         self.target = target
-        self.fields = {name: fields.get(name, b"" if fmt.endswith("s") else 0)
-                       for name, fmt in AmdKernelCodeLayout.fields}
+        self.fields = AmdKernelCodeLayout.complete(fields or {})
 
     @classmethod
     def defaults(cls, target) -> "AmdKernelCodeT":
@@ -238,9 +237,10 @@ class AmdKernelCodeT:
     def vgpr_count(self) -> int:
         """Real VGPR count: workitem_vgpr_count, else from the granulated field."""
         return self.get("workitem_vgpr_count") or \
-            (self.get("granulated_workitem_vgpr_count") + 1) * 4
+            (self.get("granulated_workitem_vgpr_count") + 1) * VGPR_GRANULE
 
     @property
     def sgpr_count(self) -> int:
+        """Real SGPR count: wavefront_sgpr_count, else from the granulated field."""
         return self.get("wavefront_sgpr_count") or \
-            (self.get("granulated_wavefront_sgpr_count") + 1) * 8
+            (self.get("granulated_wavefront_sgpr_count") + 1) * SGPR_GRANULE

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ElfFormatError, ToolchainError
-from .bitfields import KD_CODE_PROPERTIES, RSRC1, RSRC2, RSRC3, USER_SGPR_SIZES
+from .bitfields import (KD_CODE_PROPERTIES, RSRC1, RSRC2, RSRC3, SGPR_GRANULE, USER_SGPR_SIZES,
+                        VGPR_GRANULE)
 from .structs import Struct
 
 KERNEL_DESCRIPTOR_SIZE = 64
@@ -130,13 +131,16 @@ DIRECTIVES = {d.name: d for d in [
 #: Registers of the descriptor each 'word' name refers to.
 _WORDS = {"rsrc1": "compute_pgm_rsrc1", "rsrc2": "compute_pgm_rsrc2",
           "rsrc3": "compute_pgm_rsrc3", "kcp": "kernel_code_properties"}
+#: The bit fields of each register of the descriptor (for ``get`` and ``describe``).
+_REGISTER_FIELDS = {"compute_pgm_rsrc1": RSRC1, "compute_pgm_rsrc2": RSRC2,
+                    "compute_pgm_rsrc3": RSRC3, "kernel_code_properties": KD_CODE_PROPERTIES}
 
 #: processors with the SGPR init hardware bug: every kernel declares 96 SGPRs
 SGPR_INIT_BUG_PROCESSORS = frozenset({"gfx802", "gfx805"})
 FIXED_SGPRS_FOR_INIT_BUG = 96
-VGPR_GRANULE = 4
-SGPR_GRANULE = 8
 MAX_VGPRS = 256
+#: the generation assumed for a descriptor decoded without a target (objdump)
+_DEFAULT_GENERATION = 9
 
 
 def _target(target):
@@ -161,8 +165,7 @@ class KernelDescriptor:
 
     def __init__(self, fields: dict, target=None, code_object_version: int = 5,
                  xnack: str = "unsupported"):
-        self.fields = {name: fields.get(name, b"" if fmt.endswith("s") else 0)
-                       for name, fmt in KernelDescriptorLayout.fields}
+        self.fields = KernelDescriptorLayout.complete(fields)
         self.target = _target(target) if target is not None else None
         self.code_object_version = code_object_version
         self.xnack = xnack
@@ -211,7 +214,7 @@ class KernelDescriptor:
             raise DirectiveError(spelled, ".amdhsa_ directives cannot be repeated")
         if info.unsupported:
             raise DirectiveError(spelled, f"{spelled}: {info.unsupported}")
-        generation = self.target.generation if self.target else 9
+        generation = self._generation
         if generation < info.min_gen:
             raise DirectiveError(spelled, f"{spelled}: directive requires gfx{info.min_gen}+")
         value = int(value)
@@ -268,19 +271,21 @@ class KernelDescriptor:
         return sum(size for name, size in USER_SGPR_SIZES.items()
                    if KD_CODE_PROPERTIES[name].get(properties))
 
+    @property
+    def _generation(self) -> int:
+        return self.target.generation if self.target else _DEFAULT_GENERATION
+
     def _init_bug(self) -> bool:
         return self.target is not None and self.target.name in SGPR_INIT_BUG_PROCESSORS
 
     def _addressable_sgprs(self) -> int:
         if self._init_bug():
             return FIXED_SGPRS_FOR_INIT_BUG
-        generation = self.target.generation if self.target else 9
-        return 102 if generation >= 8 else 104
+        return 102 if self._generation >= 8 else 104
 
     def _extra_sgprs(self) -> int:
-        generation = self.target.generation if self.target else 9
         extra = 2 if self.regs["reserve_vcc"] else 0
-        if generation < 8:
+        if self._generation < 8:
             return 4 if self.regs["reserve_flat_scratch"] else extra
         if self.regs["reserve_xnack_mask"]:
             extra = 4
@@ -290,8 +295,7 @@ class KernelDescriptor:
 
     def _total_sgprs(self) -> int:
         total = self.regs["next_free_sgpr"] + self._extra_sgprs()
-        generation = self.target.generation if self.target else 9
-        if (generation <= 7 or self._init_bug()) and total > self._addressable_sgprs():
+        if (self._generation <= 7 or self._init_bug()) and total > self._addressable_sgprs():
             raise DirectiveError(".amdhsa_next_free_sgpr", ".amdhsa_next_free_sgpr: value out "
                                  f"of range ({total} SGPRs with VCC/FLAT_SCRATCH/XNACK_MASK; "
                                  f"the target addresses {self._addressable_sgprs()})")
@@ -300,21 +304,17 @@ class KernelDescriptor:
     # --- reading ----------------------------------------------------------
     def get(self, register: str, field: str) -> int:
         """A bit field: ``get('compute_pgm_rsrc2', 'user_sgpr_count')``."""
-        table = {"compute_pgm_rsrc1": RSRC1, "compute_pgm_rsrc2": RSRC2,
-                 "compute_pgm_rsrc3": RSRC3, "kernel_code_properties": KD_CODE_PROPERTIES}
-        return table[register][field].get(self.fields[register])
+        return _REGISTER_FIELDS[register][field].get(self.fields[register])
 
     def describe(self) -> list[tuple[str, int]]:
         """Every field, bit fields expanded, in descriptor order (for printing)."""
         rows = []
-        expand = {"compute_pgm_rsrc1": RSRC1, "compute_pgm_rsrc2": RSRC2,
-                  "compute_pgm_rsrc3": RSRC3, "kernel_code_properties": KD_CODE_PROPERTIES}
         for name, fmt in KernelDescriptorLayout.fields:
             if fmt.endswith("s"):
                 continue
             value = self.fields[name]
             rows.append((name, value))
-            for bitfield in expand.get(name, {}).values():
+            for bitfield in _REGISTER_FIELDS.get(name, {}).values():
                 rows.append((f"  {bitfield.name}", bitfield.get(value)))
         return rows
 
