@@ -19,6 +19,7 @@ from .metadata_v3 import (decode_msgpack, encode_msgpack, merge_documents,  # no
                           to_yaml, type_scalar, verify_document, yaml_source_to_document,
                           yaml_source_to_msgpack)
 from .metadata_yaml import MetadataError  # noqa: F401
+from .notes import decode_hsa_metadata_text
 
 
 # --- the runtime's view ---------------------------------------------------
@@ -216,9 +217,8 @@ def metadata_documents(notes) -> list[tuple[int, object]]:
             version = doc.get("amdhsa.version", [1, 0]) if isinstance(doc, dict) else [1, 0]
             docs.append((_code_object_of_version(version), doc))
         elif note.owner == NOTE_OWNER_AMD and note.type == NT_AMD_HSA_METADATA:
-            text = note.desc.rstrip(b"\0").decode("utf-8", errors="replace")
             try:
-                docs.append((2, parse_v2_yaml(text)))
+                docs.append((2, parse_v2_yaml(decode_hsa_metadata_text(note.desc))))
             except MetadataError as bad:
                 raise ElfFormatError(f"NT_AMD_HSA_METADATA: {bad}") from None
     return docs

@@ -16,7 +16,8 @@ import msgpack
 
 from ..elf import constants as C
 from ..elf import metadata
-from ..elf.notes import Note, decode_notes, encode_notes, hsa_metadata_note
+from ..elf.notes import (Note, decode_hsa_metadata_text, decode_notes, encode_notes,
+                         hsa_metadata_note)
 from ..errors import ElfFormatError, LinkError, ToolchainError
 
 _V2_METADATA = (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_METADATA)
@@ -75,10 +76,10 @@ def _merge_metadata(key, documents) -> Note:
         if key == _V3_METADATA:
             return Note(C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA,
                         merge_msgpack_documents([note.desc for note, _ in documents]))
-        merged = _merge_v2([metadata.parse_v2_yaml(note.desc.rstrip(b"\0").decode("utf-8"))
+        merged = _merge_v2([metadata.parse_v2_yaml(decode_hsa_metadata_text(note.desc))
                             for note, _ in documents])
         return hsa_metadata_note(metadata.emit_v2_yaml(merged))
-    except (ToolchainError, UnicodeDecodeError) as bad:
+    except ToolchainError as bad:
         origins = ", ".join(origin for _, origin in documents)
         raise LinkError(f"cannot merge the metadata of {origins}: {bad}") from None
 
