@@ -89,10 +89,6 @@ class DynamicSymbols:
         for index, (symbol, _) in enumerate(self.entries, start=1):
             symbol.dynsym_index = index
 
-    @property
-    def symbols(self):
-        return [symbol for symbol, _ in self.entries]
-
     def dynsym(self, section_index) -> bytes:
         """The .dynsym bytes; ``section_index(symbol)`` gives st_shndx."""
         rows, pack = [bytes(Elf64_Sym.size)], Elf64_Sym.pack_values
@@ -155,9 +151,9 @@ class DynamicRelocation:
         return self.section.address + self.offset
 
 
-def rela_dyn(relocations) -> tuple[bytes, int]:
-    """.rela.dyn bytes (RELATIVE first by address, then by symbol and address)
-    and the count of RELATIVE entries for DT_RELACOUNT."""
+def rela_dyn(relocations) -> bytes:
+    """.rela.dyn bytes: RELATIVE entries first by address (DT_RELACOUNT counts
+    them), then the symbolic ones by symbol and address, as ld.lld sorts them."""
     relative = sorted((r for r in relocations if r.type == C.R_AMDGPU_RELATIVE64),
                       key=lambda r: r.address)
     symbolic = sorted((r for r in relocations if r.type != C.R_AMDGPU_RELATIVE64),
@@ -168,7 +164,7 @@ def rela_dyn(relocations) -> tuple[bytes, int]:
         rows.append(pack(r.address, r_info(0, r.type), signed64(r.symbol.address + r.addend)))
     for r in symbolic:
         rows.append(pack(r.address, r_info(r.symbol.dynsym_index, r.type), r.addend))
-    return b"".join(rows), len(relative)
+    return b"".join(rows)
 
 
 def dynamic_entries(tables: dict) -> list[tuple[int, int]]:

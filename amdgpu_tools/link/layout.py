@@ -20,12 +20,12 @@ import functools
 from dataclasses import dataclass, field
 
 from ..elf import constants as C
-from ..elf.structs import align_up
+from ..elf.structs import Elf64_Ehdr, Elf64_Phdr, align_up
 
 #: AMDGPU's max and common page size in ld.lld.
 PAGE_SIZE = 0x1000
-EHDR_SIZE = 64
-PHDR_SIZE = 56
+EHDR_SIZE = Elf64_Ehdr.size
+PHDR_SIZE = Elf64_Phdr.size
 
 #: Output section of an input section, by name prefix (checked in order).
 _OUTPUT_PREFIXES = (".text", ".rodata", ".data.rel.ro", ".data", ".bss.rel.ro", ".bss",
@@ -33,8 +33,7 @@ _OUTPUT_PREFIXES = (".text", ".rodata", ".data.rel.ro", ".data", ".bss.rel.ro", 
                     ".gcc_except_table")
 _RELRO_NAMES = {".data.rel.ro", ".bss.rel.ro", ".init_array", ".fini_array",
                 ".preinit_array", ".ctors", ".dtors", ".dynamic", ".got", ".relro_padding"}
-SHT_PREINIT_ARRAY = 16  # gABI; not in the ELF layer's constants (no AMDGPU use)
-_RELRO_TYPES = {C.SHT_INIT_ARRAY, C.SHT_FINI_ARRAY, SHT_PREINIT_ARRAY}
+_RELRO_TYPES = {C.SHT_INIT_ARRAY, C.SHT_FINI_ARRAY, C.SHT_PREINIT_ARRAY}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .. import __version__
 from ..elf import constants as C
+from ..elf.structs import Elf64_Dyn, Elf64_Rela, Elf64_Sym
 from ..errors import LinkError
 from . import layout as L
 from .archive import is_archive, read_archive
@@ -239,7 +240,8 @@ class Linker:
         count = len(exported) + 1
         defined = sum(1 for s in exported if s.is_defined)
         rodata = C.SHF_ALLOC
-        self._synthetic(".dynsym", C.SHT_DYNSYM, rodata, 8, size=24 * count, entsize=24)
+        self._synthetic(".dynsym", C.SHT_DYNSYM, rodata, 8, size=Elf64_Sym.size * count,
+                        entsize=Elf64_Sym.size)
         self._synthetic(".gnu.hash", C.SHT_GNU_HASH, rodata, 8,
                         size=DynamicSymbols.gnu_hash_size(defined))
         self._synthetic(".hash", C.SHT_HASH, rodata, 4, size=4 * (2 + 2 * count), entsize=4)
@@ -251,15 +253,16 @@ class Linker:
             got_dynamic_relocations(self.plan, got)
         relocations = self.plan.dynamic
         if relocations:
-            self._synthetic(".rela.dyn", C.SHT_RELA, rodata, 8, size=24 * len(relocations),
-                            entsize=24)
+            self._synthetic(".rela.dyn", C.SHT_RELA, rodata, 8,
+                            size=Elf64_Rela.size * len(relocations), entsize=Elf64_Rela.size)
         relative = sum(1 for r in relocations if r.type == C.R_AMDGPU_RELATIVE64)
-        self.dynamic_shape = {"rela_size": 24 * len(relocations), "relative_count": relative}
+        self.dynamic_shape = {"rela_size": Elf64_Rela.size * len(relocations),
+                              "relative_count": relative}
         entries = len(dynamic_entries({**self.dynamic_shape, "rela_addr": 0, "dynsym_addr": 0,
                                        "dynstr_addr": 0, "dynstr_size": 0, "gnu_hash_addr": 0,
                                        "hash_addr": 0}))
-        dynamic = self._synthetic(".dynamic", C.SHT_DYNAMIC, writable, 8, size=16 * entries,
-                                  entsize=16)
+        dynamic = self._synthetic(".dynamic", C.SHT_DYNAMIC, writable, 8,
+                                  size=Elf64_Dyn.size * entries, entsize=Elf64_Dyn.size)
         self._synthetic(".relro_padding", C.SHT_NOBITS, writable, 1, size=0)
         self.dynamic_symbol = Symbol("_DYNAMIC", C.STB_WEAK, C.STT_NOTYPE, C.STV_HIDDEN, 0, 0,
                                      dynamic, DEFINED, None)
@@ -303,7 +306,7 @@ class Linker:
         syn[".dynsym"].output.info = 1
         tables = dict(self.dynamic_shape)
         if ".rela.dyn" in syn:
-            syn[".rela.dyn"].data, _ = rela_dyn(self.plan.dynamic)
+            syn[".rela.dyn"].data = rela_dyn(self.plan.dynamic)
             tables["rela_addr"] = syn[".rela.dyn"].address
         tables.update(dynsym_addr=syn[".dynsym"].address, dynstr_addr=syn[".dynstr"].address,
                       dynstr_size=syn[".dynstr"].size, gnu_hash_addr=syn[".gnu.hash"].address,

@@ -20,9 +20,7 @@ from ..errors import ElfFormatError
 #: Section types that hold link-time bookkeeping, never output content.
 _BOOKKEEPING_TYPES = {C.SHT_NULL, C.SHT_SYMTAB, C.SHT_STRTAB, C.SHT_RELA, C.SHT_REL,
                       C.SHT_GROUP, C.SHT_DYNSYM, C.SHT_HASH, C.SHT_GNU_HASH,
-                      C.SHT_DYNAMIC}
-SHF_EXCLUDE = 0x80000000
-SHT_LLVM_ADDRSIG = 0x6FFF4C03
+                      C.SHT_DYNAMIC, C.SHT_LLVM_ADDRSIG}
 #: Input sections ld.lld drops from a shared object (GNU-stack marks the
 #: stack non-executable through PT_GNU_STACK instead).
 _DROPPED_NAMES = {".note.GNU-stack"}
@@ -126,9 +124,9 @@ def _alignment_error(name: str, section) -> None:
 
 
 def _is_content(section) -> bool:
-    if section.type in _BOOKKEEPING_TYPES or section.type == SHT_LLVM_ADDRSIG:
+    if section.type in _BOOKKEEPING_TYPES:
         return False
-    if section.flags & SHF_EXCLUDE or section.name in _DROPPED_NAMES:
+    if section.flags & C.SHF_EXCLUDE or section.name in _DROPPED_NAMES:
         return False
     return True
 

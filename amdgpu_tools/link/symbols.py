@@ -23,9 +23,9 @@ class Symbol:
     """A resolved symbol; ``section`` is the InputSection of a definition."""
 
     __slots__ = ("name", "bind", "type", "visibility", "size", "value", "section", "kind",
-                 "file", "preemptible", "got_index", "dynsym_index", "other", "output_binding")
+                 "file", "preemptible", "got_index", "dynsym_index", "output_binding")
 
-    def __init__(self, name, bind, type_, visibility, size, value, section, kind, file, other=0):
+    def __init__(self, name, bind, type_, visibility, size, value, section, kind, file):
         self.name = name
         self.bind = bind
         self.type = type_
@@ -35,7 +35,6 @@ class Symbol:
         self.section = section
         self.kind = kind
         self.file = file
-        self.other = other
         self.preemptible = False
         self.got_index = None
         self.dynsym_index = 0
@@ -45,14 +44,6 @@ class Symbol:
     @property
     def is_defined(self) -> bool:
         return self.kind in (DEFINED, ABSOLUTE, COMMON)
-
-    @property
-    def is_undefined(self) -> bool:
-        return self.kind == UNDEFINED
-
-    @property
-    def is_weak_undefined(self) -> bool:
-        return self.kind == UNDEFINED and self.bind == C.STB_WEAK
 
     def final_binding(self) -> int:
         """Hidden and internal symbols become local in the output, as in ld.lld."""
@@ -85,13 +76,11 @@ class SymbolTable:
 
     def __init__(self):
         self.globals: dict[str, Symbol] = {}
-        #: the objects in link order, each with its local symbols
-        self.objects = []
+        #: each object's local symbols (those .symtab lists), by object
         self.locals: dict = {}
 
     def add_object(self, obj) -> None:
         """Resolve ``obj``'s symbols against the table; fills ``obj.symbol_refs``."""
-        self.objects.append(obj)
         refs, locals_ = [], []
         sections = obj.sections
         for esym in obj.elf.symbols:

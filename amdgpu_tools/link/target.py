@@ -15,10 +15,6 @@ from ..errors import LinkError
 _FEATURES = (("xnack", C.EF_AMDGPU_FEATURE_XNACK_V4), ("sramecc", C.EF_AMDGPU_FEATURE_SRAMECC_V4))
 
 
-def describe(obj) -> str:
-    return f"{obj.name} (code object v{obj.code_object_version}, {obj.processor})"
-
-
 def merged_identity(objects) -> tuple[int, int, int]:
     """(OS/ABI, ABI version, e_flags) for the output, or a LinkError.
 

@@ -65,7 +65,7 @@ def _elf_header(linker, shoff: int, shnum: int, shstrndx: int) -> bytes:
     return Elf64_Ehdr.pack(
         e_ident=ident, e_type=C.ET_DYN, e_machine=C.EM_AMDGPU, e_version=C.EV_CURRENT,
         e_entry=linker.entry_address(), e_phoff=L.EHDR_SIZE, e_shoff=shoff, e_flags=flags,
-        e_ehsize=Elf64_Ehdr.size, e_phentsize=L.PHDR_SIZE, e_phnum=len(linker.segments),
+        e_ehsize=Elf64_Ehdr.size, e_phentsize=Elf64_Phdr.size, e_phnum=len(linker.segments),
         e_shentsize=Elf64_Shdr.size, e_shnum=shnum, e_shstrndx=shstrndx)
 
 
