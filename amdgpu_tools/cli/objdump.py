@@ -76,7 +76,7 @@ def _target(elf: ElfFile, mcpu):
     if mcpu:
         return get_target(mcpu)
     try:
-        return target_by_mach(elf.flags & C.EF_AMDGPU_MACH)
+        return target_by_mach(elf.mach)
     except ToolchainError:
         raise ElfFormatError(f"{elf.name}: unknown processor in e_flags 0x{elf.flags:x}; "
                              "give --mcpu") from None

@@ -17,6 +17,7 @@ import os
 import click
 import numpy as np
 
+from ..elf.constants import ELF_MAGIC
 from ..errors import ToolchainError
 from ..exec.launch import ExecutionLimits, TraceOptions
 from .common import llvm_style_args, run_click
@@ -32,7 +33,7 @@ def read_program(path: str, mcpu: str | None) -> bytes:
             data = handle.read()
     except OSError as failure:
         raise ToolchainError(f"cannot read '{path}': {failure.strerror}") from None
-    if data[:4] == b"\x7fELF":
+    if data[:4] == ELF_MAGIC:
         return data
     from ..asm import assemble
     return assemble(data.decode("utf-8", "replace"), target=mcpu or DEFAULT_ASM_CPU,
