@@ -1,51 +1,210 @@
-"""Memoised encoding: what depends only on the mnemonic, the target and the operands.
+"""Memoised encoding: what depends only on the mnemonic, the target and operand shapes.
 
-The assembler encodes the same few hundred mnemonics over and over, and many
-lines repeat exactly (``s_waitcnt vmcnt(0)``, ``v_mov_b32 v1, 0``).  Two
-facts make that cheap without a second encoder:
+The assembler encodes the same few hundred mnemonics over and over with
+different registers.  Three facts make that cheap without a second encoder:
 
 * which family claims a mnemonic depends only on ``(mnemonic, target)``:
   ``encoder.encode_instruction`` asks every family in turn until one does, so
   remembering the claimant skips the families that would answer None;
-* the encoding of constant operands (no ``SymbolRef``, hence no fixups) is a
-  pure function of ``(mnemonic, target, operands)``, so a result can be
-  reused for an identical operand list.
+* the encoding of operands without a ``SymbolRef`` (hence without fixups) is
+  a pure function of ``(mnemonic, target, operands)``;
+* a VGPR or SGPR index only ever lands in bit fields.  For one *shape* (the
+  operands with the v/s register indices left out, but which of them are the
+  same register kept, since the constant bus counts distinct SGPRs), the
+  first instruction is encoded normally; when the shape comes back, a
+  ``Plan`` is learnt by asking the real encoder, for every index bit of every
+  register, which instruction bits flipping it flips (and checking a
+  combination of flips predicts right).  Later instructions of the shape are
+  the anchor's bits with those masks applied.  An index bit that could not
+  be probed (misaligned, out of range, colliding with another register) must
+  equal the anchor's; anything else goes the long way, so errors are worded
+  by the encoder itself.
 
 Operand objects compare by value, which is almost but not quite identity of
-meaning: ``0.0 == -0.0`` and ``True == 1``.  ``_operand_key`` therefore adds
-the value's type and float spelling so that two operand lists share a result
-only when the encoder could not tell them apart.
+meaning: ``0.0 == -0.0`` and ``True == 1``.  ``_shape`` therefore adds the
+value's type and float spelling so that two operand lists share a result only
+when the encoder could not tell them apart.  Canonical text is never built
+here: ``PlannedEncoded.text`` asks the real encoder when a listing wants it.
 """
 
 from . import encoder
-from .asm_operands import Func, Imm, Modifier, SymbolRef
+from .asm_operands import Encoded, Func, Imm, Modifier, Reg, SymbolRef
+from .operands import encode_register
 from .targets import get_target
 
-#: Bound on memoised results, so a huge generated file cannot grow memory without limit.
-MAX_MEMO_ENTRIES = 1 << 18
+#: Bound on remembered shapes, so a huge generated file cannot grow memory without limit.
+MAX_SHAPES = 1 << 17
+#: Index bits probed per register (VGPR indices are 8 bits; SGPR indices fit in 7).
+INDEX_BITS = 8
+_ABSTRACT_FILES = ("v", "s")
 
-_MEMO = {}
+_SHAPES = {}  # shape key -> _Anchor (seen once) or Plan (learnt) or None (not plannable)
 _CLAIMANTS = {}
 _UNKNOWN = object()
 
 
+class PlannedEncoded(Encoded):
+    """Bytes from a plan; the canonical text is made by the encoder only if asked."""
+
+    def __init__(self, data, mnemonic, operands, target):  # pylint: disable=super-init-not-called
+        self.data = data
+        self.fixups = []
+        self._request = (mnemonic, operands, target)
+        self._text = None
+
+    @property
+    def text(self):
+        if self._text is None:
+            self._text = encoder.encode_instruction(*self._request).text
+        return self._text
+
+
+class _Anchor:
+    """The first instruction of a shape: its operands, register indices and bytes."""
+
+    __slots__ = ("operands", "indices", "encoded")
+
+    def __init__(self, operands, indices, encoded):
+        self.operands = operands
+        self.indices = indices
+        self.encoded = encoded
+
+
+class Plan:
+    """Anchor bits and, per register class and index bit, the instruction bits it flips."""
+
+    __slots__ = ("value", "size", "indices", "masks", "fixed_bits", "files", "counts", "gen")
+
+    def __init__(self, value, size, indices, masks, fixed_bits, files, counts, gen):
+        self.value = value
+        self.size = size
+        self.indices = indices
+        self.masks = masks
+        self.fixed_bits = fixed_bits
+        self.files = files
+        self.counts = counts
+        self.gen = gen
+
+    def apply(self, indices):
+        """The bytes for these class indices, or None when the plan cannot vouch for them."""
+        value = self.value
+        for number, index in enumerate(indices):
+            delta = index ^ self.indices[number]
+            if not delta:
+                continue
+            if delta & self.fixed_bits[number] or encode_register(
+                    self.files[number], index, self.counts[number], self.gen) is None:
+                return None
+            masks = self.masks[number]
+            bit = 0
+            while delta:
+                if delta & 1:
+                    value ^= masks[bit]
+                delta >>= 1
+                bit += 1
+        return value.to_bytes(self.size, "little")
+
+
 def encode_instruction(mnemonic, operands, target):
-    """``encoder.encode_instruction`` with memoised dispatch and results (same answers)."""
+    """``encoder.encode_instruction`` with memoised dispatch and shapes (same answers)."""
     target = get_target(target)
     mnemonic = mnemonic.lower()
-    key = _memo_key(mnemonic, operands, target)
-    if key is not None:
-        found = _MEMO.get(key)
-        if found is not None:
-            return found
+    shape = _shape(mnemonic, operands, target)
+    if shape is None:
+        return _encode(mnemonic, operands, target)
+    key, indices, files, counts = shape
+    known = _SHAPES.get(key)
+    if type(known) is Plan:
+        data = known.apply(indices)
+        if data is not None:
+            return PlannedEncoded(data, mnemonic, operands, target)
+    elif type(known) is _Anchor:
+        if known.indices == indices:
+            return known.encoded
+        plan = _SHAPES[key] = _learn(mnemonic, known, files, counts, target)
+        if plan is not None:
+            data = plan.apply(indices)
+            if data is not None:
+                return PlannedEncoded(data, mnemonic, operands, target)
+    encoded = _encode(mnemonic, operands, target)
+    if known is None and key not in _SHAPES and not encoded.fixups \
+            and len(_SHAPES) < MAX_SHAPES:
+        _SHAPES[key] = _Anchor(list(operands), indices, encoded)
+    return encoded
+
+
+def _encode(mnemonic, operands, target):
     claimant = _claimant(mnemonic, target)
     if claimant is _UNKNOWN:
-        encoded = encoder.encode_instruction(mnemonic, operands, target)
-    else:
-        encoded = _encode_with(claimant, mnemonic, list(operands), target)
-    if key is not None and not encoded.fixups and len(_MEMO) < MAX_MEMO_ENTRIES:
-        _MEMO[key] = encoded
-    return encoded
+        return encoder.encode_instruction(mnemonic, operands, target)
+    return _encode_with(claimant, mnemonic, list(operands), target)
+
+
+def _learn(mnemonic, anchor, files, counts, target):
+    """The Plan of the anchor's shape, or None when the probes do not agree with one."""
+    base = anchor.encoded.data
+    value = int.from_bytes(base, "little")
+    masks, fixed = [], []
+    for number in range(len(anchor.indices)):
+        class_masks, class_fixed = [], 0
+        for bit in range(INDEX_BITS):
+            probed = _probe(mnemonic, anchor, {number: anchor.indices[number] ^ (1 << bit)},
+                            files, counts, target, len(base))
+            if probed is None:
+                class_fixed |= 1 << bit
+                class_masks.append(0)
+            else:
+                class_masks.append(probed ^ value)
+        masks.append(class_masks)
+        fixed.append(class_fixed | ~((1 << INDEX_BITS) - 1))
+    plan = Plan(value, len(base), anchor.indices, masks, fixed, files, counts, target.generation)
+    return plan if _verified(plan, mnemonic, anchor, files, counts, target) else None
+
+
+def _verified(plan, mnemonic, anchor, files, counts, target):
+    """Flip several probed bits of every class at once: the plan must predict the encoder."""
+    checked = 0
+    for pattern in (0xFF, 0x55, 0xAA, 0x33, 0xCC):
+        changes = {number: index ^ (pattern & ~plan.fixed_bits[number])
+                   for number, index in enumerate(anchor.indices)}
+        predicted = plan.apply([changes[n] for n in range(len(anchor.indices))])
+        actual = _probe(mnemonic, anchor, changes, files, counts, target, plan.size)
+        if actual is None:
+            continue
+        if predicted is None or int.from_bytes(predicted, "little") != actual:
+            return False
+        checked += 1
+    return checked > 0 or not any(~f & ((1 << INDEX_BITS) - 1) for f in plan.fixed_bits)
+
+
+def _probe(mnemonic, anchor, changes, files, counts, target, size):
+    """The anchor encoded with some class indices changed, as an int; None if not comparable."""
+    new_index = list(anchor.indices)
+    for number, index in changes.items():
+        new_index[number] = index
+    spans = sorted((files[n], new_index[n], new_index[n] + counts[n]) for n in range(len(files)))
+    for first, second in zip(spans, spans[1:]):
+        if first[0] == second[0] and second[1] < first[2]:
+            return None  # two classes would overlap: the register relations would change
+    if any(encode_register(files[n], new_index[n], counts[n], target.generation) is None
+           for n in changes):
+        return None
+    old_to_new = {(files[n], anchor.indices[n], counts[n]): new_index[n]
+                  for n in range(len(files))}
+    operands = []
+    for operand in anchor.operands:
+        if type(operand) is Reg and operand.file in _ABSTRACT_FILES:
+            index = old_to_new[(operand.file, operand.index, operand.count)]
+            operand = Reg(operand.file, index, operand.count, operand.neg, operand.abs,
+                          operand.sext)
+        operands.append(operand)
+    try:
+        encoded = _encode(mnemonic, operands, target)
+    except Exception:  # pylint: disable=broad-except  (any refusal: the bit stays fixed)
+        return None
+    if encoded.fixups or len(encoded.data) != size:
+        return None
+    return int.from_bytes(encoded.data, "little")
 
 
 def _encode_with(family, mnemonic, operands, target):
@@ -98,12 +257,29 @@ def _claims(family, mnemonic, target, mixin):
     return lookup(mnemonic, target) is not None
 
 
-def _memo_key(mnemonic, operands, target):
-    """A key equal only for operand lists the encoder cannot tell apart; None: do not memoise."""
+def _shape(mnemonic, operands, target):
+    """``(key, class indices, class files, class counts)``; None: do not memoise.
+
+    The key holds every operand except v/s register indices, which become the
+    number of their class (registers written identically share one class).
+    Registers of one file that overlap without being equal are not planned.
+    """
     parts = [mnemonic, target.name]
+    classes = {}
+    indices, files, counts = [], [], []
     for operand in operands:
         kind = type(operand)
-        if kind is Imm:
+        if kind is Reg and operand.file in _ABSTRACT_FILES:
+            ident = (operand.file, operand.index, operand.count)
+            number = classes.get(ident)
+            if number is None:
+                number = classes[ident] = len(indices)
+                indices.append(operand.index)
+                files.append(operand.file)
+                counts.append(operand.count)
+            parts.append((operand.file, operand.count, operand.neg, operand.abs, operand.sext,
+                          number))
+        elif kind is Imm:
             value = operand.value
             parts.append((operand, type(value), repr(value) if type(value) is float else None))
         elif kind is Modifier:
@@ -115,12 +291,19 @@ def _memo_key(mnemonic, operands, target):
             return None
         else:
             parts.append(operand)
+    if len(indices) > 1 and _overlapping(indices, files, counts):
+        return None
     key = tuple(parts)
     try:
         hash(key)
     except TypeError:
         return None
-    return key
+    return key, indices, files, counts
+
+
+def _overlapping(indices, files, counts):
+    spans = sorted(zip(files, indices, counts))
+    return any(a[0] == b[0] and b[1] < a[1] + a[2] for a, b in zip(spans, spans[1:]))
 
 
 def _value_key(value):
@@ -135,5 +318,5 @@ def _value_key(value):
 
 def clear():
     """Forget memoised results (tests that change tables at run time)."""
-    _MEMO.clear()
+    _SHAPES.clear()
     _CLAIMANTS.clear()
