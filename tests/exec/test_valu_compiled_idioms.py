@@ -182,3 +182,19 @@ def test_fma_rounds_once():
     state = run_snippet("v_fma_f32 v3, v0, v0, v1", vgpr={0: x, 1: z})
     want32 = np.resize(np.array([1 + 2.0 ** -11 + 2.0 ** -23, 9.0], np.float32), 64)
     np.testing.assert_array_equal(state.vgpr[3, 0], want32.view(np.uint32))
+
+
+def test_sdwa_and_dpp_cndmask_apply_neg_and_abs_to_bit_31():
+    """The SDWA and DPP forms of v_cndmask_b32 carry the same float abs/neg
+    source modifiers (LLVM 19 encodes them), applied to bit 31 of the raw value."""
+    a = f32_bits(np.linspace(-3, 3, 64, dtype=np.float32))
+    b = np.resize(np.array([0x12345678, 0x87654321, 0xFFFFFFFF, 0x80000000], np.uint32), 64)
+    chosen = (np.arange(64) % 3) == 0
+    select = sum(1 << int(i) for i in np.flatnonzero(chosen))
+    state = run_snippet(
+        "v_cndmask_b32_sdwa v2, -v0, |v1|, vcc dst_sel:DWORD dst_unused:UNUSED_PRESERVE "
+        "src0_sel:DWORD src1_sel:DWORD\n"
+        "v_cndmask_b32_dpp v3, |v0|, -v1, vcc quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
+        vgpr={0: a, 1: b}, sgpr={106: select & 0xFFFFFFFF, 107: select >> 32})
+    np.testing.assert_array_equal(state.vgpr[2, 0], np.where(chosen, b & ~SIGN, a ^ SIGN))
+    np.testing.assert_array_equal(state.vgpr[3, 0], np.where(chosen, b ^ SIGN, a & ~SIGN))
