@@ -69,6 +69,10 @@ Public API (import from the submodules named here):
     ``KernelDescriptor.from_bytes(b)``, ``.fields`` (dict), ``.get(register, field)``,
     ``.describe()``, ``.vgpr_count``/``.sgpr_count``; ``ENTRY_OFFSET_FIELD`` (16: where
     the R_AMDGPU_REL64 to the kernel goes, addend 16).
+``amdgpu_tools.elf.listing``
+    What amdgpu-objdump prints: ``disassembly(elf, target)``, ``instruction_line(address,
+    inst, describe_target=None)``, ``section_headers symbol_table relocation_listing
+    notes_listing kernels_listing`` (each ``(elf) -> str``).
 ``amdgpu_tools.elf.setup``
     ``kernel_setup(descriptor, entry_address) -> amdgpu_tools.exec.launch.KernelSetup``
     for either descriptor kind.
