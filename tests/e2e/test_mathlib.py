@@ -587,3 +587,24 @@ def _round_int(value, bits):
     if low > half or (low == half and kept & 1):
         kept += 1
     return (kept << excess) * (1 if value >= 0 else -1)
+
+
+@pytest.mark.parametrize("kind", ["f32", "f64"])
+def test_power_and_error_functions(toolchain, device_libs, kind):
+    """exp10 (3 ulp), erfc/pown/rootn/powr (16 ulp), log1p (2 ulp): OpenCL 2.0."""
+    dtype = FLOAT_TYPES[kind]
+    r = rng()
+    a = r.uniform(-6, 6, N).astype(dtype)
+    b = r.uniform(-4, 4, N).astype(dtype)
+    out = np.zeros(6 * N, dtype)
+    got = run(toolchain, SOURCE, f"powers_{kind}", a, b, out, np.int32(N))[2].reshape(N, 6)
+    x, y = wide(a), wide(b)
+    ax = wide(np.abs(a) + dtype(0.5))
+    quarter, half = wide(a * dtype(0.25)), (a * dtype(0.5)).astype(np.float64)
+    erfc = np.array([math.erfc(v) for v in half.tolist()]).astype(x.dtype)
+    square = wide(a * a)
+    for column, name, want, ulps in [(0, "exp10", np.power(x.dtype.type(10), quarter), 3),
+                                     (1, "erfc", erfc, 16), (2, "pown", x ** 3, 16),
+                                     (3, "rootn", np.cbrt(ax), 16), (4, "powr", ax ** y, 16),
+                                     (5, "log1p", np.log1p(square), 2)]:
+        assert_ulps(got[:, column], want, ulps, f"{name}_{kind}")

@@ -348,6 +348,24 @@ __kernel void NAME(__global const T *a, __global T *out, __global int *ints, int
 UNARY2_KERNEL(unary2_f32, float)
 UNARY2_KERNEL(unary2_f64, double)
 
+/* Power and error-function families. */
+#define POWERS_KERNEL(NAME, T)                                                      \
+__kernel void NAME(__global const T *a, __global const T *b, __global T *out, int n) { \
+  int i = GID0();                                                                   \
+  if (i >= n) return;                                                               \
+  T x = a[i], y = b[i];                                                             \
+  T ax = fabs(x) + (T)0.5;                                                          \
+  __global T *o = out + 6 * i;                                                      \
+  o[0] = exp10(x * (T)0.25);                                                        \
+  o[1] = erfc(x * (T)0.5);                                                          \
+  o[2] = pown(x, 3);                                                                \
+  o[3] = rootn(ax, 3);                                                              \
+  o[4] = powr(ax, y);                                                               \
+  o[5] = log1p(x * x);                                                              \
+}
+POWERS_KERNEL(powers_f32, float)
+POWERS_KERNEL(powers_f64, double)
+
 /* C99 Annex F special cases: infinities, NaN, signed zeros, overflow. */
 #define SPECIAL_KERNEL(NAME, T)                                                     \
 __kernel void NAME(__global const T *a, __global T *out, int n) {                   \
