@@ -167,6 +167,9 @@ class Linker:
         self.synthetic["COMMON"] = section
 
     def _create_output_sections(self) -> None:
+        """Input sections into output sections by name, in first-appearance order;
+        .comment sections and (when merging) the second and later note sections of
+        one name are set aside and joined afterwards."""
         by_name: dict[str, L.OutputSection] = {}
 
         def output_for(section) -> L.OutputSection:
@@ -200,12 +203,7 @@ class Linker:
                 output_for(section).add(section)
         for group in notes.values():
             if len(group) > 1:
-                first = group[0]
-                first.data = merge_note_sections(group)
-                first.size = len(first.data)
-                first.relocations = []
-                out = first.output
-                out.size = first.out_offset + first.size
+                _merge_into_first(group)
         self._add_comment(comments)
 
     def _add_comment(self, inputs) -> None:
@@ -345,6 +343,16 @@ class Linker:
         global_ = [s for s in self.symbols.globals.values()
                    if s.output_binding != C.STB_LOCAL and s.kind != DISCARDED]
         return local, global_
+
+
+def _merge_into_first(group) -> None:
+    """The first note section of a name takes the merged notes of the whole group
+    (one metadata document); the others stay out of the output."""
+    first = group[0]
+    first.data = merge_note_sections(group)
+    first.size = len(first.data)
+    first.relocations = []
+    first.output.size = first.out_offset + first.size
 
 
 def _first_references(objects, names) -> dict:
