@@ -334,26 +334,12 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
         raise queue.error if queue.error is not None else \
             ToolchainError(f"queue {queue.id} is {queue.state}")
     values, dynamic_lds = encode_args(kernel, args)
-    group_size = kernel.group_segment_fixed_size + dynamic_lds
-    if group_size > GROUP_SEGMENT_SIZE:
-        raise LaunchError(f"kernel '{kernel.name}' needs {group_size} bytes of group memory; "
-                          f"the limit is {GROUP_SEGMENT_SIZE}")
-    private_size = kernel.private_segment_fixed_size + \
-        (device.dynamic_stack_size if kernel.uses_dynamic_stack else 0)
-    temporaries = []
+    group_size, private_size = _segment_sizes(device, kernel, dynamic_lds)
+    temporaries = []   # released after the dispatch: kernarg, buffers, signal
     blocked = False
     try:
-        printf_buffer = _printf_buffer(device, kernel, temporaries)
-        hostcall = hostcall_for_launch(device, kernel, geometry)
-        temporaries += [hostcall] if hostcall else []
-        context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
-                                hostcall_buffer=hostcall.address if hostcall else 0,
-                                dynamic_lds_size=dynamic_lds)
-        segment = build_kernarg_segment(kernel, values, geometry, context)
-        kernarg = agent.allocate(kernarg_allocation_size(len(segment)), "kernarg",
-                                 align=max(16, kernel.kernarg_align))
-        temporaries.append(kernarg)
-        agent.memory.write(kernarg, segment)
+        kernarg, printf_buffer, hostcall = _kernarg_segment(
+            device, kernel, values, geometry, queue, dynamic_lds, temporaries)
         done = agent.signal_create(1)
         temporaries.append(done)
         results = []
@@ -374,6 +360,36 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
             _release(agent, temporaries)
     device.last_result = results[0] if results else None
     return device.last_result
+
+
+def _segment_sizes(device, kernel, dynamic_lds: int) -> tuple[int, int]:
+    """(group, private) segment sizes of the packet: the kernel's fixed sizes plus
+    the launch's dynamic LDS and, for a dynamic call stack, the device's stack size."""
+    group_size = kernel.group_segment_fixed_size + dynamic_lds
+    if group_size > GROUP_SEGMENT_SIZE:
+        raise LaunchError(f"kernel '{kernel.name}' needs {group_size} bytes of group memory; "
+                          f"the limit is {GROUP_SEGMENT_SIZE}")
+    private_size = kernel.private_segment_fixed_size + \
+        (device.dynamic_stack_size if kernel.uses_dynamic_stack else 0)
+    return group_size, private_size
+
+
+def _kernarg_segment(device, kernel, values, geometry, queue, dynamic_lds, temporaries):
+    """The filled kernarg segment in the kernarg region, and the printf and hostcall
+    buffers its hidden arguments point at: (address, printf buffer, Hostcall or None).
+    Every allocation is added to ``temporaries``."""
+    printf_buffer = _printf_buffer(device, kernel, temporaries)
+    hostcall = hostcall_for_launch(device, kernel, geometry)
+    temporaries += [hostcall] if hostcall else []
+    context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
+                            hostcall_buffer=hostcall.address if hostcall else 0,
+                            dynamic_lds_size=dynamic_lds)
+    segment = build_kernarg_segment(kernel, values, geometry, context)
+    kernarg = device.agent.allocate(kernarg_allocation_size(len(segment)), "kernarg",
+                                    align=max(16, kernel.kernarg_align))
+    temporaries.append(kernarg)
+    device.memory.write(kernarg, segment)
+    return kernarg, printf_buffer, hostcall
 
 
 def _printf_buffer(device, kernel, temporaries) -> int:
