@@ -35,6 +35,7 @@ DEFAULT_CODE_OBJECT_VERSION = 5
 #: Bounds that keep a hostile or mistyped source from running forever or filling memory.
 MAX_SECTION_BYTES = 1 << 28
 MAX_ALIGNMENT = 1 << 16
+MAX_REMEMBERED_STATEMENTS = 1 << 16
 
 
 class Assembler(ControlFlow):
@@ -74,6 +75,8 @@ class Assembler(ControlFlow):
                                              self._resolve)
         self.amdgpu = amdgpu_directives.AmdgpuState(self)
         self.resolving: set = set()
+        #: id(statement) -> (statement, operands, encoded) of symbol-free instruction lines
+        self.encoded_statements: dict = {}
 
     # ---- driver ----------------------------------------------------------------
 
@@ -118,7 +121,9 @@ class Assembler(ControlFlow):
     # ---- statements --------------------------------------------------------------
 
     def _statement(self, statement):
-        if isinstance(statement, Label):
+        if type(statement) is Instruction:
+            self._instruction(statement)
+        elif isinstance(statement, Label):
             self.define_label(statement.name, statement.column)
         elif isinstance(statement, NumericLabel):
             self.define_numeric_label(statement.number)
@@ -146,12 +151,25 @@ class Assembler(ControlFlow):
             raise StatementError(str(error), directive.rest_column or directive.column) from None
 
     def _instruction(self, statement: Instruction):
+        known = self.encoded_statements.get(id(statement))
+        if known is not None and known[0] is statement:
+            self._emit(statement, known[1], known[2])
+            return
         try:
             operands = self.operand_builder.build(statement.operands)
         except ToolchainError as error:
             raise StatementError(str(error), statement.column) from None
+        encoded = self._encode(statement, operands)
+        if self.operand_builder.last_pure and not encoded.fixups:
+            # parse_line hands back the same statement for the same text: a line
+            # without symbols assembles to the same bytes every time
+            if len(self.encoded_statements) < MAX_REMEMBERED_STATEMENTS:
+                self.encoded_statements[id(statement)] = (statement, operands, encoded)
+        self._emit(statement, operands, encoded)
+
+    def _encode(self, statement: Instruction, operands):
         try:
-            encoded = isa_encoder.encode_instruction(statement.mnemonic, operands, self.target)
+            return isa_encoder.encode_instruction(statement.mnemonic, operands, self.target)
         except ToolchainError as error:
             index = getattr(error, "operand_index", None)
             column = statement.column
@@ -163,6 +181,8 @@ class Assembler(ControlFlow):
                 raise
             raise StatementError(f"internal error in the instruction encoder: "
                                  f"{type(bug).__name__}: {bug}", statement.column) from None
+
+    def _emit(self, statement: Instruction, operands, encoded):
         section = self.current
         if section.sh_type == elfc.SHT_NOBITS:
             raise StatementError("cannot emit instructions in a bss section", statement.column)

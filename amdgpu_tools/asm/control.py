@@ -50,7 +50,8 @@ class ControlFlow:
 
     @property
     def active(self) -> bool:
-        return all(entry[0] for entry in self.conditions)
+        conditions = self.conditions
+        return not conditions or all(entry[0] for entry in conditions)
 
     def _handle_control(self, line: SourceLine, text: str) -> bool:
         """Conditionals, blocks and macro calls, handled before parsing the line."""

@@ -61,21 +61,27 @@ class OperandBuilder:
         self.freeze = freeze
         self.is_constant_symbol = is_constant_symbol
         self._pure = {}  # _pure_key(node) -> its operands (see _pure_key)
+        self.last_pure = False  # whether the last build() depended on no symbol
 
     def build(self, nodes) -> list:
         operands = []
         pure = self._pure
+        all_pure = True
         for index, item in enumerate(nodes):
             key = _pure_key(item, index)
             if key is None:
                 operands.extend(self._lower(item, index))
+                all_pure = False
                 continue
             found = pure.get(key)
             if found is None:
                 found = tuple(self._lower(item, index))
                 if _is_pure_result(item, found):
                     pure[key] = found
+                else:
+                    all_pure = False
             operands.extend(found)
+        self.last_pure = all_pure
         return operands
 
     def _lower(self, item, index):

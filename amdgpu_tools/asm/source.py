@@ -8,6 +8,7 @@ numbering so diagnostics point at the right place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -22,7 +23,8 @@ class SourceLine:
     depth: int = 0  # macro / repetition nesting that produced this line
 
 
-_SPECIAL = frozenset('/;#"*')
+#: Characters that may start a comment or a string: lines without any are taken as they are.
+_SPECIAL = re.compile(r'[/;#"*]')
 
 
 def strip_comments(source: str, filename: str) -> list:
@@ -30,7 +32,7 @@ def strip_comments(source: str, filename: str) -> list:
     lines = []
     in_block = False
     for number, raw in enumerate(source.splitlines(), start=1):
-        if not in_block and not any(ch in _SPECIAL for ch in raw):
+        if not in_block and _SPECIAL.search(raw) is None:
             lines.append(SourceLine(filename, number, raw, raw))
             continue
         text, in_block = _strip_line(raw, in_block)

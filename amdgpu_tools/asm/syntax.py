@@ -154,7 +154,7 @@ def parse_line(text: str) -> list:
     return _parse_line_cached(text)
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1 << 16)
 def _parse_line_cached(text: str) -> tuple:
     fast = _fast_instruction(text)
     if fast is not None:
@@ -187,6 +187,12 @@ _FAST_LINE = re.compile(rf"\s*(?P<mnemonic>{_WORD})(?:\s+(?:{_UNNAMED_OPERAND})"
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
 
 
+#: Nodes of operand spellings seen before (nodes are immutable, and the same
+#: spelling always gives the same node): most operands of a file repeat.
+_FAST_NODES: dict = {}
+_MAX_FAST_NODES = 1 << 16
+
+
 def _fast_instruction(text: str):
     """The Instruction of a plain line, or None to let the grammar parse it."""
     line = _FAST_LINE.match(text)
@@ -203,7 +209,13 @@ def _fast_instruction(text: str):
         match = _FAST_OPERAND_RE.match(text, separator.end())
         if match is None:
             return None
-        operands.append(_fast_node(match))
+        spelled = match.group()
+        found = _FAST_NODES.get(spelled)
+        if found is None:
+            found = _fast_node(match)
+            if len(_FAST_NODES) < _MAX_FAST_NODES:
+                _FAST_NODES[spelled] = found
+        operands.append(found)
         columns.append(match.start() + 1)
         position = match.end()
     return Instruction(mnemonic.lower(), operands, line.start("mnemonic") + 1, columns)

@@ -71,38 +71,62 @@ class _Anchor:
 
 
 class Plan:
-    """Anchor bits and, per register class and index bit, the instruction bits it flips."""
+    """Anchor bits and, per register class and index bit, the instruction bits it flips.
 
-    __slots__ = ("value", "size", "indices", "masks", "fixed_bits", "files", "counts", "gen")
+    ``fixed_bits[c]``: index bits of class ``c`` that must equal the anchor's;
+    ``limits[c]``: the largest index of class ``c`` its register file has room for.
+    """
 
-    def __init__(self, value, size, indices, masks, fixed_bits, files, counts, gen):
+    __slots__ = ("value", "size", "indices", "masks", "fixed_bits", "limits", "flips")
+
+    def __init__(self, value, size, indices, masks, fixed_bits, limits):
         self.value = value
         self.size = size
         self.indices = indices
         self.masks = masks
         self.fixed_bits = fixed_bits
-        self.files = files
-        self.counts = counts
-        self.gen = gen
+        self.limits = limits
+        self.flips = [{} for _ in indices]  # per class: index delta -> instruction bits
 
     def apply(self, indices):
         """The bytes for these class indices, or None when the plan cannot vouch for them."""
         value = self.value
-        for number, index in enumerate(indices):
+        number = 0
+        for index in indices:
             delta = index ^ self.indices[number]
-            if not delta:
-                continue
-            if delta & self.fixed_bits[number] or encode_register(
-                    self.files[number], index, self.counts[number], self.gen) is None:
-                return None
-            masks = self.masks[number]
-            bit = 0
-            while delta:
-                if delta & 1:
-                    value ^= masks[bit]
-                delta >>= 1
-                bit += 1
+            if delta:
+                if delta & self.fixed_bits[number] or index > self.limits[number]:
+                    return None
+                flips = self.flips[number]
+                flip = flips.get(delta)
+                if flip is None:
+                    flip = flips[delta] = _combined(self.masks[number], delta)
+                value ^= flip
+            number += 1
         return value.to_bytes(self.size, "little")
+
+
+def _combined(masks, delta):
+    """The instruction bits flipped by changing the index bits set in ``delta``."""
+    flip = 0
+    for bit, mask in enumerate(masks):
+        if delta >> bit & 1:
+            flip ^= mask
+    return flip
+
+
+_LIMITS = {}
+
+
+def _index_limit(file, count, generation):
+    """The largest index ``encode_register`` accepts for a range of ``count`` registers."""
+    key = (file, count, generation)
+    if key not in _LIMITS:
+        valid = [index for index in range(1 << INDEX_BITS)
+                 if encode_register(file, index, count, generation) is not None]
+        _LIMITS[key] = max(valid, default=-1)
+        assert valid == list(range(len(valid))), "register indices valid from 0 up to a limit"
+    return _LIMITS[key]
 
 
 def encode_instruction(mnemonic, operands, target):
@@ -113,7 +137,10 @@ def encode_instruction(mnemonic, operands, target):
     if shape is None:
         return _encode(mnemonic, operands, target)
     key, indices, files, counts = shape
-    known = _SHAPES.get(key)
+    try:
+        known = _SHAPES.get(key)
+    except TypeError:  # an unhashable operand value: no memo
+        return _encode(mnemonic, operands, target)
     if type(known) is Plan:
         data = known.apply(indices)
         if data is not None:
@@ -157,7 +184,8 @@ def _learn(mnemonic, anchor, files, counts, target):
                 class_masks.append(probed ^ value)
         masks.append(class_masks)
         fixed.append(class_fixed | ~((1 << INDEX_BITS) - 1))
-    plan = Plan(value, len(base), anchor.indices, masks, fixed, files, counts, target.generation)
+    limits = [_index_limit(files[n], counts[n], target.generation) for n in range(len(files))]
+    plan = Plan(value, len(base), anchor.indices, masks, fixed, limits)
     return plan if _verified(plan, mnemonic, anchor, files, counts, target) else None
 
 
@@ -267,18 +295,24 @@ def _shape(mnemonic, operands, target):
     parts = [mnemonic, target.name]
     classes = {}
     indices, files, counts = [], [], []
+    ranges = False
     for operand in operands:
         kind = type(operand)
-        if kind is Reg and operand.file in _ABSTRACT_FILES:
-            ident = (operand.file, operand.index, operand.count)
-            number = classes.get(ident)
-            if number is None:
-                number = classes[ident] = len(indices)
-                indices.append(operand.index)
-                files.append(operand.file)
-                counts.append(operand.count)
-            parts.append((operand.file, operand.count, operand.neg, operand.abs, operand.sext,
-                          number))
+        if kind is Reg:
+            file = operand.file
+            if file == "v" or file == "s":
+                count = operand.count
+                ident = (file, operand.index, count)
+                number = classes.get(ident)
+                if number is None:
+                    number = classes[ident] = len(indices)
+                    indices.append(operand.index)
+                    files.append(file)
+                    counts.append(count)
+                    ranges = ranges or count != 1
+                parts.append((file, count, operand.neg, operand.abs, operand.sext, number))
+            else:
+                parts.append(operand)
         elif kind is Imm:
             value = operand.value
             parts.append((operand, type(value), repr(value) if type(value) is float else None))
@@ -291,14 +325,9 @@ def _shape(mnemonic, operands, target):
             return None
         else:
             parts.append(operand)
-    if len(indices) > 1 and _overlapping(indices, files, counts):
-        return None
-    key = tuple(parts)
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key, indices, files, counts
+    if ranges and _overlapping(indices, files, counts):
+        return None  # single registers overlap only when equal, which is one class
+    return tuple(parts), indices, files, counts
 
 
 def _overlapping(indices, files, counts):
