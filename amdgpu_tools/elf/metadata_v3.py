@@ -186,11 +186,22 @@ def encode_msgpack(doc) -> bytes:
     return msgpack.packb(_sorted_tree(doc), use_bin_type=True)
 
 
+#: What msgpack raises for damaged bytes: truncation (OutOfData), trailing or
+#: malformed data and bad UTF-8 (ValueError subclasses), unhashable map keys
+#: (TypeError). Anything else is a bug and must not be reported as bad input.
+MSGPACK_ERRORS = (msgpack.UnpackException, ValueError, TypeError)
+
+
+def not_msgpack(bad: Exception) -> ElfFormatError:
+    """The error for a metadata note whose bytes msgpack cannot decode."""
+    return ElfFormatError(f"NT_AMDGPU_METADATA is not valid MessagePack: {bad}")
+
+
 def decode_msgpack(data: bytes):
     try:
         return msgpack.unpackb(bytes(data), raw=False, strict_map_key=False)
-    except Exception as bad:  # msgpack raises ValueError, TypeError, UnicodeError, ...
-        raise ElfFormatError(f"NT_AMDGPU_METADATA is not valid MessagePack: {bad}") from None
+    except MSGPACK_ERRORS as bad:
+        raise not_msgpack(bad) from None
 
 
 def yaml_source_to_msgpack(text: str) -> bytes:

@@ -18,7 +18,8 @@ from ..elf import constants as C
 from ..elf import metadata
 from ..elf.notes import (Note, decode_hsa_metadata_text, decode_notes, encode_notes,
                          hsa_metadata_note)
-from ..errors import ElfFormatError, LinkError, ToolchainError
+from ..elf.metadata_v3 import MSGPACK_ERRORS, not_msgpack
+from ..errors import LinkError, ToolchainError
 
 _V2_METADATA = (C.NOTE_OWNER_AMD, C.NT_AMD_HSA_METADATA)
 _V3_METADATA = (C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA)
@@ -121,8 +122,11 @@ def _split_lists(descriptor: bytes):
             for _ in range(count):
                 reader.skip()
             found[name] = (count, descriptor[start:reader.tell()])
-    except Exception as bad:  # msgpack raises several unrelated exception types
-        raise ElfFormatError(f"NT_AMDGPU_METADATA is not valid MessagePack: {bad}") from None
+    except MSGPACK_ERRORS as bad:
+        raise not_msgpack(bad) from None
+    if reader.tell() != len(descriptor):   # as decode_msgpack, which the loader uses
+        raise not_msgpack(ValueError(f"{len(descriptor) - reader.tell()} extra bytes "
+                                     "after the document"))
     return small, found
 
 

@@ -116,3 +116,16 @@ def test_spliced_metadata_equals_decoded_merge(names):
     expected = metadata.encode_msgpack(metadata.merge_documents(
         [metadata.decode_msgpack(d) for d in descriptors]))
     assert merge_msgpack_documents(descriptors) == expected
+
+
+@pytest.mark.parametrize("damage", [lambda d: d[:len(d) // 2], lambda d: d + b"\xc1",
+                                    lambda d: b"\x81\x91\x01\x00"])
+def test_damaged_metadata_is_a_link_error_naming_messagepack(damage):
+    """Truncated, invalid and unhashable-key documents: one LinkError, not a crash."""
+    from amdgpu_tools.link.notes import merge_notes as merge
+
+    good = next(note for note in read_elf((DATA / "cl_v5.o").read_bytes(), "cl_v5.o").notes
+                if note.type == C.NT_AMDGPU_METADATA)
+    bad = Note(good.owner, good.type, damage(good.desc))
+    with pytest.raises(LinkError, match="not valid MessagePack"):
+        merge([(good, "a.o"), (bad, "b.o")])
