@@ -214,26 +214,10 @@ class KernelDescriptor:
             raise DirectiveError(spelled, ".amdhsa_ directives cannot be repeated")
         if info.unsupported:
             raise DirectiveError(spelled, f"{spelled}: {info.unsupported}")
-        generation = self._generation
-        if generation < info.min_gen:
+        if self._generation < info.min_gen:
             raise DirectiveError(spelled, f"{spelled}: directive requires gfx{info.min_gen}+")
         value = int(value)
-        if name == "user_sgpr_count" and value > 31:
-            raise DirectiveError(spelled, f"{spelled}: too many user SGPRs enabled ({value}; "
-                                 "the field holds 0..31)")
-        limit = (1 << info.width) - 1
-        if name == "next_free_vgpr":
-            limit = MAX_VGPRS
-        if not 0 <= value <= limit:
-            raise DirectiveError(spelled, f"{spelled}: value out of range "
-                                 f"({value}; allowed 0..{limit})")
-        if name == "reserve_xnack_mask" and value != int(self.xnack in ("on", "any")):
-            raise DirectiveError(spelled, f"{spelled} does not match target id "
-                                 f"(xnack is '{self.xnack}')")
-        if name == "next_free_sgpr" and generation >= 8 and not self._init_bug() \
-                and value > self._addressable_sgprs():
-            raise DirectiveError(spelled, f"{spelled}: value out of range ({value}; "
-                                 f"the target addresses {self._addressable_sgprs()} SGPRs)")
+        self._check_value(name, spelled, info, value)
         self.seen.add(name)
         if info.word == "regs":
             self.regs[name] = value
@@ -242,6 +226,24 @@ class KernelDescriptor:
         else:
             register = _WORDS[info.word]
             self.fields[register] = info.bits.put(self.fields[register], value)
+
+    def _check_value(self, name: str, spelled: str, info: Directive, value: int) -> None:
+        """llvm-mc's value checks: the field's range (256 for VGPRs), the target's
+        SGPRs, and a reserve_xnack_mask that agrees with the target id."""
+        if name == "user_sgpr_count" and value > 31:
+            raise DirectiveError(spelled, f"{spelled}: too many user SGPRs enabled ({value}; "
+                                 "the field holds 0..31)")
+        limit = MAX_VGPRS if name == "next_free_vgpr" else (1 << info.width) - 1
+        if not 0 <= value <= limit:
+            raise DirectiveError(spelled, f"{spelled}: value out of range "
+                                 f"({value}; allowed 0..{limit})")
+        if name == "reserve_xnack_mask" and value != int(self.xnack in ("on", "any")):
+            raise DirectiveError(spelled, f"{spelled} does not match target id "
+                                 f"(xnack is '{self.xnack}')")
+        if name == "next_free_sgpr" and self._generation >= 8 and not self._init_bug() \
+                and value > self._addressable_sgprs():
+            raise DirectiveError(spelled, f"{spelled}: value out of range ({value}; "
+                                 f"the target addresses {self._addressable_sgprs()} SGPRs)")
 
     def finish(self) -> None:
         """Derive register granules and the user SGPR count (``.end_amdhsa_kernel``)."""
