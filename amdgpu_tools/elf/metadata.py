@@ -20,6 +20,7 @@ from .metadata_v3 import (decode_msgpack, encode_msgpack, merge_documents,  # no
                           yaml_source_to_msgpack)
 from .metadata_yaml import MetadataError  # noqa: F401
 from .notes import decode_hsa_metadata_text
+from .structs import align_up
 
 
 # --- the runtime's view ---------------------------------------------------
@@ -181,7 +182,7 @@ def _kernels_v2(doc: dict) -> list[KernelInfo]:
             if align & (align - 1):
                 raise ElfFormatError(f"NT_AMD_HSA_METADATA: kernel '{kernel['Name']}' argument "
                                      f"{position} Align {align} is not a power of two")
-            offset = (offset + align - 1) // align * align
+            offset = align_up(offset, align)
             access = arg.get("AccQual", "Default")
             args.append(KernelArg(
                 offset=offset, size=arg["Size"], value_kind=_snake(arg["ValueKind"]),

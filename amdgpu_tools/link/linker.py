@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .. import __version__
 from ..elf import constants as C
-from ..elf.structs import Elf64_Dyn, Elf64_Rela, Elf64_Sym
+from ..elf.structs import Elf64_Dyn, Elf64_Rela, Elf64_Sym, align_up
 from ..errors import LinkError
 from . import layout as L
 from .archive import is_archive, read_archive
@@ -160,7 +160,7 @@ class Linker:
         section = InputSection(None, 0, "COMMON", C.SHT_NOBITS, C.SHF_ALLOC | C.SHF_WRITE, 1, 0, b"")
         for symbol in commons:
             alignment = max(symbol.value, 1)
-            offset = -(-section.size // alignment) * alignment
+            offset = align_up(section.size, alignment)
             section.align = max(section.align, alignment)
             section.size = offset + symbol.size
             symbol.kind, symbol.section, symbol.value = DEFINED, section, offset

@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+from ..elf.structs import align_up
 from ..errors import LaunchError, ToolchainError
 from .hsa import GROUP_SEGMENT_SIZE, MAX_WORKGROUP_SIZE, Agent
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
@@ -322,7 +323,7 @@ KERNARG_GRANULE = 256
 
 def kernarg_allocation_size(segment_size: int) -> int:
     """Bytes to map for a kernarg segment of ``segment_size`` bytes."""
-    return max(1, -(-segment_size // KERNARG_GRANULE)) * KERNARG_GRANULE
+    return max(KERNARG_GRANULE, align_up(segment_size, KERNARG_GRANULE))
 
 
 def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None):

@@ -40,6 +40,7 @@ import sys
 
 import numpy as np
 
+from ..elf.structs import align_up
 from ..errors import KernelError
 from .layouts import Layout, _u
 from .printf import format_printf, printf_conversions
@@ -127,7 +128,7 @@ class Hostcall:
         """The control block, the headers and the payloads in one allocation,
         every packet on the free stack (tag 1, so no pointer is zero)."""
         headers_offset = 64
-        payloads_offset = -(-(headers_offset + self.packets * HOSTCALL_HEADER.size) // 64) * 64
+        payloads_offset = align_up(headers_offset + self.packets * HOSTCALL_HEADER.size, 64)
         size = payloads_offset + self.packets * PAYLOAD_BYTES
         address = self.memory.allocate(size, align=4096, kind="hostcall", name="hostcall buffer")
         self.headers = address + headers_offset

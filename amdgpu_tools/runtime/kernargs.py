@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..elf.structs import align_up
 from ..errors import LaunchError
 from ..exec.launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 
@@ -83,7 +84,7 @@ def dynamic_lds_layout(kernel, local_sizes: dict) -> tuple[dict, int]:
         align = 4
         if index < len(explicit) and explicit[index].pointee_align:
             align = max(align, explicit[index].pointee_align)
-        position = (position + align - 1) // align * align
+        position = align_up(position, align)
         offsets[index] = position
         position += local_sizes[index]
     return offsets, position - kernel.group_segment_fixed_size if local_sizes else 0

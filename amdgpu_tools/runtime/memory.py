@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..elf.structs import align_up
 from ..errors import MemoryFault
 
 #: First address handed out: keeps null and small integers unmapped.
@@ -69,10 +70,6 @@ class Allocation:
         return self.address <= address and address + size <= self.end
 
 
-def _align_up(value: int, alignment: int) -> int:
-    return (value + alignment - 1) // alignment * alignment
-
-
 class DeviceMemory:
     """The device's address space: allocate, free, read, write, gather, scatter."""
 
@@ -89,7 +86,7 @@ class DeviceMemory:
             raise ValueError("allocation size must be non-negative")
         if align <= 0 or align & (align - 1):
             raise ValueError("alignment must be a power of two")
-        address = _align_up(self._next_address, max(align, 256))
+        address = align_up(self._next_address, max(align, 256))
         allocation = Allocation(address, np.zeros(size, np.uint8), kind, name, writable)
         index = bisect.bisect(self._bases, address)
         self._bases.insert(index, address)
