@@ -167,25 +167,49 @@ def _encode(mnemonic, operands, target):
     return _encode_with(claimant, mnemonic, list(operands), target)
 
 
+#: Other bits toggled to find a base index from which flipping a bit collides with no
+#: other register of the instruction (v1, v3: bit 1 of v1 is probed as v17 -> v19).
+_BASE_TOGGLES = (0, 0x10, 0x20, 0x40, 0x08)
+
+
 def _learn(mnemonic, anchor, files, counts, target):
-    """The Plan of the anchor's shape, or None when the probes do not agree with one."""
-    base = anchor.encoded.data
-    value = int.from_bytes(base, "little")
+    """The Plan of the anchor's shape, or None when the probes do not agree with one.
+
+    Bits land in fields, so the instruction bits a flip of index bit ``b``
+    changes do not depend on the other index bits: they are measured from
+    whichever base index lets both encodings through.
+    """
+    size = len(anchor.encoded.data)
+    value = int.from_bytes(anchor.encoded.data, "little")
     masks, fixed = [], []
-    for number in range(len(anchor.indices)):
+    for number, anchor_index in enumerate(anchor.indices):
+        seen = {anchor_index: value}
+
+        def encoded_at(index, number=number):
+            if index not in seen:
+                seen[index] = _probe(mnemonic, anchor, {number: index}, files, counts, target,
+                                     size)
+            return seen[index]
+
         class_masks, class_fixed = [], 0
         for bit in range(INDEX_BITS):
-            probed = _probe(mnemonic, anchor, {number: anchor.indices[number] ^ (1 << bit)},
-                            files, counts, target, len(base))
-            if probed is None:
+            mask = None
+            for toggle in _BASE_TOGGLES:
+                if toggle >> bit & 1:
+                    continue
+                low, high = encoded_at(anchor_index ^ toggle), None
+                if low is not None:
+                    high = encoded_at(anchor_index ^ toggle ^ (1 << bit))
+                if high is not None:
+                    mask = low ^ high
+                    break
+            if mask is None:
                 class_fixed |= 1 << bit
-                class_masks.append(0)
-            else:
-                class_masks.append(probed ^ value)
+            class_masks.append(mask or 0)
         masks.append(class_masks)
         fixed.append(class_fixed | ~((1 << INDEX_BITS) - 1))
     limits = [_index_limit(files[n], counts[n], target.generation) for n in range(len(files))]
-    plan = Plan(value, len(base), anchor.indices, masks, fixed, limits)
+    plan = Plan(value, size, anchor.indices, masks, fixed, limits)
     return plan if _verified(plan, mnemonic, anchor, files, counts, target) else None
 
 
