@@ -145,6 +145,9 @@ def load_spec(path: str) -> dict:
     for key in ("code_object", "launches"):
         if key not in spec:
             raise SpecError(f"spec '{path}' has no '{key}'")
+    for key in ("buffers", "expect"):
+        if not isinstance(spec.get(key) or {}, dict):
+            raise SpecError(f"spec '{path}': '{key}' must be a mapping of buffer names")
     return spec
 
 
@@ -209,7 +212,18 @@ def run_spec(path: str, device_factory=Device, echo=print) -> SpecResult:
     program = device.load(os.path.join(base, spec["code_object"]))
     buffers = {name: _spec_buffer(device, name, entry, base, where)
                for name, entry in (spec.get("buffers") or {}).items()}
-    launches = spec["launches"]
+    _run_launches(program, spec["launches"], buffers, where)
+    device.synchronize()
+    result = SpecResult(str(spec.get("name", os.path.basename(path))))
+    for name, entry in (spec.get("expect") or {}).items():
+        comparison = _check_expectation(name, entry or {}, buffers, base, where)
+        result.comparisons.append(comparison)
+        echo(comparison.message)
+    return result
+
+
+def _run_launches(program, launches, buffers: dict, where: str) -> None:
+    """Each launch of the spec, in order, on the device's one queue."""
     if not isinstance(launches, list):
         raise SpecError(f"{where}: 'launches' must be a list")
     for number, launch in enumerate(launches):
@@ -219,23 +233,31 @@ def run_spec(path: str, device_factory=Device, echo=print) -> SpecResult:
         args = [_spec_arg(a, buffers, at) for a in launch.get("args") or []]
         program[launch["kernel"]](*args, grid=parse_dims(launch.get("grid", 1), at),
                                   block=parse_dims(launch.get("block", 1), at))
-    device.synchronize()
-    result = SpecResult(str(spec.get("name", os.path.basename(path))))
-    for name, entry in (spec.get("expect") or {}).items():
-        if name not in buffers:
-            raise SpecError(f"{where}: expected buffer '{name}' is not a buffer")
-        entry = entry or {}
-        if "file" in entry:
-            expected = _load_npy(os.path.join(base, entry["file"]), where)
-        elif "data" in entry:
-            expected = np.asarray(entry["data"])
-        else:
-            raise SpecError(f"{where}: expectation '{name}' needs 'file' or 'data'")
-        comparison = compare(name, buffers[name].numpy(), expected,
-                             float(entry.get("rtol", 0.0)), float(entry.get("atol", 0.0)))
-        result.comparisons.append(comparison)
-        echo(comparison.message)
-    return result
+
+
+def _check_expectation(name: str, entry: dict, buffers: dict, base: str,
+                       where: str) -> Comparison:
+    """One ``expect`` entry compared with the buffer's contents after the run."""
+    if name not in buffers:
+        raise SpecError(f"{where}: expected buffer '{name}' is not a buffer")
+    if not isinstance(entry, dict):
+        raise SpecError(f"{where}: expectation '{name}' must be a mapping")
+    if "file" in entry:
+        expected = _load_npy(os.path.join(base, entry["file"]), where)
+    elif "data" in entry:
+        expected = np.asarray(entry["data"])
+    else:
+        raise SpecError(f"{where}: expectation '{name}' needs 'file' or 'data'")
+    return compare(name, buffers[name].numpy(), expected,
+                   _tolerance(entry, "rtol", name, where), _tolerance(entry, "atol", name, where))
+
+
+def _tolerance(entry: dict, key: str, name: str, where: str) -> float:
+    value = entry.get(key, 0.0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise SpecError(f"{where}: expectation '{name}' {key} {value!r} is not a "
+                        "non-negative number")
+    return float(value)
 
 
 __all__ = ["SpecError", "parse_arg", "parse_dims", "run_spec", "load_spec", "compare"]

@@ -201,6 +201,10 @@ def test_relocatable_program_is_linked_on_load(capsys):
     (lambda s: s["buffers"]["out"].__setitem__("zeros", [2, "x"]), "shape [2, 'x'] is not"),
     (lambda s: s["launches"][0]["args"].__setitem__(3, {"local": "many"}),
      "local size 'many' is not"),
+    (lambda s: s["expect"].__setitem__("out", [1, 2]), "expectation 'out' must be a mapping"),
+    (lambda s: s["expect"]["out"].__setitem__("rtol", "tight"), "rtol 'tight' is not"),
+    (lambda s: s.__setitem__("expect", ["out"]), "'expect' must be a mapping"),
+    (lambda s: s.__setitem__("buffers", "a"), "'buffers' must be a mapping"),
 ])
 def test_malformed_specs(tmp_path, capsys, mutate, message):
     path = _spec(tmp_path, lambda a: a + a)
