@@ -24,8 +24,10 @@ from .printf import parse_printf_formats
 
 
 @dataclass
-class KernelInfo:
-    """A loaded kernel: where its descriptor is and everything a launch checks."""
+class LoadedKernel:
+    """A loaded kernel: where its descriptor is and everything a launch checks,
+    each property from the metadata where it states it, else from the descriptor
+    (``elf.metadata.KernelInfo`` is the metadata's view alone)."""
 
     name: str
     symbol: str
@@ -79,7 +81,7 @@ class LoadedCodeObject:
     target: Target
     base: int
     allocation_address: int
-    kernels: dict                     # name -> KernelInfo
+    kernels: dict                     # name -> LoadedKernel
     printf_formats: dict              # id -> PrintfFormat
 
 
@@ -210,7 +212,7 @@ def _kernel_info(name, symbol, address, version, decoded, entry: KernelMetadata 
     kernarg_size = stated("kernarg_segment_size", decoded.kernarg_size)
     if args:
         kernarg_size = max(kernarg_size, max(a.offset + a.size for a in args))
-    return KernelInfo(
+    return LoadedKernel(
         name=name, symbol=symbol, kernel_object=address, code_object_version=version,
         setup=setup, args=args, kernarg_size=kernarg_size,
         kernarg_align=stated("kernarg_segment_align", decoded.kernarg_align),
