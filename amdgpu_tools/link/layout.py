@@ -157,6 +157,9 @@ def is_empty(group) -> bool:
 
 
 def count_program_headers(groups, sections) -> int:
+    """Program headers ld.lld reserves room for before laying out: PT_PHDR, one
+    PT_LOAD per group (empty ones included), PT_DYNAMIC, PT_GNU_RELRO,
+    PT_GNU_STACK and one PT_NOTE per run of note sections."""
     notes = sum(1 for run in note_runs(sections))
     relro = any(s.is_relro for s in sections)
     dynamic = any(s.name == ".dynamic" for s in sections)

@@ -30,6 +30,8 @@ LINKER_COMMENT = f"Linker: amdgpu-ld (amdgpu-tools {__version__})"
 
 @dataclass
 class LinkResult:
+    """The output bytes and the link's state (what ``--print-map`` describes)."""
+
     data: bytes
     linker: "Linker"
 
@@ -49,6 +51,7 @@ def link(inputs, *, no_undefined: bool = True, merge_notes: bool = True,
 
 def link_result(inputs, *, no_undefined: bool = True, merge_notes: bool = True,
                 entry: str | None = None) -> LinkResult:
+    """``link`` that also keeps the finished ``Linker``, for the link map."""
     linker = Linker(no_undefined=no_undefined, merge_notes=merge_notes, entry=entry)
     collecting = gc.isenabled()
     gc.disable()  # a link allocates many small, long-lived objects and frees none

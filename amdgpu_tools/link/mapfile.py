@@ -12,6 +12,7 @@ _HEADER = f"{'VMA':>16} {'LMA':>16} {'Size':>8} {'Align':>5} Out     In      Sym
 
 
 def render_map(linker) -> str:
+    """The map of a finished link (``Linker`` after ``run``)."""
     by_section: dict = {}
     local, global_ = linker.symtab_symbols()
     for symbol in local + global_:

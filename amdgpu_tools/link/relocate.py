@@ -110,6 +110,8 @@ def got_dynamic_relocations(plan: RelocationPlan, got_section) -> None:
 
 
 def got_contents(plan: RelocationPlan) -> bytes:
+    """The GOT as linked: link-time constants written in, address slots left zero
+    for the loader's dynamic relocations to fill."""
     out = bytearray(8 * len(plan.got_symbols))
     for symbol in plan.got_symbols:
         if symbol.is_link_time_constant:

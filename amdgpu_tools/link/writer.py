@@ -19,6 +19,8 @@ MAX_OUTPUT_SIZE = 1 << 30
 
 
 def write_shared_object(linker) -> bytes:
+    """The output file: the laid-out sections plus the non-allocated tail, with
+    the ELF header, program headers and section header table around them."""
     outputs = list(linker.outputs)
     symtab, strtab = _symbol_tables(linker, len(outputs) + 3)
     shstrtab = L.OutputSection(".shstrtab", C.SHT_STRTAB, 0, 1)
@@ -29,24 +31,11 @@ def write_shared_object(linker) -> bytes:
     name_offsets = [names.add(out.name) for out in outputs]
     shstrtab.data = names.data()
     shstrtab.size = len(shstrtab.data)
-    offset = linker.alloc_end
-    for out in outputs:
-        if not out.is_alloc:
-            offset = align_up(offset, out.align)
-            out.offset = offset
-            offset += out.size
-    shoff = align_up(offset, 8)
-    if shoff > MAX_OUTPUT_SIZE or any(o.addr + o.size >= 1 << 64 for o in outputs):
-        raise LinkError(f"output file too large: {shoff} bytes, or addresses past 2**64")
+    shoff = _place_non_alloc(outputs, linker.alloc_end)
     image = bytearray(shoff + Elf64_Shdr.size * (len(outputs) + 1))
     image[:Elf64_Ehdr.size] = _elf_header(linker, shoff, len(outputs) + 1,
                                           outputs.index(shstrtab) + 1)
-    for number, segment in enumerate(linker.segments):
-        start = L.EHDR_SIZE + number * L.PHDR_SIZE
-        image[start:start + L.PHDR_SIZE] = Elf64_Phdr.pack(
-            p_type=segment.type, p_flags=segment.flags, p_offset=segment.offset,
-            p_vaddr=segment.vaddr, p_paddr=segment.vaddr, p_filesz=segment.filesz,
-            p_memsz=segment.memsz, p_align=segment.align)
+    _write_program_headers(image, linker.segments)
     for out in outputs:
         _write_contents(image, out)
     for number, (out, name) in enumerate(zip(outputs, name_offsets), start=1):
@@ -56,6 +45,30 @@ def write_shared_object(linker) -> bytes:
             sh_addr=out.addr if out.is_alloc else 0, sh_offset=out.offset, sh_size=out.size,
             sh_link=out.link, sh_info=out.info, sh_addralign=out.align, sh_entsize=out.entsize)
     return bytes(image)
+
+
+def _place_non_alloc(outputs, alloc_end: int) -> int:
+    """File offsets of the non-allocated sections, after the loaded ones; returns
+    the section header table's offset. Damaged inputs (huge sizes) stop here."""
+    offset = alloc_end
+    for out in outputs:
+        if not out.is_alloc:
+            offset = align_up(offset, out.align)
+            out.offset = offset
+            offset += out.size
+    shoff = align_up(offset, 8)
+    if shoff > MAX_OUTPUT_SIZE or any(o.addr + o.size >= 1 << 64 for o in outputs):
+        raise LinkError(f"output file too large: {shoff} bytes, or addresses past 2**64")
+    return shoff
+
+
+def _write_program_headers(image: bytearray, segments) -> None:
+    for number, segment in enumerate(segments):
+        start = L.EHDR_SIZE + number * L.PHDR_SIZE
+        image[start:start + L.PHDR_SIZE] = Elf64_Phdr.pack(
+            p_type=segment.type, p_flags=segment.flags, p_offset=segment.offset,
+            p_vaddr=segment.vaddr, p_paddr=segment.vaddr, p_filesz=segment.filesz,
+            p_memsz=segment.memsz, p_align=segment.align)
 
 
 def _elf_header(linker, shoff: int, shnum: int, shstrndx: int) -> bytes:
