@@ -193,6 +193,8 @@ def _entry_of(elf: ElfFile, kind: str, address: int, data: bytes) -> str:
 
 
 def kernels_listing(elf: ElfFile) -> str:
+    """``--kernels``: each descriptor field by field, then what the metadata says
+    of each kernel (the two can disagree in a hand-written object)."""
     lines = []
     for name, kind, address, data in _descriptor_sources(elf):
         lines.append(f"\n{kind} of {name} at 0x{address:x}:")

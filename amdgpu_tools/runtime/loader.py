@@ -77,6 +77,8 @@ class LoadedKernel:
 
 @dataclass
 class LoadedCodeObject:
+    """A code object in device memory: its allocation (for unloading) and kernels."""
+
     code: CodeObject
     target: Target
     base: int

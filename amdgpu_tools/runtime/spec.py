@@ -133,6 +133,7 @@ class SpecResult:
 
 
 def load_spec(path: str) -> dict:
+    """The spec's YAML, with the keys every spec needs checked before any launch."""
     try:
         with open(path, encoding="utf-8") as handle:
             spec = yaml.safe_load(handle)
@@ -185,6 +186,8 @@ def _spec_arg(entry, buffers, where):
 
 
 def compare(name, actual: np.ndarray, expected: np.ndarray, rtol: float, atol: float):
+    """A buffer against its expected values: floats within rtol/atol (NaN equals
+    NaN), integers exactly; the message names the first difference."""
     if actual.size != expected.size:
         return Comparison(name, False, f"FAIL {name}: {actual.size} elements, expected "
                                        f"{expected.size}")
