@@ -163,8 +163,6 @@ FENCE_SCOPE_NONE = 0
 FENCE_SCOPE_AGENT = 1
 FENCE_SCOPE_SYSTEM = 2
 
-#: hsa_kernel_dispatch_packet_setup_t: number of grid dimensions in bits 1:0.
-SETUP_DIMENSIONS_SHIFT = 0
 
 
 def packet_header(packet_type: int, *, barrier: bool = False,
@@ -181,3 +179,9 @@ def header_type(header: int) -> int:
 
 def header_barrier(header: int) -> bool:
     return bool(header >> HEADER_BARRIER_SHIFT & 1)
+
+
+def setup_dimensions(setup: int) -> int:
+    """hsa_kernel_dispatch_packet_setup_t: the number of grid dimensions, bits 1:0
+    (the other bits are reserved)."""
+    return setup & 3

@@ -28,7 +28,7 @@ from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIE
                       BARRIER_PACKET, KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
                       PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
                       PACKET_TYPE_KERNEL_DISPATCH, header_barrier, header_type,
-                      packet_header)
+                      packet_header, setup_dimensions)
 from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
                      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
                      HSA_STATUS_ERROR_INVALID_SIGNAL,
@@ -192,7 +192,7 @@ class PacketProcessor:
         if kernel is None:
             raise PacketError(f"kernel object 0x{packet['kernel_object']:x} is not a loaded "
                               "kernel", HSA_STATUS_ERROR_INVALID_CODE_OBJECT)
-        dims = packet["setup"] & 3
+        dims = setup_dimensions(packet["setup"])
         workgroup = tuple(packet[f"workgroup_size_{a}"] for a in "xyz")
         grid = tuple(packet[f"grid_size_{a}"] for a in "xyz")
         if not 1 <= dims <= 3:
