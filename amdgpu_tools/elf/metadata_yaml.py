@@ -16,7 +16,6 @@ class MetadataError(ToolchainError):
     """Metadata text or bytes that llvm-mc or a loader would reject."""
 
 
-# --- YAML reading shared by v2 and v3 -------------------------------------
 class _StrictLoader(yaml.BaseLoader):
     """All scalars as text (LLVM types them itself); duplicate keys rejected."""
 
@@ -36,17 +35,19 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _c
 
 
 def load_yaml(text: str):
+    """The YAML tree with every scalar a string; bad YAML is one MetadataError line."""
     try:
         return yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as bad:
         raise MetadataError(f"metadata is not valid YAML: {' '.join(str(bad).split())}") from None
 
 
-
+#: The spellings LLVM's YAML reader (llvm::yaml::parseBool) takes as booleans.
 BOOLS = {"y": True, "Y": True, "yes": True, "Yes": True, "YES": True, "on": True,
-          "On": True, "ON": True, "true": True, "True": True, "TRUE": True,
-          "n": False, "N": False, "no": False, "No": False, "NO": False, "off": False,
-          "Off": False, "OFF": False, "false": False, "False": False, "FALSE": False}
+         "On": True, "ON": True, "true": True, "True": True, "TRUE": True,
+         "n": False, "N": False, "no": False, "No": False, "NO": False, "off": False,
+         "Off": False, "OFF": False, "false": False, "False": False, "FALSE": False}
+
 
 def parse_unsigned(text: str) -> int | None:
     """LLVM's getAsUnsignedInteger with radix auto-detection, or None."""
