@@ -167,7 +167,8 @@ class DeviceMemory:
         bad = index < 0
         safe = np.where(bad, 0, index)
         if ends.size:
-            bad |= addresses + np.uint64(nbytes) > ends[safe]
+            # compared as address > end - nbytes: address + nbytes wraps near 2**64
+            bad |= addresses > ends[safe] - np.uint64(nbytes)
         else:
             bad[:] = True
         if bad.any():
