@@ -28,12 +28,14 @@ here: ``PlannedEncoded.text`` asks the real encoder when a listing wants it.
 """
 
 from . import encoder
-from .asm_operands import Encoded, Func, Imm, Modifier, Reg, SymbolRef
+from .asm_operands import Encoded, Func, Imm, Modifier, Reg, SpecialReg, SymbolRef
 from .operands import encode_register
 from .targets import get_target
 
 #: Bound on remembered shapes, so a huge generated file cannot grow memory without limit.
 MAX_SHAPES = 1 << 17
+#: A plan costs about twenty encodings to learn: only shapes that keep coming back get one.
+LEARN_AFTER_RETURNS = 2
 #: Index bits probed per register (VGPR indices are 8 bits; SGPR indices fit in 7).
 INDEX_BITS = 8
 _ABSTRACT_FILES = ("v", "s")
@@ -62,12 +64,13 @@ class PlannedEncoded(Encoded):
 class _Anchor:
     """The first instruction of a shape: its operands, register indices and bytes."""
 
-    __slots__ = ("operands", "indices", "encoded")
+    __slots__ = ("operands", "indices", "encoded", "returns")
 
     def __init__(self, operands, indices, encoded):
         self.operands = operands
         self.indices = indices
         self.encoded = encoded
+        self.returns = 0  # later instructions of the shape with other registers
 
 
 class Plan:
@@ -148,11 +151,13 @@ def encode_instruction(mnemonic, operands, target):
     elif type(known) is _Anchor:
         if known.indices == indices:
             return known.encoded
-        plan = _SHAPES[key] = _learn(mnemonic, known, files, counts, target)
-        if plan is not None:
-            data = plan.apply(indices)
-            if data is not None:
-                return PlannedEncoded(data, mnemonic, operands, target)
+        known.returns += 1
+        if known.returns >= LEARN_AFTER_RETURNS:
+            plan = _SHAPES[key] = _learn(mnemonic, known, files, counts, target)
+            if plan is not None:
+                data = plan.apply(indices)
+                if data is not None:
+                    return PlannedEncoded(data, mnemonic, operands, target)
     encoded = _encode(mnemonic, operands, target)
     if known is None and key not in _SHAPES and not encoded.fixups \
             and len(_SHAPES) < MAX_SHAPES:
@@ -313,7 +318,8 @@ def _shape(mnemonic, operands, target):
     """``(key, class indices, class files, class counts)``; None: do not memoise.
 
     The key holds every operand except v/s register indices, which become the
-    number of their class (registers written identically share one class).
+    number of their class (registers written identically share one class);
+    operands become tuples of plain values (tagged by kind), cheap to hash.
     Registers of one file that overlap without being equal are not planned.
     """
     parts = [mnemonic, target.name]
@@ -336,15 +342,24 @@ def _shape(mnemonic, operands, target):
                     ranges = ranges or count != 1
                 parts.append((file, count, operand.neg, operand.abs, operand.sext, number))
             else:
-                parts.append(operand)
-        elif kind is Imm:
-            value = operand.value
-            parts.append((operand, type(value), repr(value) if type(value) is float else None))
+                parts.append(("r", file, operand.index, operand.count, operand.neg, operand.abs,
+                              operand.sext))
         elif kind is Modifier:
             value = operand.value
-            parts.append((operand, type(value), _value_key(value)))
+            value_type = type(value)
+            if value_type is bool or value_type is int or value_type is str:
+                parts.append(("m", operand.name, value, value_type))
+            else:
+                parts.append(("m", operand.name, value, value_type, _value_key(value)))
+        elif kind is Imm:
+            value = operand.value
+            parts.append(("i", value, type(value), repr(value) if type(value) is float else None,
+                          operand.neg, operand.abs, operand.sext))
+        elif kind is SpecialReg:
+            parts.append(("sr", operand.name, operand.neg, operand.abs, operand.sext))
         elif kind is Func:
-            parts.append((operand, _value_key(operand.args)))
+            parts.append(("f", operand.name, operand.args, _value_key(operand.args),
+                          operand.neg, operand.abs, operand.sext))
         elif kind is SymbolRef:
             return None
         else:
