@@ -49,6 +49,7 @@ def signed64(value: int) -> int:
 
 
 def unsigned64(value: int) -> int:
+    """The 64-bit field holding ``value`` (a negative absolute symbol wraps)."""
     return value & 0xFFFFFFFFFFFFFFFF
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..elf import constants as C
 from ..errors import LinkError
-from .dynamic import DynamicRelocation
+from .dynamic import DynamicRelocation, unsigned64
 from .symbols import ABSOLUTE
 
 _GOT_TYPES = {C.R_AMDGPU_GOTPCREL, C.R_AMDGPU_GOTPCREL32_LO, C.R_AMDGPU_GOTPCREL32_HI}
@@ -116,7 +116,7 @@ def got_contents(plan: RelocationPlan) -> bytes:
     for symbol in plan.got_symbols:
         if symbol.is_link_time_constant:
             out[8 * symbol.got_index:8 * symbol.got_index + 8] = \
-                (symbol.address & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")
+                unsigned64(symbol.address).to_bytes(8, "little")
     return bytes(out)
 
 
