@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 
+from ..elf.constants import SHN_ABS
 from ..elf.structs import align_up
 from ..errors import LaunchError, ToolchainError
 from .hsa import GROUP_SEGMENT_SIZE, MAX_WORKGROUP_SIZE, Agent
@@ -167,11 +168,12 @@ class Program:
         return name in self.loaded.kernels
 
     def symbol_address(self, name: str) -> int:
-        """Device address of a defined symbol (a global variable, a kernel's code)."""
+        """Device address of a defined symbol (a global variable, a kernel's code);
+        an absolute symbol (SHN_ABS) is a constant the load base does not move."""
         symbol = self.loaded.code.symbols.get(name)
-        if symbol is None or not symbol.shndx:
+        if symbol is None or not symbol.is_defined:
             raise LaunchError(f"no symbol named '{name}' is defined in {self.label}")
-        return self.loaded.base + symbol.value
+        return symbol.value if symbol.shndx == SHN_ABS else self.loaded.base + symbol.value
 
     def __getitem__(self, name) -> "Kernel":
         kernel = self.loaded.kernels.get(name)

@@ -290,3 +290,17 @@ def test_symbol_addresses_of_loaded_globals():
     assert struct.unpack("<2i", device.memory.read(value, 8)) == (1, 2)
     with pytest.raises(LaunchError, match="no symbol named 'nothing'"):
         program.symbol_address("nothing")
+
+
+def test_absolute_symbols_are_not_moved_by_the_load_base():
+    """SHN_ABS symbols are constants (was: load base + value)."""
+    import os
+
+    from amdgpu_tools.asm import assemble
+    samples = os.path.join(os.path.dirname(__file__), "..", "..", "samples")
+    with open(os.path.join(samples, "hello_world.s")) as handle:
+        source = handle.read() + "\n.globl abs_sym\n.set abs_sym, 0x1234\n"
+    program = Device().load(assemble(source, target="gfx900"))
+    assert program.symbol_address("abs_sym") == 0x1234
+    with pytest.raises(LaunchError, match="no symbol named 'nowhere'"):
+        program.symbol_address("nowhere")
