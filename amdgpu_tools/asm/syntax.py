@@ -200,6 +200,9 @@ def _fast_instruction(text: str):
         return None
     mnemonic = line.group("mnemonic")
     position = line.end("mnemonic")
+    found = _split_operands(text, position)
+    if found is not None:
+        return Instruction(mnemonic.lower(), found[0], line.start("mnemonic") + 1, found[1])
     operands, columns = [], []
     end = len(text.rstrip())
     while True:
@@ -219,6 +222,38 @@ def _fast_instruction(text: str):
         columns.append(match.start() + 1)
         position = match.end()
     return Instruction(mnemonic.lower(), operands, line.start("mnemonic") + 1, columns)
+
+
+_SEPARATORS = re.compile(r"\s*,\s*|\s+")
+
+
+def _split_operands(text: str, position: int):
+    """``(nodes, columns)`` of a validated line's operands from ``position``, or None.
+
+    ``_FAST_LINE`` has checked the line is operands joined by separators, and
+    no operand holds a space or comma, so splitting on separators finds the
+    spellings the match-by-match loop of ``_fast_instruction`` finds; each
+    spelling must be one whole operand (else None: the loop decides), and a
+    spelling seen before reuses its node without any regex.
+    """
+    rest = text[position:].strip()
+    if not rest:
+        return [], []
+    operands, columns = [], []
+    for spelled in _SEPARATORS.split(rest):
+        position = text.find(spelled, position)
+        found = _FAST_NODES.get(spelled)
+        if found is None:
+            match = _FAST_OPERAND_RE.match(spelled)
+            if match is None or match.end() != len(spelled):
+                return None
+            found = _fast_node(match)
+            if len(_FAST_NODES) < _MAX_FAST_NODES:
+                _FAST_NODES[spelled] = found
+        operands.append(found)
+        columns.append(position + 1)
+        position += len(spelled)
+    return operands, columns
 
 
 def _fast_number(sign: str, text: str):
