@@ -99,12 +99,17 @@ class Assembler(ControlFlow):
         if not text:
             return
         try:
-            if self._handle_control(line, text):
-                return
-            if not self.active:
-                return
+            plain = text[0] != "." and not self.macros and not self.conditions
+            if not plain:  # a directive, a macro call or inside a conditional
+                if self._handle_control(line, text):
+                    return
+                if not self.active:
+                    return
             for statement in parse_line(line.text):
-                self._statement(statement)
+                if type(statement) is Instruction:
+                    self._instruction(statement)
+                else:
+                    self._statement(statement)
         except SyntaxErrorAt as error:
             self.error(str(error), error.column)
         except StatementError as error:

@@ -55,8 +55,6 @@ class ControlFlow:
 
     def _handle_control(self, line: SourceLine, text: str) -> bool:
         """Conditionals, blocks and macro calls, handled before parsing the line."""
-        if text[0] != "." and not self.macros and not self.conditions:
-            return False  # the common line: no directive, no macro, no open conditional
         word, _, rest = text.partition(" ")
         if "\t" in word:
             word, _, more = word.partition("\t")

@@ -239,10 +239,8 @@ def _probe(mnemonic, anchor, changes, files, counts, target, size):
     new_index = list(anchor.indices)
     for number, index in changes.items():
         new_index[number] = index
-    spans = sorted((files[n], new_index[n], new_index[n] + counts[n]) for n in range(len(files)))
-    for first, second in zip(spans, spans[1:]):
-        if first[0] == second[0] and second[1] < first[2]:
-            return None  # two classes would overlap: the register relations would change
+    if _overlapping(new_index, files, counts):
+        return None  # two classes would overlap: the register relations would change
     if any(encode_register(files[n], new_index[n], counts[n], target.generation) is None
            for n in changes):
         return None
@@ -370,8 +368,15 @@ def _shape(mnemonic, operands, target):
 
 
 def _overlapping(indices, files, counts):
-    spans = sorted(zip(files, indices, counts))
-    return any(a[0] == b[0] and b[1] < a[1] + a[2] for a, b in zip(spans, spans[1:]))
+    """Whether two classes of one file share a register (pairwise: there are a handful)."""
+    number = len(indices)
+    for first in range(number):
+        low, high = indices[first], indices[first] + counts[first]
+        for second in range(first + 1, number):
+            if files[first] == files[second] and indices[second] < high \
+                    and low < indices[second] + counts[second]:
+                return True
+    return False
 
 
 def _value_key(value):
