@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from ..errors import KernelError, MemoryFault, WatchdogTimeout
+from . import gpr_index
 from .context import BARRIER, END, Branch, Context, Jump
 from .launch import DispatchResult
 from .operands import OperandError
@@ -186,6 +187,8 @@ class Scheduler:
         self.budget = budget
         #: pc -> pre-decoded record: the program's, memoised in one plain dict
         self.records = {}
+        #: (pc, index, enables) -> record with VGPR-indexed operands
+        self.indexed_records = {}
         waves = state.num_waves
         self.groups = {}
         self.alive = np.ones(waves, dtype=np.bool_)
@@ -237,12 +240,39 @@ class Scheduler:
         (written back on the way out) and the per-step bookkeeping is kept
         to a few Python operations.
         """
+        if self.state.gpr_index_used and gpr_index.any_enabled(self.state, sel):
+            self._run_indexed_step(pc, sel)
+            return
         self.executed, self.lanes_executed, self.steps = self._run_steps(pc, sel, limit)
 
-    def _run_steps(self, pc, sel, limit):
+    def _run_indexed_step(self, pc, sel):
+        """One instruction for waves of which some are in VGPR indexing mode.
+
+        The index differs between waves, so the group is split by (index,
+        enables) and each part runs a record pre-decoded for its registers
+        (``limit`` 0: exactly one step, then back to the scheduler, which
+        looks at the mode again before the next one).
+        """
+        record = self.records.get(pc)
+        if record is None:
+            try:
+                record = self.records[pc] = self.program.at(pc)
+            except KernelError as error:
+                raise self._fetch_error(sel, pc, error) from error
+        for part, index, enables in gpr_index.partition(self.state, _indices(sel)):
+            key = (pc, index, enables)
+            variant = self.indexed_records.get(key)
+            if variant is None:
+                variant = self.indexed_records[key] = gpr_index.indexed_record(
+                    self.program, record, index, enables)
+            self.executed, self.lanes_executed, self.steps = self._run_steps(
+                pc, _as_sel(part), 0, {pc: variant})
+
+    def _run_steps(self, pc, sel, limit, records=None):
         state, program, tracer, budget = self.state, self.program, self.tracer, self.budget
         host_service = self.request.host_service
-        records = self.records
+        if records is None:
+            records = self.records
         n = _count(sel)
         ctx = Context(state, sel, n, None)
         count_lanes = _lane_counter(state, sel, n)

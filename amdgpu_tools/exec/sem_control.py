@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import gpr_index
 from .context import BARRIER, END, Branch, Jump
 from .formats import field, write_scalar
 from .operands import scalar_getter
@@ -33,7 +34,7 @@ def _no_op(ctx):
 # (cache maintenance, s_icache_inv and the SMEM clocks live with the memory
 # semantics in memory_ops_smem.py)
 for _name in ("s_nop", "s_waitcnt", "s_sleep", "s_setprio", "s_incperflevel",
-              "s_decperflevel", "s_ttracedata", "s_set_gpr_idx_off", "s_wakeup", "s_sethalt"):
+              "s_decperflevel", "s_ttracedata", "s_wakeup", "s_sethalt"):
     instruction(_name)(_no_op)
 
 
@@ -132,13 +133,52 @@ def s_setkill(ctx):
     return None
 
 
+# ------------------------------------------------- VGPR indexing (GFX8/9)
+@builder("s_set_gpr_idx_on")
+def s_set_gpr_idx_on(inst, program):
+    """M0[7:0] = S0[7:0], M0[15:12] = the imm4 enables, MODE.GPR_IDX_EN = 1.
+
+    Ends the run loop's stretch (a Jump to the next instruction): waves with
+    the mode on are stepped by the scheduler's indexed path (exec/gpr_index.py).
+    """
+    index = scalar_getter(field(inst, "ssrc0"), "u32", inst.literal)
+    enables = field(inst, "ssrc1") & 0xF
+
+    def run(ctx):
+        gpr_index.enable_mode(ctx.state, ctx.sel, index(ctx.state, ctx.sel), enables)
+        return Jump(np.full(ctx.n, ctx.record.next_pc, dtype=np.int64))
+    return run
+
+
+@instruction("s_set_gpr_idx_off")
+def s_set_gpr_idx_off(ctx):
+    """MODE.GPR_IDX_EN = 0 (M0 keeps the index and enables)."""
+    ctx.state.mode[ctx.sel] &= ~gpr_index.MODE_GPR_IDX_EN
+    return None
+
+
 @instruction("s_set_gpr_idx_mode")
 def s_set_gpr_idx_mode(ctx):
-    raise ctx.fault("GPR indexing mode (s_set_gpr_idx_*) is not supported")
+    """M0[15:12] = simm16[3:0]; the index and MODE.GPR_IDX_EN are unchanged."""
+    enables = np.uint32((field(ctx.inst, "simm16") & 0xF) << 12)
+    state, sel = ctx.state, ctx.sel
+    state.sgpr[M0, sel] = (state.sgpr[M0, sel] & np.uint32(0xFFFF0FFF)) | enables
+    return None
 
 
-unsupported("s_set_gpr_idx_on", "VGPR indexing mode is not emulated")
-unsupported("s_set_gpr_idx_idx", "VGPR indexing mode is not emulated")
+@builder("s_set_gpr_idx_idx")
+def s_set_gpr_idx_idx(inst, program):
+    """M0[7:0] = S0[7:0]; the enables and MODE.GPR_IDX_EN are unchanged."""
+    index = scalar_getter(field(inst, "ssrc0"), "u32", inst.literal)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        low = np.asarray(index(state, sel), np.uint32) & np.uint32(0xFF)
+        state.sgpr[M0, sel] = (state.sgpr[M0, sel] & np.uint32(0xFFFFFF00)) | low
+        return None
+    return run
+
+
 unsupported("v_screen_partition_4se_b32", "screen partitioning is graphics-only")
 for _name in ("v_interp_p1_f32", "v_interp_p2_f32", "v_interp_mov_f32", "v_interp_p1ll_f16",
               "v_interp_p1lv_f16", "v_interp_p2_f16", "v_interp_p2_legacy_f16"):

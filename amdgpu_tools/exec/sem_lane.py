@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .formats import field
-from .operands import scalar_getter, vector_getter
+from .operands import OperandError, scalar_getter, vector_getter
 from .registry import builder, instruction
 from .state import M0
 
@@ -75,21 +75,34 @@ def v_swap_b32(inst, program):
 
 
 def _movrel(inst, src_relative, dst_relative):
-    """VGPR moves indexed by M0 (which differs per wave: handled wave by wave)."""
-    src, dst = _source_vgpr(inst), field(inst, "vdst")
+    """VGPR moves indexed by M0 (which differs per wave: handled wave by wave).
+
+    v_movrels: D = VGPR[S0 + M0]; v_movreld: VGPR[D + M0] = S0, where S0 may
+    be any source operand (SGPR, constant, literal); v_movrelsd: VGPR[D + M0]
+    = VGPR[S0 + M0]. A relative source must be a VGPR.
+    """
+    code, dst = field(inst, "src0"), field(inst, "vdst")
+    if src_relative and code < 256:
+        raise OperandError(f"{inst.op}: the relative source must be a VGPR")
+    plain_source = None if src_relative else vector_getter(code, "u32", inst.literal)
 
     def run(ctx):
         state = ctx.state
         lanes = ctx.exec_lanes()
         for position, wave in enumerate(ctx.waves()):
             offset = int(state.sgpr[M0, wave])
-            s = src + offset if src_relative else src
             d = dst + offset if dst_relative else dst
+            s = code - 256 + offset if src_relative else 0
             if max(s, d) >= state.vgpr.shape[0]:
                 raise ctx.fault(f"relative VGPR index out of range (m0={offset})",
                                 wave_index=position)
             active = lanes[position]
-            state.vgpr[d, wave, active] = state.vgpr[s, wave, active]
+            if src_relative:
+                values = state.vgpr[s, wave]
+            else:
+                one = slice(wave, wave + 1)
+                values = np.broadcast_to(plain_source(state, one), (1, 64))[0]
+            state.vgpr[d, wave, active] = values[active]
     return run
 
 

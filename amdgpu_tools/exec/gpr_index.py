@@ -1,0 +1,109 @@
+"""VGPR indexing mode (GFX8/GFX9 ``s_set_gpr_idx_*``).
+
+While MODE.GPR_IDX_EN (bit 27) is set, a VALU instruction adds the index
+M0[7:0] to the VGPR numbers of the operand slots enabled in M0[15:12]
+(bit 0 SRC0, 1 SRC1, 2 SRC2, 3 DST). SGPR, constant and literal operands
+are not VGPRs and stay as they are.
+
+The index is per wave, while the run loop executes pre-decoded records with
+fixed register numbers for a whole group of waves. So waves with the mode
+on leave the fast loop: the scheduler runs them one instruction at a time,
+split into parts that share (index, enables), each part with a record
+pre-decoded for its indexed registers (cached by (pc, index, enables)).
+Waves with the mode off never see any of this.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from .state import M0
+
+#: MODE.GPR_IDX_EN
+MODE_GPR_IDX_EN = np.uint32(1 << 27)
+#: M0 bits that select the variant: the index [7:0] and the enables [15:12]
+M0_INDEX_BITS = 0xF0FF
+#: partition key of waves whose mode is off (outside every M0_INDEX_BITS value)
+MODE_OFF = 1 << 16
+
+SRC0, SRC1, SRC2, DST = 1, 2, 4, 8
+VALU_ENCODINGS = frozenset({"VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"})
+#: VALU ops whose ``vdst`` field names an SGPR
+SGPR_DESTINATION_OPS = frozenset({"v_readlane_b32", "v_readfirstlane_b32"})
+
+
+def enable_mode(state, sel, index, enables):
+    """s_set_gpr_idx_on: M0[7:0] = index, M0[15:12] = enables, MODE.GPR_IDX_EN = 1."""
+    m0 = state.sgpr[M0, sel] & np.uint32(~0xF0FF & 0xFFFFFFFF)
+    state.sgpr[M0, sel] = m0 | (np.asarray(index, np.uint32) & np.uint32(0xFF)) | \
+        np.uint32((enables & 0xF) << 12)
+    state.mode[sel] |= MODE_GPR_IDX_EN
+    state.gpr_index_used = True
+
+
+def any_enabled(state, sel):
+    """Whether some wave of ``sel`` runs with the indexing mode on."""
+    return bool((state.mode[sel] & MODE_GPR_IDX_EN).any())
+
+
+def partition(state, indices):
+    """Split waves ``indices`` (int64 array) by their indexing variant.
+
+    Yields ``(wave indices, index, enables)``; ``enables`` is 0 for waves
+    whose mode is off (they run the plain record).
+    """
+    on = (state.mode[indices] & MODE_GPR_IDX_EN) != 0
+    keys = np.where(on, state.sgpr[M0, indices].astype(np.int64) & M0_INDEX_BITS, MODE_OFF)
+    for key in np.unique(keys):
+        part = indices[keys == key]
+        key = int(key)
+        if key == MODE_OFF:
+            yield part, 0, 0
+        else:
+            yield part, key & 0xFF, key >> 12
+
+
+def is_valu(inst):
+    base = inst.base_encoding if inst.encoding in ("DPP", "SDWA") else inst.encoding
+    return base in VALU_ENCODINGS
+
+
+def indexed_fields(inst, index, enables, writes_vgpr_dst=True):
+    """``inst.fields`` with ``index`` added to the VGPR operands of the enabled slots."""
+    fields = dict(inst.fields)
+    base = inst.base_encoding if inst.encoding in ("DPP", "SDWA") else inst.encoding
+    if "src0" in fields and enables & SRC0:
+        if inst.encoding == "DPP" or (inst.encoding == "SDWA" and not fields.get("s0")):
+            fields["src0"] += index                      # an 8-bit VGPR number
+        elif inst.encoding != "SDWA" and fields["src0"] >= 256:
+            fields["src0"] += index                      # a 9-bit operand code
+    if base in ("VOP3", "VOP3P"):
+        for name, bit in (("src1", SRC1), ("src2", SRC2)):
+            if name in fields and enables & bit and fields[name] >= 256:
+                fields[name] += index
+    elif "vsrc1" in fields and enables & SRC1:
+        fields["vsrc1"] += index
+    if "vdst" in fields and enables & DST and writes_vgpr_dst:
+        fields["vdst"] += index
+    return fields
+
+
+def indexed_record(program, record, index, enables):
+    """A record of ``record``'s instruction with its enabled VGPR operands moved by ``index``."""
+    from .program import Record, semantic_for
+    inst = record.inst
+    if not enables or not is_valu(inst):
+        return record
+    semantic = semantic_for(inst, program.generation)
+    writes_vgpr = inst.op not in SGPR_DESTINATION_OPS and not (
+        semantic is not None and semantic.kind == "vcmp")
+    variant = copy.copy(inst)
+    variant.fields = indexed_fields(inst, index, enables, writes_vgpr)
+    variant._text = None
+    return Record(record.pc, variant, program._bind(variant, record.pc))
+
+
+__all__ = ["MODE_GPR_IDX_EN", "enable_mode", "any_enabled", "partition", "indexed_fields",
+           "indexed_record"]
