@@ -48,6 +48,9 @@ FLAG_MODIFIERS = frozenset((
     "nv", "dlc", "row_mirror", "row_half_mirror",
 ))
 
+#: Bound on symbol-free nodes remembered by identity.
+MAX_REMEMBERED_NODES = 1 << 16
+
 #: Calls that are source-operand modifiers rather than operands.
 _WRAPPERS = ("abs", "neg", "sext")
 
@@ -61,13 +64,21 @@ class OperandBuilder:
         self.freeze = freeze
         self.is_constant_symbol = is_constant_symbol
         self._pure = {}  # _pure_key(node) -> its operands (see _pure_key)
+        self._pure_by_identity = {}  # (id(node), not first) -> (node, its operands)
         self.last_pure = False  # whether the last build() depended on no symbol
 
     def build(self, nodes) -> list:
         operands = []
         pure = self._pure
+        by_identity = self._pure_by_identity
         all_pure = True
         for index, item in enumerate(nodes):
+            # the parser hands back one node object per spelling: look it up by
+            # identity first (hashing a node dataclass runs Python code)
+            known = by_identity.get((id(item), index > 0))
+            if known is not None and known[0] is item:
+                operands.extend(known[1])
+                continue
             key = _pure_key(item, index)
             if key is None:
                 operands.extend(self._lower(item, index))
@@ -80,6 +91,10 @@ class OperandBuilder:
                     pure[key] = found
                 else:
                     all_pure = False
+                    operands.extend(found)
+                    continue
+            if len(by_identity) < MAX_REMEMBERED_NODES:
+                by_identity[(id(item), index > 0)] = (item, found)  # keeps ``item`` alive
             operands.extend(found)
         self.last_pure = all_pure
         return operands
