@@ -307,6 +307,56 @@ def _build_atomic(inst, program, op, width, returns, offsets=None):
     return run
 
 
+# ------------------------------------------------------------- src2 forms
+#: src2 stems -> the atomic applied at A with DS[B] as its operand
+#: (ds_write_src2 is a plain move: DS[A] = DS[B], the atomic "swap").
+_SRC2_STEMS = {stem: types for stem, types in _ATOMIC_STEMS.items()
+               if stem not in ("mskor", "cmpst", "wrxchg", "wrap")}
+_SRC2_STEMS["write"] = {"b32": "swap", "b64": "swap"}
+#: offset bit 15 (offset1[7]) selects the address-derived stride
+_SRC2_STRIDE_FROM_ADDRESS = 0x8000
+
+
+def src2_stride(offset16):
+    """The signed element stride of a src2 op's offset field, or None.
+
+    The manual: B = A + size * (offset1[7] ? {A[31], A[31:17]} :
+    {offset1[6], offset1[6:0], offset0}), i.e. the low 15 offset bits
+    sign-extended. The offset1[7] form takes the stride from the address
+    bits themselves, which leaves it unclear which bits of A still address
+    LDS: that form is rejected (None) rather than guessed.
+    """
+    if offset16 & _SRC2_STRIDE_FROM_ADDRESS:
+        return None
+    low = offset16 & 0x7FFF
+    return low - 0x8000 if low & 0x4000 else low
+
+
+def _build_src2(inst, program, op, width):
+    """DS[A] = DS[A] op DS[B] per active lane, A = ADDR, B = A + width * stride.
+
+    Every lane's DS[B] is read before the updates, which then apply in
+    lane-then-wave order like the other LDS atomics.
+    """
+    generation = program.generation
+    stride = src2_stride(_offset16(inst))
+
+    def run(ctx):
+        if stride is None:
+            raise ctx.fault("DS src2 with offset1[7] set (stride from the address bits) "
+                            "is not supported")
+        state, lanes = ctx.state, ctx.exec_lanes()
+        first = state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
+        second = (first + _U64((stride * width) & 0xFFFFFFFF)) & _U64(0xFFFFFFFF)
+        align = ~_U64(width - 1)
+        source = lds_piece(ctx, generation, second & align, width, lanes)
+        data = bytes_to_words(load_pieces(ctx, [source], lanes.shape, width))
+        data = data[..., 0] if width == 4 else join64(data)
+        target = lds_piece(ctx, generation, first & align, width, lanes)
+        atomic_pieces(ctx, [target], lanes.shape, op, width, data, None)
+    return run
+
+
 # --------------------------------------------------------------- lane ops
 def swizzle_sources(offset: int) -> np.ndarray:
     """Source lane of each of the 64 lanes for ds_swizzle_b32 with ``offset``."""
@@ -447,11 +497,13 @@ def _register_all():
     for name in ("ds_gws_init", "ds_gws_barrier", "ds_gws_sema_v", "ds_gws_sema_br",
                  "ds_gws_sema_p", "ds_gws_sema_release_all", "ds_ordered_count"):
         unsupported(name, "global wave sync / ordered count (GDS) is not modelled")
-    unsupported("ds_condxchg32_rtn_b64", "conditional exchange is not modelled")
-    for stem in ("add", "sub", "rsub", "inc", "dec", "min", "max", "and", "or", "xor",
-                 "write"):
-        for type_ in ("u32", "u64", "i32", "i64", "b32", "b64", "f32", "f64"):
-            unsupported(f"ds_{stem}_src2_{type_}", "DS src2 forms are not modelled")
+    unsupported("ds_condxchg32_rtn_b64", "conditional exchange: the manual defines it only as"
+                " 'conditional write exchange', too little to model exactly")
+    for stem, types in _SRC2_STEMS.items():
+        for type_, op in types.items():
+            width = 8 if type_.endswith("64") else 4
+            _register(f"ds_{stem}_src2_{type_}",
+                      lambda i, p, o=op, w=width: _build_src2(i, p, o, w))
 
 
 _register_all()
