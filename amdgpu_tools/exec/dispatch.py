@@ -187,7 +187,7 @@ class Scheduler:
         self.budget = budget
         #: pc -> pre-decoded record: the program's, memoised in one plain dict
         self.records = {}
-        #: (pc, index, enables) -> record with VGPR-indexed operands
+        #: (pc, (index, enables, vskip)) -> record for waves in those modes
         self.indexed_records = {}
         waves = state.num_waves
         self.groups = {}
@@ -240,18 +240,18 @@ class Scheduler:
         (written back on the way out) and the per-step bookkeeping is kept
         to a few Python operations.
         """
-        if self.state.gpr_index_used and gpr_index.any_enabled(self.state, sel):
+        if self.state.wave_modes_used and gpr_index.any_enabled(self.state, sel):
             self._run_indexed_step(pc, sel)
             return
         self.executed, self.lanes_executed, self.steps = self._run_steps(pc, sel, limit)
 
     def _run_indexed_step(self, pc, sel):
-        """One instruction for waves of which some are in VGPR indexing mode.
+        """One instruction for waves of which some are in VGPR indexing or vector skip mode.
 
         The index differs between waves, so the group is split by (index,
-        enables) and each part runs a record pre-decoded for its registers
-        (``limit`` 0: exactly one step, then back to the scheduler, which
-        looks at the mode again before the next one).
+        enables, vskip) and each part runs a record pre-decoded for its
+        registers, or skipped (``limit`` 0: exactly one step, then back to the
+        scheduler, which looks at the modes again before the next one).
         """
         record = self.records.get(pc)
         if record is None:
@@ -259,12 +259,12 @@ class Scheduler:
                 record = self.records[pc] = self.program.at(pc)
             except KernelError as error:
                 raise self._fetch_error(sel, pc, error) from error
-        for part, index, enables in gpr_index.partition(self.state, _indices(sel)):
-            key = (pc, index, enables)
+        for part, modes in gpr_index.partition(self.state, _indices(sel)):
+            key = (pc, modes)
             variant = self.indexed_records.get(key)
             if variant is None:
-                variant = self.indexed_records[key] = gpr_index.indexed_record(
-                    self.program, record, index, enables)
+                variant = self.indexed_records[key] = gpr_index.variant_record(
+                    self.program, record, modes)
             self.executed, self.lanes_executed, self.steps = self._run_steps(
                 pc, _as_sel(part), 0, {pc: variant})
 

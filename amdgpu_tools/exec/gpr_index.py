@@ -1,4 +1,5 @@
-"""VGPR indexing mode (GFX8/GFX9 ``s_set_gpr_idx_*``).
+"""Per-wave modes that change what an instruction does: VGPR indexing
+(GFX8/GFX9 ``s_set_gpr_idx_*``) and vector skip (``s_setvskip``).
 
 While MODE.GPR_IDX_EN (bit 27) is set, a VALU instruction adds the index
 M0[7:0] to the VGPR numbers of the operand slots enabled in M0[15:12]
@@ -11,6 +12,10 @@ on leave the fast loop: the scheduler runs them one instruction at a time,
 split into parts that share (index, enables), each part with a record
 pre-decoded for its indexed registers (cached by (pc, index, enables)).
 Waves with the mode off never see any of this.
+
+MODE.VSKIP (bit 28), set by s_setvskip, makes a wave skip every vector
+instruction (VALU, vector memory, LDS, export) until it is cleared: those
+waves are stepped the same way, with a record that does nothing.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ import numpy as np
 
 from .state import M0
 
-#: MODE.GPR_IDX_EN
+#: MODE.GPR_IDX_EN and MODE.VSKIP
 MODE_GPR_IDX_EN = np.uint32(1 << 27)
+MODE_VSKIP = np.uint32(1 << 28)
+WAVE_MODES = MODE_GPR_IDX_EN | MODE_VSKIP
 #: M0 bits that select the variant: the index [7:0] and the enables [15:12]
 M0_INDEX_BITS = 0xF0FF
 #: partition key of waves whose mode is off (outside every M0_INDEX_BITS value)
@@ -40,29 +47,39 @@ def enable_mode(state, sel, index, enables):
     state.sgpr[M0, sel] = m0 | (np.asarray(index, np.uint32) & np.uint32(0xFF)) | \
         np.uint32((enables & 0xF) << 12)
     state.mode[sel] |= MODE_GPR_IDX_EN
-    state.gpr_index_used = True
+    state.wave_modes_used = True
+
+
+def set_vskip(state, sel, skip):
+    """s_setvskip: MODE.VSKIP = ``skip`` ((n,) bool) for each wave."""
+    mode = state.mode[sel] & ~MODE_VSKIP
+    state.mode[sel] = mode | np.where(skip, MODE_VSKIP, np.uint32(0)).astype(np.uint32)
+    state.wave_modes_used = True
 
 
 def any_enabled(state, sel):
-    """Whether some wave of ``sel`` runs with the indexing mode on."""
-    return bool((state.mode[sel] & MODE_GPR_IDX_EN).any())
+    """Whether some wave of ``sel`` runs with indexing or vector skip on."""
+    return bool((state.mode[sel] & WAVE_MODES).any())
 
 
 def partition(state, indices):
-    """Split waves ``indices`` (int64 array) by their indexing variant.
+    """Split waves ``indices`` (int64 array) by the variant of record they need.
 
-    Yields ``(wave indices, index, enables)``; ``enables`` is 0 for waves
-    whose mode is off (they run the plain record).
+    Yields ``(wave indices, key)``, key = (index, enables, vskip); enables is
+    0 for waves whose indexing mode is off.
     """
-    on = (state.mode[indices] & MODE_GPR_IDX_EN) != 0
+    mode = state.mode[indices]
+    on = (mode & MODE_GPR_IDX_EN) != 0
     keys = np.where(on, state.sgpr[M0, indices].astype(np.int64) & M0_INDEX_BITS, MODE_OFF)
+    keys |= ((mode & MODE_VSKIP) != 0).astype(np.int64) << 17
     for key in np.unique(keys):
         part = indices[keys == key]
         key = int(key)
-        if key == MODE_OFF:
-            yield part, 0, 0
+        vskip = bool(key >> 17)
+        if key & MODE_OFF:
+            yield part, (0, 0, vskip)
         else:
-            yield part, key & 0xFF, key >> 12
+            yield part, (key & 0xFF, (key >> 12) & 0xF, vskip)
 
 
 def is_valu(inst):
@@ -90,6 +107,20 @@ def indexed_fields(inst, index, enables, writes_vgpr_dst=True):
     return fields
 
 
+def variant_record(program, record, key):
+    """The record waves in the modes ``key`` = (index, enables, vskip) run at this PC."""
+    index, enables, vskip = key
+    if vskip and record.is_vector:
+        from .program import Record
+        return Record(record.pc, record.inst, _skipped)
+    return indexed_record(program, record, index, enables)
+
+
+def _skipped(ctx):
+    """A vector instruction under MODE.VSKIP: nothing happens."""
+    return None
+
+
 def indexed_record(program, record, index, enables):
     """A record of ``record``'s instruction with its enabled VGPR operands moved by ``index``."""
     from .program import Record, semantic_for
@@ -105,5 +136,5 @@ def indexed_record(program, record, index, enables):
     return Record(record.pc, variant, program._bind(variant, record.pc))
 
 
-__all__ = ["MODE_GPR_IDX_EN", "enable_mode", "any_enabled", "partition", "indexed_fields",
-           "indexed_record"]
+__all__ = ["MODE_GPR_IDX_EN", "MODE_VSKIP", "enable_mode", "set_vskip", "any_enabled",
+           "partition", "indexed_fields", "indexed_record", "variant_record"]

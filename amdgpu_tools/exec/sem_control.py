@@ -183,13 +183,116 @@ unsupported("v_screen_partition_4se_b32", "screen partitioning is graphics-only"
 for _name in ("v_interp_p1_f32", "v_interp_p2_f32", "v_interp_mov_f32", "v_interp_p1ll_f16",
               "v_interp_p1lv_f16", "v_interp_p2_f16", "v_interp_p2_legacy_f16"):
     unsupported(_name, "parameter interpolation is a graphics-only instruction")
-unsupported("s_cbranch_g_fork", "fork/join stacks are not emulated")
-unsupported("s_cbranch_i_fork", "fork/join stacks are not emulated")
-unsupported("s_cbranch_join", "fork/join stacks are not emulated")
 unsupported("s_rfe_b64", "return from exception needs a trap handler")
 unsupported("s_rfe_restore_b64", "return from exception needs a trap handler")
-unsupported("s_setvskip", "vector skip mode is not emulated")
 unsupported("s_cbranch_fork", "fork/join stacks are not emulated")
+
+
+@builder("s_setvskip")
+def s_setvskip(inst, program):
+    """MODE.VSKIP = S0[S1[4:0]]: while set, the wave skips vector instructions.
+
+    Setting it ends the run loop's stretch (a Jump to the next instruction)
+    so the scheduler steps the wave through exec/gpr_index.py.
+    """
+    value = scalar_getter(field(inst, "ssrc0"), "u32", inst.literal)
+    bit = scalar_getter(field(inst, "ssrc1"), "u32", inst.literal)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        shift = np.asarray(bit(state, sel), np.uint32) & np.uint32(31)
+        skip = (np.asarray(value(state, sel), np.uint32) >> shift) & np.uint32(1)
+        gpr_index.set_vskip(state, sel, np.broadcast_to(skip != 0, (ctx.n,)))
+        return Jump(np.full(ctx.n, ctx.record.next_pc, dtype=np.int64))
+    return run
+
+
+# ------------------------------------------------- fork/join (GFX6-GFX8)
+#: MODE.CSP (bits 31:29): depth of the fork/join stack kept in SGPRs
+_CSP_SHIFT = 29
+_SGPR_LIMIT = 102
+
+
+def _fork(ctx, masks, targets):
+    """The manual's fork: split EXEC by ``masks``; run the larger half now,
+    push {PC, EXEC} of the other half at SGPR[CSP * 4] (EXEC in the low pair,
+    the PC in the high pair: the {PC, mask} concatenation) and bump CSP."""
+    state = ctx.state
+    fall_through = ctx.record.next_pc
+    pcs = np.empty(ctx.n, np.int64)
+    for position, wave in enumerate(ctx.waves()):
+        exec_ = int(state.read_sgpr64(slice(wave, wave + 1), EXEC_LO)[0])
+        passed, failed = int(masks[position]) & exec_, ~int(masks[position]) & exec_
+        target = int(targets[position])
+        if passed == exec_:
+            pcs[position] = target
+            continue
+        if failed == exec_:
+            pcs[position] = fall_through
+            continue
+        if failed.bit_count() < passed.bit_count():
+            run_now, run_pc, later, later_pc = failed, fall_through, passed, target
+        else:
+            run_now, run_pc, later, later_pc = passed, target, failed, fall_through
+        mode = int(state.mode[wave])
+        csp = mode >> _CSP_SHIFT
+        if csp == 7 or csp * 4 + 4 > _SGPR_LIMIT:
+            raise ctx.fault(f"fork/join stack overflow (CSP={csp})", wave_index=position)
+        one = slice(wave, wave + 1)
+        state.write_sgpr64(one, csp * 4, [later])
+        state.write_sgpr64(one, csp * 4 + 2, [later_pc])
+        state.write_sgpr64(one, EXEC_LO, [run_now])
+        state.mode[wave] = (mode & 0x1FFFFFFF) | ((csp + 1) << _CSP_SHIFT)
+        pcs[position] = run_pc
+    return Jump(pcs)
+
+
+@builder("s_cbranch_g_fork")
+def s_cbranch_g_fork(inst, program):
+    """Fork on the mask S0 to the 64-bit byte address S1."""
+    mask = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
+    target = scalar_getter(field(inst, "ssrc1"), "b64", inst.literal)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        return _fork(ctx, np.broadcast_to(mask(state, sel), (ctx.n,)),
+                     np.broadcast_to(target(state, sel), (ctx.n,)))
+    return run
+
+
+@builder("s_cbranch_i_fork")
+def s_cbranch_i_fork(inst, program):
+    """Fork on the mask S0 to PC + 4 + simm16 * 4."""
+    mask = scalar_getter(field(inst, "sdst"), "b64", inst.literal)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        targets = np.full(ctx.n, branch_target(ctx), dtype=np.int64)
+        return _fork(ctx, np.broadcast_to(mask(state, sel), (ctx.n,)), targets)
+    return run
+
+
+@builder("s_cbranch_join")
+def s_cbranch_join(inst, program):
+    """If CSP equals the saved CSP in S0, go on; else pop {PC, EXEC} from SGPR[--CSP * 4]."""
+    saved = scalar_getter(field(inst, "ssrc0"), "u32", inst.literal)
+
+    def run(ctx):
+        state = ctx.state
+        saved_csp = np.broadcast_to(saved(state, ctx.sel), (ctx.n,))
+        pcs = np.full(ctx.n, ctx.record.next_pc, dtype=np.int64)
+        for position, wave in enumerate(ctx.waves()):
+            mode = int(state.mode[wave])
+            csp = mode >> _CSP_SHIFT
+            if csp == int(saved_csp[position]) & 7:
+                continue
+            csp = (csp - 1) & 7
+            one = slice(wave, wave + 1)
+            state.write_sgpr64(one, EXEC_LO, state.read_sgpr64(one, csp * 4))
+            pcs[position] = int(state.read_sgpr64(one, csp * 4 + 2)[0])
+            state.mode[wave] = (mode & 0x1FFFFFFF) | (csp << _CSP_SHIFT)
+        return Jump(pcs)
+    return run
 
 
 # ----------------------------------------------------------- PC (SOP1/SOPK)

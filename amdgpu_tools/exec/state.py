@@ -109,9 +109,9 @@ class WaveState:
         #: MODE.DX10_CLAMP: the clamp modifier turns NaN into 0 (same refresh rule)
         self.dx10_clamp = True
         self._exec_cache = None
-        #: set once some wave ran s_set_gpr_idx_on: only then does the scheduler
-        #: look for waves in VGPR indexing mode (exec/gpr_index.py)
-        self.gpr_index_used = False
+        #: set once some wave ran s_set_gpr_idx_on or s_setvskip: only then does
+        #: the scheduler look for waves in those modes (exec/gpr_index.py)
+        self.wave_modes_used = False
         #: free slot for the memory helper (scratch bases, apertures, ...)
         self.extra = {}
 
