@@ -127,8 +127,8 @@ def _index_limit(file, count, generation):
     if key not in _LIMITS:
         valid = [index for index in range(1 << INDEX_BITS)
                  if encode_register(file, index, count, generation) is not None]
-        _LIMITS[key] = max(valid, default=-1)
-        assert valid == list(range(len(valid))), "register indices valid from 0 up to a limit"
+        # a file whose valid indices had a gap would get no plan (-1: any move is refused)
+        _LIMITS[key] = len(valid) - 1 if valid == list(range(len(valid))) else -1
     return _LIMITS[key]
 
 
