@@ -18,6 +18,10 @@ work-group has arrived. Deterministic run to run. The watchdog
 line per instruction of the chosen waves with the registers it changed and
 collects a per-PC profile. ``DispatchResult.lane_instructions`` counts active
 lanes of vector instructions plus one per wave for scalar instructions.
+Waves in VGPR indexing mode (s_set_gpr_idx_on) or vector skip (s_setvskip)
+are stepped one instruction at a time by the scheduler, split by index and
+with records pre-decoded for their indexed registers (``exec/gpr_index.py``);
+the fast loop never sees them.
 
 Known limits: only round-to-nearest-even (MODE round bits ignored); MODE's
 denormal flush (f32, and f64/f16), DX10_CLAMP and IEEE (signalling NaNs in

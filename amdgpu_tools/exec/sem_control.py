@@ -466,6 +466,8 @@ def read_hwreg(state, sel, reg_id, ctx):
 
 
 def write_hwreg(ctx, reg_id, offset, size, value):
+    """Write the field; True when it turned on MODE.GPR_IDX_EN or MODE.VSKIP
+    for some wave (the run loop must then hand those waves to the scheduler)."""
     state, sel = ctx.state, ctx.sel
     mask = np.uint32(((1 << size) - 1) << offset) if size < 32 else np.uint32(0xFFFFFFFF)
     placed = (np.asarray(value, np.uint32) << np.uint32(offset)) & mask
@@ -477,6 +479,9 @@ def write_hwreg(ctx, reg_id, offset, size, value):
         state.flush_f64_f16 = mode >> 6 & 3 == 0
         state.dx10_clamp = bool(mode >> 8 & 1)
         state.ieee_mode = bool(mode >> 9 & 1)
+        if mask & gpr_index.WAVE_MODES and (state.mode[sel] & gpr_index.WAVE_MODES).any():
+            state.wave_modes_used = True
+            return True
     elif reg_id == HW_REG_TRAPSTS:
         state.trapsts[sel] = (state.trapsts[sel] & ~mask) | placed
     elif reg_id == HW_REG_STATUS:
@@ -503,8 +508,15 @@ def s_setreg_b32(inst, program):
     src = _dst(inst)
 
     def run(ctx):
-        write_hwreg(ctx, reg_id, offset, size, ctx.state.sgpr[src, ctx.sel])
+        if write_hwreg(ctx, reg_id, offset, size, ctx.state.sgpr[src, ctx.sel]):
+            return _to_scheduler(ctx)
+        return None
     return run
+
+
+def _to_scheduler(ctx):
+    """Continue at the next instruction through the scheduler (wave modes changed)."""
+    return Jump(np.full(ctx.n, ctx.record.next_pc, dtype=np.int64))
 
 
 @builder("s_setreg_imm32_b32")
@@ -513,5 +525,7 @@ def s_setreg_imm32_b32(inst, program):
     value = np.uint32(inst.literal or 0)
 
     def run(ctx):
-        write_hwreg(ctx, reg_id, offset, size, np.full(ctx.n, value, np.uint32))
+        if write_hwreg(ctx, reg_id, offset, size, np.full(ctx.n, value, np.uint32)):
+            return _to_scheduler(ctx)
+        return None
     return run

@@ -100,3 +100,16 @@ s_mov_b64 exec, -1
     state = run_snippet(source, vgpr={0: LANE}, mcpu="gfx803")
     assert state.vgpr[1, 0].tolist() == np.where(LANE < 48, 1, 3).tolist()
     assert int(state.mode[0]) >> 29 == 0
+
+
+def test_setreg_of_mode_turns_vskip_and_indexing_on_too():
+    state = run_snippet("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 1\n"
+                        "v_mov_b32 v1, 7\n"
+                        "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 28, 1), 0\n"
+                        "s_mov_b32 m0, 0x1002\n"                     # index 2, SRC0
+                        "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 27, 1), 1\n"
+                        "v_mov_b32 v2, v1\n"                         # reads v3
+                        "s_set_gpr_idx_off\n",
+                        vgpr={1: 1, 2: 2, 3: 3}, mcpu="gfx900")
+    assert state.vgpr[1, 0].tolist() == [1] * 64
+    assert state.vgpr[2, 0].tolist() == [3] * 64
