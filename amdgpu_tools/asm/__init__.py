@@ -8,7 +8,7 @@ list every problem found in the file (formatted as llvm-mc prints them).
 
 from __future__ import annotations
 
-from ..errors import AsmError
+from ..errors import AsmError, ToolchainError
 from .assembler import Assembler
 from .objfile import build_object, parse_features
 
@@ -25,11 +25,8 @@ def assemble_object(source: str, target="gfx900", filename="<stdin>",
         data = build_object(asm).to_bytes()
     except AsmError:
         raise
-    except Exception as error:  # a symbol size or layout problem found while writing
-        from ..errors import ToolchainError
-        if isinstance(error, ToolchainError):
-            raise AsmError(f"{filename}: error: {error}", asm.diagnostics) from None
-        raise
+    except ToolchainError as error:  # a symbol size or layout problem found while writing
+        raise AsmError(f"{filename}: error: {error}", asm.diagnostics) from None
     return data, asm
 
 

@@ -12,6 +12,7 @@ import re
 
 from ..elf import constants as elfc
 from ..elf import notes as elf_notes
+from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
 from ..errors import ToolchainError
 from .expr import Binary, Sym
 from .syntax import StringLit, parse_arguments
@@ -35,8 +36,6 @@ _V2_DIRECTIVES = re.compile(
 _V3_VERSION = re.compile(r"^\s*\.amdhsa_code_object_version\s+([345])\b", re.MULTILINE)
 
 SHN_AMDGPU_LDS = 0xFF00
-_KD_SIZE = 64
-_AMD_KERNEL_CODE_T_SIZE = 256
 
 
 class AmdgpuState:
@@ -198,7 +197,7 @@ class AmdgpuState:
             kernel.visibility = elfc.STV_PROTECTED
         kd.sym_type = elfc.STT_OBJECT
         from .expr import Const
-        kd.size_expr = Const(_KD_SIZE)
+        kd.size_expr = Const(KERNEL_DESCRIPTOR_SIZE)
         kd.binding = kernel.binding if kernel.binding is not None else elfc.STB_LOCAL
         start = asm.current.size
         asm.emit(data)

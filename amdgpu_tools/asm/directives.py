@@ -36,12 +36,9 @@ _SECTION_TYPES = {
 _SECTION_FLAGS = {
     "a": elfc.SHF_ALLOC, "w": elfc.SHF_WRITE, "x": elfc.SHF_EXECINSTR,
     "M": elfc.SHF_MERGE, "S": elfc.SHF_STRINGS, "G": elfc.SHF_GROUP,
-    "T": 0x400, "e": 0x80000000, "o": 0x80, "R": 0x100000, "l": 0,
+    "T": 0x400, "e": elfc.SHF_EXCLUDE, "o": 0x80, "R": 0x100000, "l": 0,
     "d": 0, "y": 0, "c": 0,
 }
-
-STV_INTERNAL, STV_HIDDEN, STV_PROTECTED = 1, 2, 3
-
 
 def _args(directive):
     return parse_arguments(directive.rest, directive.rest_column - 1) if directive.rest else []
@@ -379,9 +376,10 @@ HANDLERS = {
     ".pushsection": directive_pushsection,
     ".popsection": directive_popsection,
     ".previous": directive_previous,
-    ".globl": _binding(1), ".global": _binding(1), ".local": _binding(0), ".weak": _binding(2),
-    ".protected": _visibility(STV_PROTECTED), ".hidden": _visibility(STV_HIDDEN),
-    ".internal": _visibility(STV_INTERNAL),
+    ".globl": _binding(elfc.STB_GLOBAL), ".global": _binding(elfc.STB_GLOBAL),
+    ".local": _binding(elfc.STB_LOCAL), ".weak": _binding(elfc.STB_WEAK),
+    ".protected": _visibility(elfc.STV_PROTECTED), ".hidden": _visibility(elfc.STV_HIDDEN),
+    ".internal": _visibility(elfc.STV_INTERNAL),
     ".type": directive_type,
     ".size": directive_size,
     ".set": directive_set, ".equ": directive_set, ".equiv": directive_set,

@@ -89,10 +89,6 @@ def build_object(asm) -> RelocatableObject:
     return obj
 
 
-SHT_LLVM_ADDRSIG = 0x6FFF4C03
-SHF_EXCLUDE = 0x80000000
-
-
 def _address_significance_table(asm, obj, emitted):
     """``.llvm_addrsig``: ULEB128 symbol-table indices of the ``.addrsig_sym`` symbols.
 
@@ -105,7 +101,7 @@ def _address_significance_table(asm, obj, emitted):
     index = {id(s): i + 1 for i, s in enumerate(ordered)}
     data = b"".join(encode_leb128(index[id(emitted[id(symbol)])], False)
                     for symbol in asm.addrsig_symbols if id(symbol) in emitted)
-    section = obj.add_section(".llvm_addrsig", SHT_LLVM_ADDRSIG, SHF_EXCLUDE, data, 1)
+    section = obj.add_section(".llvm_addrsig", elfc.SHT_LLVM_ADDRSIG, elfc.SHF_EXCLUDE, data, 1)
     with_relocations = sum(1 for s in asm.sections.values() if s.relocations)
     section.link = 2 + len(obj.sections) + with_relocations - 0  # .symtab comes last
 
