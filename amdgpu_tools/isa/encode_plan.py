@@ -18,7 +18,13 @@ different registers.  Three facts make that cheap without a second encoder:
   the anchor's bits with those masks applied.  An index bit that could not
   be probed (misaligned, out of range, colliding with another register) must
   equal the anchor's; anything else goes the long way, so errors are worded
-  by the encoder itself.
+  by the encoder itself;
+* a plain 32-bit literal (an integer that is no inline constant) of a
+  mnemonic whose forms have 32-bit operands only is appended verbatim after
+  the instruction words: its value is kept out of the shape key, and once the
+  encoder has shown, for a second value, that only the last dword changes,
+  a plan writes any such value there.  Inline candidates, 16-/64-bit operand
+  types and instructions with several literals keep their values in the key.
 
 Operand objects compare by value, which is almost but not quite identity of
 meaning: ``0.0 == -0.0`` and ``True == 1``.  ``_shape`` therefore adds the
@@ -64,12 +70,13 @@ class PlannedEncoded(Encoded):
 class _Anchor:
     """The first instruction of a shape: its operands, register indices and bytes."""
 
-    __slots__ = ("operands", "indices", "encoded", "returns")
+    __slots__ = ("operands", "indices", "encoded", "literal", "returns")
 
-    def __init__(self, operands, indices, encoded):
+    def __init__(self, operands, indices, encoded, literal=None):
         self.operands = operands
         self.indices = indices
         self.encoded = encoded
+        self.literal = literal  # the value of the shape's plain literal, if it has one
         self.returns = 0  # later instructions of the shape with other registers
 
 
@@ -78,11 +85,15 @@ class Plan:
 
     ``fixed_bits[c]``: index bits of class ``c`` that must equal the anchor's;
     ``limits[c]``: the largest index of class ``c`` its register file has room for.
+    ``literal``: the anchor's plain literal value (None: the shape has none);
+    ``literal_free``: whether the encoder was shown to append any other such value
+    verbatim as the last dword (else only the anchor's value is vouched for).
     """
 
-    __slots__ = ("value", "size", "indices", "masks", "fixed_bits", "limits", "flips")
+    __slots__ = ("value", "size", "indices", "masks", "fixed_bits", "limits", "flips",
+                 "literal", "literal_free")
 
-    def __init__(self, value, size, indices, masks, fixed_bits, limits):
+    def __init__(self, value, size, indices, masks, fixed_bits, limits, literal=None):
         self.value = value
         self.size = size
         self.indices = indices
@@ -90,9 +101,18 @@ class Plan:
         self.fixed_bits = fixed_bits
         self.limits = limits
         self.flips = [{} for _ in indices]  # per class: index delta -> instruction bits
+        self.literal = literal
+        self.literal_free = False
 
-    def apply(self, indices):
-        """The bytes for these class indices, or None when the plan cannot vouch for them."""
+    def apply(self, indices, literal=None):
+        """The bytes for these class indices (and literal value), or None when the plan
+        cannot vouch for them."""
+        if literal != self.literal:
+            if not self.literal_free:
+                return None
+            data = self.apply(indices, self.literal)
+            return None if data is None else data[:-4] + (literal & 0xFFFFFFFF).to_bytes(
+                4, "little")
         value = self.value
         number = 0
         for index in indices:
@@ -139,29 +159,29 @@ def encode_instruction(mnemonic, operands, target):
     shape = _shape(mnemonic, operands, target)
     if shape is None:
         return _encode(mnemonic, operands, target)
-    key, indices, files, counts = shape
+    key, indices, files, counts, literal = shape
     try:
         known = _SHAPES.get(key)
     except TypeError:  # an unhashable operand value: no memo
         return _encode(mnemonic, operands, target)
     if type(known) is Plan:
-        data = known.apply(indices)
+        data = known.apply(indices, literal)
         if data is not None:
             return PlannedEncoded(data, mnemonic, operands, target)
     elif type(known) is _Anchor:
-        if known.indices == indices:
+        if known.indices == indices and known.literal == literal:
             return known.encoded
         known.returns += 1
         if known.returns >= LEARN_AFTER_RETURNS:
             plan = _SHAPES[key] = _learn(mnemonic, known, files, counts, target)
             if plan is not None:
-                data = plan.apply(indices)
+                data = plan.apply(indices, literal)
                 if data is not None:
                     return PlannedEncoded(data, mnemonic, operands, target)
     encoded = _encode(mnemonic, operands, target)
     if known is None and key not in _SHAPES and not encoded.fixups \
             and len(_SHAPES) < MAX_SHAPES:
-        _SHAPES[key] = _Anchor(list(operands), indices, encoded)
+        _SHAPES[key] = _Anchor(list(operands), indices, encoded, literal)
     return encoded
 
 
@@ -214,8 +234,71 @@ def _learn(mnemonic, anchor, files, counts, target):
         masks.append(class_masks)
         fixed.append(class_fixed | ~((1 << INDEX_BITS) - 1))
     limits = [_index_limit(files[n], counts[n], target.generation) for n in range(len(files))]
-    plan = Plan(value, size, anchor.indices, masks, fixed, limits)
-    return plan if _verified(plan, mnemonic, anchor, files, counts, target) else None
+    plan = Plan(value, size, anchor.indices, masks, fixed, limits, anchor.literal)
+    if not _verified(plan, mnemonic, anchor, files, counts, target):
+        return None
+    if anchor.literal is not None:
+        plan.literal_free = _literal_is_verbatim(mnemonic, anchor, target)
+    return plan
+
+
+#: Operand value types whose literals are one plain dword (16- and 64-bit ones are not).
+_WORD_TYPES = (None, "b32", "f32", "i32", "u32")
+
+
+_LITERAL_SHAPES = {}  # (mnemonic, target name) -> whether literal values leave the key
+
+
+def _literal_shapes_allowed(mnemonic, target):
+    """Whether every form of ``mnemonic`` has 32-bit operands only (a 16-bit or 64-bit
+    operand treats literals by its own rules), so a shape may stand for any plain
+    literal; it is withdrawn when an anchor shows the literal is not appended verbatim."""
+    key = (mnemonic, target.name)
+    allowed = _LITERAL_SHAPES.get(key)
+    if allowed is None:
+        allowed = _LITERAL_SHAPES[key] = _word_operands_only(mnemonic, target)
+    return allowed
+
+
+def _word_operands_only(mnemonic, target):
+    family = _claimant(mnemonic, target)
+    candidates = getattr(family, "candidates", None)
+    if candidates is None or _claims(family, mnemonic, target, _encoding_mixin()) is _UNKNOWN:
+        return False
+    rows = candidates(mnemonic, target)
+    return bool(rows) and not any(
+        spec.get("type") not in _WORD_TYPES or spec.get("width", 1) not in (1, None)
+        for row in rows for spec in row.operands)
+
+
+def _literal_is_verbatim(mnemonic, anchor, target):
+    """Whether other plain literal values only change the anchor's last dword: the
+    anchor and one other value must both come out as the same words followed by the
+    value.  If not, the mnemonic's literals go back into shape keys (one shape each)."""
+    verbatim = _shows_verbatim_literal(mnemonic, anchor, target)
+    if not verbatim:
+        _LITERAL_SHAPES[(mnemonic, target.name)] = False
+    return verbatim
+
+
+def _shows_verbatim_literal(mnemonic, anchor, target):
+    data = anchor.encoded.data
+    if len(data) < 8 or data[-4:] != (anchor.literal & 0xFFFFFFFF).to_bytes(4, "little"):
+        return False
+    other = 0x12345 if anchor.literal != 0x12345 else 0x54321
+    operands = [Imm(other) if type(o) is Imm and o.value == anchor.literal
+                and _literal_candidate(o) else o for o in anchor.operands]
+    try:
+        encoded = _encode(mnemonic, operands, target)
+    except Exception:  # pylint: disable=broad-except  (a refusal: literals keep their shapes)
+        return False
+    return not encoded.fixups and bytes(encoded.data) == bytes(data[:-4]) + other.to_bytes(
+        4, "little")
+
+
+def _encoding_mixin():
+    from .families.encoding_forms import EncodingMixin
+    return EncodingMixin
 
 
 def _verified(plan, mnemonic, anchor, files, counts, target):
@@ -224,7 +307,7 @@ def _verified(plan, mnemonic, anchor, files, counts, target):
     for pattern in (0xFF, 0x55, 0xAA, 0x33, 0xCC):
         changes = {number: index ^ (pattern & ~plan.fixed_bits[number])
                    for number, index in enumerate(anchor.indices)}
-        predicted = plan.apply([changes[n] for n in range(len(anchor.indices))])
+        predicted = plan.apply([changes[n] for n in range(len(anchor.indices))], plan.literal)
         actual = _probe(mnemonic, anchor, changes, files, counts, target, plan.size)
         if actual is None:
             continue
@@ -321,6 +404,8 @@ def _shape(mnemonic, operands, target):
     Registers of one file that overlap without being equal are not planned.
     """
     parts = [mnemonic, target.name]
+    literal_at = literal = None
+    several_literals = False
     classes = {}
     indices, files, counts = [], [], []
     ranges = False
@@ -351,8 +436,14 @@ def _shape(mnemonic, operands, target):
                 parts.append(("m", operand.name, value, value_type, _value_key(value)))
         elif kind is Imm:
             value = operand.value
-            parts.append(("i", value, type(value), repr(value) if type(value) is float else None,
-                          operand.neg, operand.abs, operand.sext))
+            if type(value) is int and _literal_candidate(operand) \
+                    and _literal_shapes_allowed(mnemonic, target):
+                if literal_at is None and not several_literals:
+                    literal_at, literal = len(parts), value
+                    parts.append(_LITERAL_PART)
+                    continue
+                several_literals = True  # the one-literal rule: values must stay in the key
+            parts.append(_imm_part(operand))
         elif kind is SpecialReg:
             parts.append(("sr", operand.name, operand.neg, operand.abs, operand.sext))
         elif kind is Func:
@@ -364,7 +455,51 @@ def _shape(mnemonic, operands, target):
             parts.append(operand)
     if ranges and _overlapping(indices, files, counts):
         return None  # single registers overlap only when equal, which is one class
-    return tuple(parts), indices, files, counts
+    if several_literals and literal_at is not None:
+        parts[literal_at] = _imm_part(Imm(literal))
+        literal = None
+    return tuple(parts), indices, files, counts, literal
+
+
+#: Stands for the one plain 32-bit literal of a shape (its value is kept apart).
+_LITERAL_PART = ("lit",)
+
+
+def _imm_part(operand):
+    value = operand.value
+    return ("i", value, type(value), repr(value) if type(value) is float else None,
+            operand.neg, operand.abs, operand.sext)
+
+
+def _float_patterns():
+    """Bit patterns of the inline float constants (0.5, 1, 2, 4, their negations and
+    1/(2*pi)) as f32, f64 high words and f16 (zero- and sign-extended)."""
+    f32 = {0x3F000000, 0x3F800000, 0x40000000, 0x40800000, 0x3E22F983}
+    f64_high = {0x3FE00000, 0x3FF00000, 0x40000000, 0x40100000, 0x3FC45F30}
+    f16 = {0x3800, 0x3C00, 0x4000, 0x4400, 0x3118}
+    patterns = set()
+    for group, sign in ((f32, 1 << 31), (f64_high, 1 << 31), (f16, 1 << 15)):
+        for bits in group:
+            patterns |= {bits, bits | sign}
+            if sign == 1 << 15:
+                patterns.add((bits | sign) | 0xFFFF0000)
+    return frozenset(patterns)
+
+
+_INLINE_FLOAT_PATTERNS = _float_patterns()
+
+
+def _literal_candidate(operand):
+    """Whether an integer ``Imm`` can only be a 32-bit literal whatever the operand type
+    (not an inline integer or float constant, fits 32 bits, no source modifiers).
+    Whether the instruction's operands are all 32-bit is checked when a plan is learnt."""
+    value = operand.value
+    if operand.is_float or operand.neg or operand.abs or operand.sext \
+            or not -(1 << 31) <= value < (1 << 32):
+        return False
+    word = value & 0xFFFFFFFF
+    signed = word - (1 << 32) if word >> 31 else word  # 0xFFFFFFFF is the inline -1
+    return (signed < -16 or signed > 64) and word not in _INLINE_FLOAT_PATTERNS
 
 
 def _overlapping(indices, files, counts):
@@ -392,4 +527,5 @@ def _value_key(value):
 def clear():
     """Forget memoised results (tests that change tables at run time)."""
     _SHAPES.clear()
+    _LITERAL_SHAPES.clear()
     _CLAIMANTS.clear()

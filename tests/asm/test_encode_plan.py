@@ -108,3 +108,63 @@ def test_repeated_lines_follow_symbol_changes():
               ("s_mov_b32 s0, 3", "v_mov_b32 v0, -0.0", "v_mov_b32 v0, 0.0")]
     assert same == single[0] * 3 + single[1] + single[2]
     assert single[1] != single[2]
+
+
+_LITERAL_LINES = [  # (mnemonic, operands with a literal slot None)
+    ("s_add_u32", [Reg("s", 3), Reg("s", 7), None]),
+    ("s_add_u32", [Reg("s", 3), None, Reg("s", 3)]),
+    ("s_mov_b32", [Reg("s", 9), None]),
+    ("v_mul_f32_e32", [Reg("v", 1), None, Reg("v", 2)]),
+    ("v_add_u32_e32", [Reg("v", 1), None, Reg("v", 5)]),
+    ("v_fma_f32", [Reg("v", 1), Reg("v", 2), Reg("v", 3), None]),  # VOP3: no literal on gfx9
+    ("v_madak_f32", [Reg("v", 1), Reg("v", 2), Reg("v", 3), None]),
+    ("s_movk_i32", [Reg("s", 1), None]),  # simm16 field, not an appended dword
+    ("v_add_f16_e32", [Reg("v", 1), None, Reg("v", 2)]),  # 16-bit: full encode
+    ("s_mov_b64", [Reg("s", 2, 2), None]),  # 64-bit: full encode
+    ("v_add_f64", [Reg("v", 2, 2), None, Reg("v", 4, 2)]),
+]
+#: Non-inline values, inline integers and float bit patterns, 16/32/64-bit edges.
+_LITERAL_VALUES = [100, 65, 64, -16, -17, 0x3F800000, 0xBF000000, 0x3E22F983, 0x3C00, -0x4800,
+                   0x3FF00000, 0x12345, 70000, 0xFFFFFFFF, -(1 << 31), 1 << 32, -65536, 0x7FFF,
+                   0x8000, 99999, 123456789, 0xFFFFFFF0, 0xFFFFFFEF, 0xFFFFFFC0]
+
+
+@pytest.mark.parametrize("cpu", ["gfx803", "gfx900"])
+def test_literal_shapes_agree_with_the_encoder(cpu):
+    target = get_target(cpu)
+    encode_plan.clear()
+    rng = random.Random(cpu)
+    literal_plans = 0
+    for mnemonic, template in _LITERAL_LINES:
+        for value in _LITERAL_VALUES * 2 + [rng.randrange(65, 1 << 32) for _ in range(20)]:
+            operands = [Imm(value) if o is None else o for o in template]
+            for variant in (operands, _moved(operands, rng)):
+                planned = _outcome(encode_plan.encode_instruction, mnemonic, variant, target)
+                direct = _outcome(encoder.encode_instruction, mnemonic, variant, target)
+                assert planned == direct, (mnemonic, variant)
+    literal_plans = sum(type(v) is encode_plan.Plan and v.literal_free
+                        for v in encode_plan._SHAPES.values())
+    assert literal_plans >= 4  # s_add_u32 (2 shapes), s_mov_b32, v_mul_f32_e32, ...
+    assert not encode_plan._literal_shapes_allowed("v_add_f16_e32", target)
+    assert not encode_plan._literal_shapes_allowed("s_mov_b64", target)
+
+
+def test_a_broken_literal_plan_is_caught_by_the_comparison(monkeypatch):
+    """The comparison above can fail: a plan that writes the literal wrongly is seen."""
+    target = get_target("gfx900")
+    encode_plan.clear()
+    operands = [[Reg("s", 3), Reg("s", 7), Imm(value)] for value in (100, 200, 300, 400)]
+    for variant in operands[:3]:
+        encode_plan.encode_instruction("s_add_u32", variant, target)
+    plan = next(v for v in encode_plan._SHAPES.values() if type(v) is encode_plan.Plan)
+    assert plan.literal_free
+    good_apply = encode_plan.Plan.apply
+
+    def swapped_literal(self, indices, literal=None):
+        data = good_apply(self, indices, literal)
+        return data if data is None else data[:-4] + (literal + 1).to_bytes(4, "little")
+
+    monkeypatch.setattr(encode_plan.Plan, "apply", swapped_literal)
+    planned = _outcome(encode_plan.encode_instruction, "s_add_u32", operands[3], target)
+    direct = _outcome(encoder.encode_instruction, "s_add_u32", operands[3], target)
+    assert planned != direct and planned[1][:-4] == direct[1][:-4]
