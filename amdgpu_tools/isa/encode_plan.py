@@ -172,8 +172,8 @@ def encode_instruction(mnemonic, operands, target):
         if known.indices == indices and known.literal == literal:
             return known.encoded
         known.returns += 1
-        if known.returns >= LEARN_AFTER_RETURNS:
-            plan = _SHAPES[key] = _learn(mnemonic, known, files, counts, target)
+        if known.returns >= LEARN_AFTER_RETURNS or _sibling_key(key) in _SIBLING_MASKS:
+            plan = _SHAPES[key] = _learn(mnemonic, known, files, counts, target, key)
             if plan is not None:
                 data = plan.apply(indices, literal)
                 if data is not None:
@@ -197,15 +197,64 @@ def _encode(mnemonic, operands, target):
 _BASE_TOGGLES = (0, 0x10, 0x20, 0x40, 0x08)
 
 
-def _learn(mnemonic, anchor, files, counts, target):
+#: Register masks learnt for a shape, by its key with integer immediates and integer
+#: modifier values left out: shapes differing only in an offset share field layouts.
+_SIBLING_MASKS = {}
+
+
+def _sibling_key(key):
+    return tuple(_valueless(part) for part in key)
+
+
+def _valueless(part):
+    if type(part) is tuple and part:
+        if part[0] == "i" and part[2] is int:
+            return ("i",) + part[3:]
+        if part[0] == "m" and part[3] is int:
+            return ("m", part[1])
+    return part
+
+
+def _learn(mnemonic, anchor, files, counts, target, key=None):
     """The Plan of the anchor's shape, or None when the probes do not agree with one.
+
+    A sibling shape's masks (same shape but for integer immediates) are tried
+    first, and kept only if the combined-flip check agrees with the encoder.
+    """
+    size = len(anchor.encoded.data)
+    value = int.from_bytes(anchor.encoded.data, "little")
+    limits = [_index_limit(files[n], counts[n], target.generation) for n in range(len(files))]
+    sibling = None if key is None else _sibling_key(key)
+    if sibling in _SIBLING_MASKS:
+        masks, fixed = _SIBLING_MASKS[sibling]
+        plan = _finished(Plan(value, size, anchor.indices, masks, fixed, limits, anchor.literal),
+                         mnemonic, anchor, files, counts, target)
+        if plan is not None:
+            return plan
+    masks, fixed = _probed_masks(mnemonic, anchor, files, counts, target, size, value)
+    plan = _finished(Plan(value, size, anchor.indices, masks, fixed, limits, anchor.literal),
+                     mnemonic, anchor, files, counts, target)
+    if plan is not None and sibling is not None:
+        _SIBLING_MASKS[sibling] = (masks, fixed)
+    return plan
+
+
+def _finished(plan, mnemonic, anchor, files, counts, target):
+    """The plan if the encoder agrees with its combined flips (and its literal rule)."""
+    if not _verified(plan, mnemonic, anchor, files, counts, target):
+        return None
+    if anchor.literal is not None:
+        plan.literal_free = _literal_is_verbatim(mnemonic, anchor, target)
+    return plan
+
+
+def _probed_masks(mnemonic, anchor, files, counts, target, size, value):
+    """Per class and index bit, the instruction bits it flips, and the bits that must stay.
 
     Bits land in fields, so the instruction bits a flip of index bit ``b``
     changes do not depend on the other index bits: they are measured from
     whichever base index lets both encodings through.
     """
-    size = len(anchor.encoded.data)
-    value = int.from_bytes(anchor.encoded.data, "little")
     masks, fixed = [], []
     for number, anchor_index in enumerate(anchor.indices):
         seen = {anchor_index: value}
@@ -233,13 +282,7 @@ def _learn(mnemonic, anchor, files, counts, target):
             class_masks.append(mask or 0)
         masks.append(class_masks)
         fixed.append(class_fixed | ~((1 << INDEX_BITS) - 1))
-    limits = [_index_limit(files[n], counts[n], target.generation) for n in range(len(files))]
-    plan = Plan(value, size, anchor.indices, masks, fixed, limits, anchor.literal)
-    if not _verified(plan, mnemonic, anchor, files, counts, target):
-        return None
-    if anchor.literal is not None:
-        plan.literal_free = _literal_is_verbatim(mnemonic, anchor, target)
-    return plan
+    return masks, fixed
 
 
 #: Operand value types whose literals are one plain dword (16- and 64-bit ones are not).
@@ -528,4 +571,5 @@ def clear():
     """Forget memoised results (tests that change tables at run time)."""
     _SHAPES.clear()
     _LITERAL_SHAPES.clear()
+    _SIBLING_MASKS.clear()
     _CLAIMANTS.clear()

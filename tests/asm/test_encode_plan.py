@@ -14,7 +14,7 @@ import pytest
 
 from amdgpu_tools.asm.assembler import Assembler
 from amdgpu_tools.isa import encode_plan, encoder
-from amdgpu_tools.isa.asm_operands import Imm, Reg
+from amdgpu_tools.isa.asm_operands import Imm, Modifier, Reg
 from amdgpu_tools.isa.targets import get_target
 
 ISA_TESTS = os.path.join(os.path.dirname(__file__), os.pardir, "isa")
@@ -168,3 +168,47 @@ def test_a_broken_literal_plan_is_caught_by_the_comparison(monkeypatch):
     planned = _outcome(encode_plan.encode_instruction, "s_add_u32", operands[3], target)
     direct = _outcome(encoder.encode_instruction, "s_add_u32", operands[3], target)
     assert planned != direct and planned[1][:-4] == direct[1][:-4]
+
+
+def _offset_variants(rng):
+    for offset in list(range(0, 256, 4)) + [65532, 65535, 65536, -4, 0xFFFFF, 0x100000]:
+        yield "ds_read_b32", [Reg("v", rng.randrange(60)), Reg("v", rng.randrange(60)),
+                              Modifier("offset", offset)]
+        pair = rng.randrange(8, 40, 2)
+        yield "s_load_dwordx2", [Reg("s", pair, 2), Reg("s", 4, 2), Imm(offset)]
+        yield "global_store_dword", [Reg("v", rng.randrange(60)), Reg("v", rng.randrange(60)),
+                                     Reg("s", pair, 2), Modifier("offset", offset)]
+
+
+def test_offset_siblings_agree_with_the_encoder():
+    """Shapes differing only in an offset reuse each other's masks (checked by flips)."""
+    target = get_target("gfx900")
+    encode_plan.clear()
+    rng = random.Random(5)
+    for _ in range(3):
+        for mnemonic, operands in _offset_variants(rng):
+            for variant in (operands, _moved(operands, rng)):
+                assert _outcome(encode_plan.encode_instruction, mnemonic, variant, target) == \
+                    _outcome(encoder.encode_instruction, mnemonic, variant, target), variant
+    assert len(encode_plan._SIBLING_MASKS) >= 3
+    assert sum(type(v) is encode_plan.Plan for v in encode_plan._SHAPES.values()) > 100
+
+
+def test_wrong_sibling_masks_are_refused():
+    """Deliberately broken sibling masks fail the flip check: the shape is probed itself."""
+    target = get_target("gfx900")
+    encode_plan.clear()
+    rng = random.Random(6)
+    for offset in (16, 32):
+        for index in (1, 2, 3, 9):
+            encode_plan.encode_instruction("ds_read_b32", [Reg("v", index), Reg("v", index + 20),
+                                                           Modifier("offset", offset)], target)
+    (sibling, (masks, fixed)), = encode_plan._SIBLING_MASKS.items()
+    encode_plan._SIBLING_MASKS[sibling] = ([m[::-1] for m in masks], fixed)  # bits reversed
+    for index in (1, 2, 3, 9, 17, 40):
+        operands = [Reg("v", index), Reg("v", rng.randrange(60, 90)), Modifier("offset", 48)]
+        assert _outcome(encode_plan.encode_instruction, "ds_read_b32", operands, target) == \
+            _outcome(encoder.encode_instruction, "ds_read_b32", operands, target)
+    plan = next(v for k, v in encode_plan._SHAPES.items()
+                if type(v) is encode_plan.Plan and ("m", "offset", 48, int) in k)
+    assert plan.masks == masks  # its own probes, not the broken ones
