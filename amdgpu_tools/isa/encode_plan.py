@@ -439,10 +439,11 @@ def _claims(family, mnemonic, target, mixin):
 
 
 def _shape(mnemonic, operands, target):
-    """``(key, class indices, class files, class counts)``; None: do not memoise.
+    """``(key, class indices, class files, class counts, literal)``; None: do not memoise.
 
     The key holds every operand except v/s register indices, which become the
-    number of their class (registers written identically share one class);
+    number of their class (registers written identically share one class),
+    and the value of one plain 32-bit literal (see ``_literal_candidate``);
     operands become tuples of plain values (tagged by kind), cheap to hash.
     Registers of one file that overlap without being equal are not planned.
     """
@@ -452,56 +453,84 @@ def _shape(mnemonic, operands, target):
     classes = {}
     indices, files, counts = [], [], []
     ranges = False
+    described = _DESCRIBED
     for operand in operands:
-        kind = type(operand)
-        if kind is Reg:
-            file = operand.file
-            if file == "v" or file == "s":
-                count = operand.count
-                ident = (file, operand.index, count)
-                number = classes.get(ident)
-                if number is None:
-                    number = classes[ident] = len(indices)
-                    indices.append(operand.index)
-                    files.append(file)
-                    counts.append(count)
-                    ranges = ranges or count != 1
-                parts.append((file, count, operand.neg, operand.abs, operand.sext, number))
-            else:
-                parts.append(("r", file, operand.index, operand.count, operand.neg, operand.abs,
-                              operand.sext))
-        elif kind is Modifier:
-            value = operand.value
-            value_type = type(value)
-            if value_type is bool or value_type is int or value_type is str:
-                parts.append(("m", operand.name, value, value_type))
-            else:
-                parts.append(("m", operand.name, value, value_type, _value_key(value)))
-        elif kind is Imm:
-            value = operand.value
-            if type(value) is int and _literal_candidate(operand) \
-                    and _literal_shapes_allowed(mnemonic, target):
-                if literal_at is None and not several_literals:
-                    literal_at, literal = len(parts), value
+        entry = described.get(id(operand))
+        if entry is None or entry[0] is not operand:
+            entry = _describe(operand)
+        code = entry[1]
+        if code is _PART:
+            parts.append(entry[2])
+        elif code is _REGISTER:
+            ident = entry[3]
+            number = classes.get(ident)
+            if number is None:
+                number = classes[ident] = len(indices)
+                indices.append(ident[1])
+                files.append(ident[0])
+                counts.append(ident[2])
+                ranges = ranges or ident[2] != 1
+            parts.append((entry[2], number))
+        elif code is _LITERAL:
+            if not several_literals and _literal_shapes_allowed(mnemonic, target):
+                if literal_at is None:
+                    literal_at, literal = len(parts), entry[3]
                     parts.append(_LITERAL_PART)
                     continue
                 several_literals = True  # the one-literal rule: values must stay in the key
-            parts.append(_imm_part(operand))
-        elif kind is SpecialReg:
-            parts.append(("sr", operand.name, operand.neg, operand.abs, operand.sext))
-        elif kind is Func:
-            parts.append(("f", operand.name, operand.args, _value_key(operand.args),
-                          operand.neg, operand.abs, operand.sext))
-        elif kind is SymbolRef:
-            return None
+            parts.append(entry[2])
         else:
-            parts.append(operand)
+            return None  # a SymbolRef: fixups
     if ranges and _overlapping(indices, files, counts):
         return None  # single registers overlap only when equal, which is one class
     if several_literals and literal_at is not None:
         parts[literal_at] = _imm_part(Imm(literal))
         literal = None
     return tuple(parts), indices, files, counts, literal
+
+
+_PART, _REGISTER, _LITERAL, _SYMBOL = "part", "register", "literal", "symbol"
+#: id(operand) -> (operand, code, key part, register ident or literal value); the
+#: assembler hands back one operand object per spelling, so most are seen again.
+_DESCRIBED = {}
+
+
+def _describe(operand):
+    """What ``_shape`` needs of one operand (remembered by identity; keeps it alive)."""
+    kind = type(operand)
+    if kind is Reg and operand.file in _ABSTRACT_FILES:
+        entry = (operand, _REGISTER, (operand.file, operand.count, operand.neg, operand.abs,
+                                      operand.sext),
+                 (operand.file, operand.index, operand.count))
+    elif kind is Reg:
+        entry = (operand, _PART, ("r", operand.file, operand.index, operand.count, operand.neg,
+                                  operand.abs, operand.sext), None)
+    elif kind is Modifier:
+        value = operand.value
+        value_type = type(value)
+        if value_type is bool or value_type is int or value_type is str:
+            entry = (operand, _PART, ("m", operand.name, value, value_type), None)
+        else:
+            entry = (operand, _PART, ("m", operand.name, value, value_type, _value_key(value)),
+                     None)
+    elif kind is Imm:
+        if type(operand.value) is int and _literal_candidate(operand):
+            entry = (operand, _LITERAL, _imm_part(operand), operand.value)
+        else:
+            entry = (operand, _PART, _imm_part(operand), None)
+    elif kind is SpecialReg:
+        entry = (operand, _PART, ("sr", operand.name, operand.neg, operand.abs, operand.sext),
+                 None)
+    elif kind is Func:
+        entry = (operand, _PART, ("f", operand.name, operand.args, _value_key(operand.args),
+                                  operand.neg, operand.abs, operand.sext), None)
+    elif kind is SymbolRef:
+        entry = (operand, _SYMBOL, None, None)
+    else:
+        entry = (operand, _PART, operand, None)
+    if len(_DESCRIBED) < MAX_SHAPES:
+        _DESCRIBED[id(operand)] = entry
+    return entry
 
 
 #: Stands for the one plain 32-bit literal of a shape (its value is kept apart).
@@ -570,6 +599,7 @@ def _value_key(value):
 def clear():
     """Forget memoised results (tests that change tables at run time)."""
     _SHAPES.clear()
+    _DESCRIBED.clear()
     _LITERAL_SHAPES.clear()
     _SIBLING_MASKS.clear()
     _CLAIMANTS.clear()
