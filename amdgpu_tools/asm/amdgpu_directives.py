@@ -35,7 +35,6 @@ _V2_DIRECTIVES = re.compile(
     r"amd_amdgpu_hsa_metadata|amd_amdgpu_isa)\b", re.MULTILINE)
 _V3_VERSION = re.compile(r"^\s*\.amdhsa_code_object_version\s+([345])\b", re.MULTILINE)
 
-SHN_AMDGPU_LDS = 0xFF00
 
 
 class AmdgpuState:

@@ -36,7 +36,7 @@ _SECTION_TYPES = {
 _SECTION_FLAGS = {
     "a": elfc.SHF_ALLOC, "w": elfc.SHF_WRITE, "x": elfc.SHF_EXECINSTR,
     "M": elfc.SHF_MERGE, "S": elfc.SHF_STRINGS, "G": elfc.SHF_GROUP,
-    "T": 0x400, "e": elfc.SHF_EXCLUDE, "o": 0x80, "R": 0x100000, "l": 0,
+    "T": elfc.SHF_TLS, "e": elfc.SHF_EXCLUDE, "o": elfc.SHF_LINK_ORDER, "R": elfc.SHF_GNU_RETAIN, "l": 0,
     "d": 0, "y": 0, "c": 0,
 }
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from ..elf import constants as elfc
 from ..elf.writer import RelocatableObject
 from ..errors import ToolchainError
-from .amdgpu_directives import SHN_AMDGPU_LDS
 from .model import Section, Symbol
 
 
@@ -143,7 +142,7 @@ def _add_symbol(asm, obj, symbol: Symbol):
     if symbol.lds:
         size, align = symbol.lds
         return obj.add_symbol(symbol.name, None, align, size, binding, symbol.sym_type,
-                              symbol.visibility, SHN_AMDGPU_LDS)
+                              symbol.visibility, elfc.SHN_AMDGPU_LDS)
     if symbol.common_size:
         return obj.add_symbol(symbol.name, None, symbol.common_align, symbol.common_size,
                               binding, elfc.STT_OBJECT, symbol.visibility, elfc.SHN_COMMON)

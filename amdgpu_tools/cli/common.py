@@ -97,7 +97,8 @@ def write_output(path: str, data: bytes, mode: int = 0o644) -> None:
     (temporary file + rename), with ``mode`` under the umask as the LLVM tools
     create files; ``-`` is standard output and special files are written in place."""
     if path == "-":
-        click.get_binary_stream("stdout").write(data)
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return
     try:
         if not _is_regular_or_absent(path):

@@ -72,6 +72,8 @@ SHN_LORESERVE = 0xFF00
 SHN_ABS = 0xFFF1
 SHN_COMMON = 0xFFF2
 SHN_XINDEX = 0xFFFF
+#: AMDGPU: an LDS symbol (``.amdgpu_lds``); its value is the alignment
+SHN_AMDGPU_LDS = 0xFF00
 
 SHT_NULL, SHT_PROGBITS, SHT_SYMTAB, SHT_STRTAB = 0, 1, 2, 3
 SHT_RELA, SHT_HASH, SHT_DYNAMIC, SHT_NOTE = 4, 5, 6, 7
@@ -94,7 +96,10 @@ SHF_EXECINSTR = 0x4
 SHF_MERGE = 0x10
 SHF_STRINGS = 0x20
 SHF_INFO_LINK = 0x40
+SHF_LINK_ORDER = 0x80
 SHF_GROUP = 0x200
+SHF_TLS = 0x400
+SHF_GNU_RETAIN = 0x200000
 #: a section the linker leaves out of its output
 SHF_EXCLUDE = 0x80000000
 # AMDGPU code object v2 section flags (HSA program segments)
