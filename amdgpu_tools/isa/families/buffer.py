@@ -11,6 +11,7 @@ packing differs per processor) and which of lds/tfe each op accepts.
 
 from .formats_mem import MTBUF_SI, MTBUF_VI, MUBUF_SI, MUBUF_VI
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         indexed_table,
                          check_plain, decode_error,
                          expect_count, expect_sgpr_range, expect_vgpr, load_table,
                          modifier_flag, modifier_int, reject_unknown, scalar_source_code,
@@ -44,18 +45,8 @@ def _info(name, row):
 
 
 def _tables(target):
-    document = load_table(_TABLE)
-    key = table_key(document, target)
-    if key not in _CACHE:
-        by_name, by_code = {}, {}
-        for entry in document["instructions"]:
-            row = entry["targets"].get(key)
-            if row is not None:
-                info = _info(entry["name"], row)
-                by_name[info.name] = info
-                by_code[(info.encoding, info.opcode)] = info
-        _CACHE[key] = (by_name, by_code)
-    return _CACHE[key]
+    """({name: info}, {decode key: info}) for ``target``."""
+    return indexed_table(_TABLE, target, _info, lambda info: (info.encoding, info.opcode), _CACHE)
 
 
 def instructions(target):

@@ -9,9 +9,10 @@ its offset is spelled ('single' 16-bit ``offset:``, 'pair' ``offset0:``/
 
 from .formats_mem import DS_SI, DS_VI
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         indexed_table,
                          decode_error, expect_count,
-                         expect_vgpr, load_table, modifier_flag, modifier_int, reject_unknown,
-                         split_operands, table_key, value_type, vreg_text)
+                         expect_vgpr, modifier_flag, modifier_int, reject_unknown,
+                         split_operands, value_type, vreg_text)
 from ..asm_operands import Func, Imm
 
 ENCODING = "DS"
@@ -31,19 +32,8 @@ _CACHE = {}
 
 
 def _tables(target):
-    """({name: info}, {opcode: info}) for ``target`` (cached per table key)."""
-    document = load_table(_TABLE)
-    key = table_key(document, target)
-    if key not in _CACHE:
-        by_name, by_opcode = {}, {}
-        for entry in document["instructions"]:
-            row = entry["targets"].get(key)
-            if row is not None:
-                info = _info(entry["name"], row)
-                by_name[info.name] = info
-                by_opcode[info.opcode] = info
-        _CACHE[key] = (by_name, by_opcode)
-    return _CACHE[key]
+    """({name: info}, {decode key: info}) for ``target``."""
+    return indexed_table(_TABLE, target, _info, lambda info: info.opcode, _CACHE)
 
 
 def instructions(target):

@@ -14,9 +14,10 @@ Syntax facts from llvm-objdump-19:
 
 from .formats_mem import FLAT_CI, FLAT_GFX9
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         indexed_table,
                          check_plain, decode_error,
-                         expect_count, expect_vgpr, load_table, modifier_flag, modifier_int,
-                         reject_unknown, scalar_source_code, split_operands, table_key,
+                         expect_count, expect_vgpr, modifier_flag, modifier_int,
+                         reject_unknown, scalar_source_code, split_operands,
                          value_type, vreg_text)
 from ..asm_operands import SpecialReg
 from ..operands import operand_text
@@ -43,18 +44,8 @@ def _info(name, row):
 
 
 def _tables(target):
-    document = load_table(_TABLE)
-    key = table_key(document, target)
-    if key not in _CACHE:
-        by_name, by_code = {}, {}
-        for entry in document["instructions"]:
-            row = entry["targets"].get(key)
-            if row is not None:
-                info = _info(entry["name"], row)
-                by_name[info.name] = info
-                by_code[(info.props["seg"], info.opcode)] = info
-        _CACHE[key] = (by_name, by_code)
-    return _CACHE[key]
+    """({name: info}, {decode key: info}) for ``target``."""
+    return indexed_table(_TABLE, target, _info, lambda info: (info.props["seg"], info.opcode), _CACHE)
 
 
 def instructions(target):

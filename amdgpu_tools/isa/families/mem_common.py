@@ -84,6 +84,26 @@ def table_key(document, target):
     return GENERATION_DEFAULT[target.generation]
 
 
+def indexed_table(filename, target, make_info, decode_key, cache):
+    """({name: info}, {decode key: info}) of the generated table ``filename``
+    for ``target``: each row that applies to the target's table key becomes an
+    info through ``make_info(name, row)`` and is indexed for the decoder by
+    ``decode_key(info)``. ``cache`` (one dict per family) keeps the result per
+    table key, since many targets share one."""
+    document = load_table(filename)
+    key = table_key(document, target)
+    if key not in cache:
+        by_name, by_code = {}, {}
+        for entry in document["instructions"]:
+            row = entry["targets"].get(key)
+            if row is not None:
+                info = make_info(entry["name"], row)
+                by_name[info.name] = info
+                by_code[decode_key(info)] = info
+        cache[key] = (by_name, by_code)
+    return cache[key]
+
+
 def vreg_text(index, width):
     return f"v{index}" if width == 1 else f"v[{index}:{index + width - 1}]"
 

@@ -8,6 +8,7 @@ the vaddr width per op.  Encode, decode and print only: no execution.
 
 from .formats_mem import MIMG
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
+                         indexed_table,
                          decode_error, expect_count,
                          expect_sgpr_range, expect_vgpr, load_table, modifier_flag,
                          modifier_int, reject_unknown, split_operands, table_key, vreg_text)
@@ -31,18 +32,8 @@ def _info(name, row):
 
 
 def _tables(target):
-    document = load_table(_TABLE)
-    key = table_key(document, target)
-    if key not in _CACHE:
-        by_name, by_code = {}, {}
-        for entry in document["instructions"]:
-            row = entry["targets"].get(key)
-            if row is not None:
-                info = _info(entry["name"], row)
-                by_name[info.name] = info
-                by_code[info.opcode] = info
-        _CACHE[key] = (by_name, by_code)
-    return _CACHE[key]
+    """({name: info}, {decode key: info}) for ``target``."""
+    return indexed_table(_TABLE, target, _info, lambda info: info.opcode, _CACHE)
 
 
 def instructions(target):
