@@ -84,6 +84,18 @@ def _fault(ctx, fault, addresses):
                      wave_index=int(rows[0]) if rows.size else 0)
 
 
+def _base_and_offset(ctx, offset_of, base_code, generation, buffer):
+    """(base, offset, resource) per wave: the base comes from the buffer
+    resource (s_buffer_*, returned as ``resource`` for range checks) or from
+    the SGPR pair SBASE; the offset from the instruction's offset operand."""
+    state, sel = ctx.state, ctx.sel
+    offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
+    if buffer:
+        resource = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation)
+        return resource.base, offset, resource
+    return state.read_sgpr64(sel, base_code), offset, None
+
+
 def _build_load(inst, program, dwords, buffer):
     offset_of = _offset_getter(inst, program.generation)
     base_code, data_code = _base_code(inst), _data_code(inst)
@@ -91,14 +103,10 @@ def _build_load(inst, program, dwords, buffer):
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
+        base, offset, rsrc = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
         if buffer:
-            rsrc = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation)
-            base = rsrc.base
             limit = np.where(rsrc.stride == 0, rsrc.num_records,
                              rsrc.num_records * np.maximum(rsrc.stride, _U64(1)))
-        else:
-            base = state.read_sgpr64(sel, base_code)
         addresses = (base + offset) & ~_U64(3)
         chunk = addresses[:, None] + np.arange(dwords, dtype=_U64) * _U64(4)
         valid = np.ones(chunk.shape, bool)
@@ -124,11 +132,7 @@ def _build_store(inst, program, dwords, buffer):
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
-        if buffer:
-            base = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation).base
-        else:
-            base = state.read_sgpr64(sel, base_code)
+        base, offset, _ = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
         addresses = (base + offset) & ~_U64(3)
         data = state.sgpr[data_code:data_code + dwords, sel].T
         try:
@@ -155,14 +159,8 @@ def _build_atomic(inst, program, op, width, buffer):
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
-        valid = np.ones(ctx.n, bool)
-        if buffer:
-            rsrc = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation)
-            base = rsrc.base
-            valid = offset + _U64(width) <= rsrc.num_records
-        else:
-            base = state.read_sgpr64(sel, base_code)
+        base, offset, rsrc = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
+        valid = offset + _U64(width) <= rsrc.num_records if buffer else np.ones(ctx.n, bool)
         addresses = (base + offset) & ~_U64(width - 1 if width == 8 else 3)
         words = state.sgpr[data_code:data_code + step * (2 if two else 1), sel].T
         data = words[:, 0] if width == 4 else join64(words[:, 0:2])
