@@ -116,13 +116,10 @@ def _make_state(request, layout, group_ids, first_wave, initializer):
     state.lane_valid = init.exec_mask
     state.extra.update(init.extra)
     state.extra["private_wave_offset"] = init.private_wave_offset
-    float_mode = int(request.setup.float_mode)
-    state.mode[:] = float_mode | (int(request.setup.dx10_clamp) << 8) | \
+    mode = int(request.setup.float_mode) | (int(request.setup.dx10_clamp) << 8) | \
         (int(request.setup.ieee_mode) << 9)
-    state.flush_f32 = (float_mode >> 4) & 3 == 0
-    state.flush_f64_f16 = (float_mode >> 6) & 3 == 0
-    state.dx10_clamp = bool(request.setup.dx10_clamp)
-    state.ieee_mode = bool(request.setup.ieee_mode)
+    state.mode[:] = mode
+    state.apply_float_mode(mode)
     if initializer is not None:
         initializer(state, request, layout, group_ids)
     return state

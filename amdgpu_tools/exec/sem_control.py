@@ -185,7 +185,6 @@ for _name in ("v_interp_p1_f32", "v_interp_p2_f32", "v_interp_mov_f32", "v_inter
     unsupported(_name, "parameter interpolation is a graphics-only instruction")
 unsupported("s_rfe_b64", "return from exception needs a trap handler")
 unsupported("s_rfe_restore_b64", "return from exception needs a trap handler")
-unsupported("s_cbranch_fork", "fork/join stacks are not emulated")
 
 
 @builder("s_setvskip")
@@ -474,11 +473,7 @@ def write_hwreg(ctx, reg_id, offset, size, value):
     if reg_id == HW_REG_MODE:
         state.mode[sel] = (state.mode[sel] & ~mask) | placed
         # one flag per batch: the MODE of the waves that wrote it last
-        mode = int(np.asarray(state.mode[sel]).reshape(-1)[0])
-        state.flush_f32 = mode >> 4 & 3 == 0
-        state.flush_f64_f16 = mode >> 6 & 3 == 0
-        state.dx10_clamp = bool(mode >> 8 & 1)
-        state.ieee_mode = bool(mode >> 9 & 1)
+        state.apply_float_mode(int(np.asarray(state.mode[sel]).reshape(-1)[0]))
         if mask & gpr_index.WAVE_MODES and (state.mode[sel] & gpr_index.WAVE_MODES).any():
             state.wave_modes_used = True
             return True

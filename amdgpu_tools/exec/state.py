@@ -99,21 +99,40 @@ class WaveState:
         self.wave_number = np.arange(num_waves, dtype=np.int64)
         self.workitem_id = np.zeros((3, num_waves, WAVE_SIZE), dtype=np.uint32)
         self.lane_valid = np.zeros((num_waves, WAVE_SIZE), dtype=np.bool_)
-        #: MODE.FP_DENORM for f32 is "flush" (the default float_mode 0xC0):
-        #: kept as one flag, refreshed when s_setreg writes MODE.
-        self.flush_f32 = True
-        #: MODE.FP_DENORM for f64/f16 is "flush" (off by default)
-        self.flush_f64_f16 = False
-        #: MODE.IEEE: signalling NaNs make min/max/med3 return a quiet NaN
-        self.ieee_mode = True
-        #: MODE.DX10_CLAMP: the clamp modifier turns NaN into 0 (same refresh rule)
-        self.dx10_clamp = True
+        # Float-mode flags derived from MODE (see apply_float_mode); the
+        # defaults are float_mode 0xC0 with DX10_CLAMP and IEEE set.
+        self.apply_float_mode(0xC0 | (1 << 8) | (1 << 9))
         self._exec_cache = None
         #: set once some wave ran s_set_gpr_idx_on or s_setvskip: only then does
         #: the scheduler look for waves in those modes (exec/gpr_index.py)
         self.wave_modes_used = False
         #: free slot for the memory helper (scratch bases, apertures, ...)
         self.extra = {}
+
+    def apply_float_mode(self, mode: int) -> None:
+        """Derive the float-mode flags the ALU semantics read from a MODE value.
+
+        MODE[3:0] FP_ROUND (f32 in [1:0], f64/f16 in [3:2]: 0 nearest even,
+        1 +inf, 2 -inf, 3 toward zero); MODE[7:4] FP_DENORM (f32 in [5:4],
+        f64/f16 in [7:6]: 0 flush input and output, 1 allow input only,
+        2 allow output only, 3 allow both); MODE[8] DX10_CLAMP; MODE[9] IEEE.
+        The flags hold for the waves being run: the scheduler calls this
+        whenever the running waves' MODE may differ from the last one applied.
+        """
+        mode = int(mode)
+        self.float_mode_bits = mode & 0x3FF
+        self.round_f32 = mode & 3
+        self.round_f64_f16 = (mode >> 2) & 3
+        self.denorm_f32 = (mode >> 4) & 3
+        self.denorm_f64_f16 = (mode >> 6) & 3
+        #: FP_DENORM == 0 for f32 ("flush"; the default float_mode 0xC0)
+        self.flush_f32 = self.denorm_f32 == 0
+        #: FP_DENORM == 0 for f64/f16 (off by default)
+        self.flush_f64_f16 = self.denorm_f64_f16 == 0
+        #: MODE.DX10_CLAMP: the clamp modifier turns NaN into 0
+        self.dx10_clamp = bool(mode >> 8 & 1)
+        #: MODE.IEEE: signalling NaNs make min/max/med3 return a quiet NaN
+        self.ieee_mode = bool(mode >> 9 & 1)
 
     # ------------------------------------------------------------ lane masks
     def exec_lanes(self, sel) -> np.ndarray:
