@@ -9,8 +9,10 @@ waves), ``record`` (the pre-decoded instruction: ``pc``, ``size``, ``inst``,
 Semantic functions return an *outcome* telling the scheduler where the waves
 go next: ``None`` (fall through to pc + size), ``Branch(taken, target)``
 (taken: (n,) bool or a Python bool), ``Jump(pcs)`` ((n,) int64 new PCs),
-``END`` (s_endpgm) or ``BARRIER`` (s_barrier: park until the work-group
-arrives).
+``END`` (s_endpgm), ``BARRIER`` (s_barrier: park until the work-group
+arrives) or ``Retry(blocked)`` (the blocked waves have not executed the
+instruction and try it again after every other group has had a turn; the
+others go on to pc + size).
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ class Branch:
 @dataclass(frozen=True)
 class Jump:
     pcs: np.ndarray          # (n,) int64
+
+
+@dataclass(frozen=True)
+class Retry:
+    """Waves that must wait for other waves (GWS, ordered count, ...).
+
+    ``blocked`` is an (n,) bool array or a Python bool: those waves did not
+    execute the instruction (no state changed for them) and run it again
+    once every other group of the batch has had a turn. When every live
+    wave is blocked and none can make progress, the dispatch ends with a
+    deadlock error naming the instruction.
+    """
+    blocked: object          # (n,) bool array or bool
 
 
 class _Marker:
