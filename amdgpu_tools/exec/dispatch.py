@@ -7,6 +7,18 @@ group with the lowest PC, which makes diverged waves meet again at join
 points and lets whole batches run an instruction as one NumPy operation.
 Branches split groups, equal PCs merge them, ``s_barrier`` parks waves until
 every live wave of their work-group has arrived.
+
+Fairness: lowest-PC-first alone starves spin loops between waves (the waiter
+loops back to a low PC and runs forever while the lock holder waits at a
+higher one). So a group that has run ``FAIR_SLICE_STEPS`` steps while other
+groups wait is put back, and every other group gets a turn (one bounded
+slice each, in PC order) before lowest-PC-first resumes. Ordinary loops
+shorter than a slice keep their reconvergence; the policy counts steps, not
+time, so runs stay deterministic.
+
+Waves that must wait for other waves (``Retry`` outcome) are *deferred*: they
+run the instruction again at the next turn round or once no other group can
+run. A whole round in which nothing but deferred waves ran is a deadlock.
 """
 
 from __future__ import annotations
@@ -17,7 +29,7 @@ import numpy as np
 
 from ..errors import KernelError, MemoryFault, WatchdogTimeout
 from . import gpr_index
-from .context import BARRIER, END, Branch, Context, Jump
+from .context import BARRIER, END, Branch, Context, Jump, Retry
 from .launch import DispatchResult
 from .operands import OperandError
 from .program import Program
@@ -40,6 +52,10 @@ CLOCK_CHECK_STEPS = 256
 HOST_SERVICE_STEPS = 64
 #: Granularity of the periodic checks: a power of two dividing both periods.
 CHECK_STEPS = 64
+#: Steps a group may run while other groups wait before each of them gets a
+#: turn (a multiple of CHECK_STEPS: the slice is looked at with the periodic
+#: checks, so the run loop pays nothing per step for it).
+FAIR_SLICE_STEPS = 4096
 
 
 def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
@@ -147,6 +163,15 @@ def _indices(sel):
     return sel
 
 
+def _merge(groups, pc, sel):
+    """Put waves ``sel`` into ``groups`` at ``pc``, merging with waves already there."""
+    existing = groups.get(pc)
+    if existing is None:
+        groups[pc] = sel
+        return
+    groups[pc] = _as_sel(np.union1d(_indices(existing), _indices(sel)))
+
+
 def _count(sel):
     return sel.stop - sel.start if isinstance(sel, slice) else int(sel.size)
 
@@ -188,6 +213,14 @@ class Scheduler:
         self.indexed_records = {}
         waves = state.num_waves
         self.groups = {}
+        #: pc -> waves that got a Retry there and wait for the next round
+        self.deferred = {}
+        #: PCs of the groups still owed a turn in the current fair round
+        self.turns = []
+        #: wave-executions that were blocked (Retry): not progress
+        self.retried = 0
+        #: progress mark (executed - retried) when deferred waves last came back
+        self.round_mark = None
         self.alive = np.ones(waves, dtype=np.bool_)
         self.at_barrier = np.zeros(waves, dtype=np.bool_)
         self.resume_pc = np.zeros(waves, dtype=np.int64)
@@ -199,12 +232,7 @@ class Scheduler:
 
     # ----------------------------------------------------------- grouping
     def _add(self, pc, sel):
-        existing = self.groups.get(pc)
-        if existing is None:
-            self.groups[pc] = sel
-            return
-        merged = np.union1d(_indices(existing), _indices(sel))
-        self.groups[pc] = _as_sel(merged)
+        _merge(self.groups, pc, sel)
 
     def _add_many(self, pcs, indices):
         """Waves ``indices`` continue at per-wave ``pcs``."""
@@ -218,16 +246,86 @@ class Scheduler:
         self.lanes_executed = self.result.lane_instructions
         self.steps = 0
         with np.errstate(all="ignore"):
-            while groups:
-                pc = min(groups)
-                sel = groups.pop(pc)
-                self._run_group(pc, sel, min(groups) if groups else None)
+            while True:
+                if not groups:
+                    if not self.deferred:
+                        break
+                    self._reinstate(check_progress=True)
+                if self.turns:
+                    pc, limit = self._next_turn()
+                    if pc is None:
+                        continue
+                    sel = groups.pop(pc)
+                else:
+                    pc = min(groups)
+                    sel = groups.pop(pc)
+                    limit = min(groups) if groups else None
+                self._run_group(pc, sel, limit)
         self.result.wave_instructions = self.executed
         self.result.lane_instructions = self.lanes_executed
         if self.at_barrier.any():
             raise KernelError("waves wait at s_barrier but their work-group cannot arrive",
                               kernel=self.request.kernel_name)
 
+    # ------------------------------------------------- fairness and retry
+    def _next_turn(self):
+        """The next group owed a turn in this fair round and its limit PC
+        (the next group above it, where it stops to merge); (None, None)
+        when that group has since merged into another or finished."""
+        pc = self.turns.pop(0)
+        if pc not in self.groups:
+            return None, None
+        above = [other for other in self.groups if other > pc]
+        return pc, (min(above) if above else None)
+
+    def _preempt(self, pc, sel):
+        """The running group used its slice while others wait: put it back
+        and, unless a fair round is already under way, start one in which
+        every other group (deferred waves included) gets one slice."""
+        self._add(pc, sel)
+        if self.turns:
+            return
+        if self.deferred:
+            self._reinstate(check_progress=False)
+        self.turns = sorted(other for other in self.groups if other != pc)
+
+    def _reinstate(self, check_progress):
+        """Deferred waves try their instruction again.
+
+        With ``check_progress`` (no other group could run): if nothing but
+        blocked retries happened since they last came back, no wave can ever
+        unblock them: a deadlock, reported at the lowest blocked PC.
+        """
+        mark = self.executed - self.retried
+        if check_progress and mark == self.round_mark:
+            pc = min(self.deferred)
+            sel = self.deferred[pc]
+            ctx = Context(self.state, sel, _count(sel), self.records[pc])
+            blocked = sum(_count(waves) for waves in self.deferred.values())
+            raise ctx.fault(f"deadlock: {blocked} blocked wave(s) at this instruction "
+                            "wait for waves that never arrive (every other live wave "
+                            "has ended, is parked at s_barrier or is blocked too)")
+        self.round_mark = mark
+        deferred, self.deferred = self.deferred, {}
+        for pc in sorted(deferred):
+            self._add(pc, deferred[pc])
+
+    def _retry(self, ctx, blocked):
+        """Blocked waves wait (deferred at this PC); the others go on."""
+        record, sel = ctx.record, ctx.sel
+        if isinstance(blocked, (bool, np.bool_)):
+            blocked = np.full(ctx.n, bool(blocked))
+        blocked = np.broadcast_to(np.asarray(blocked, dtype=np.bool_), (ctx.n,))
+        indices = _indices(sel)
+        waiting = indices[blocked]
+        if waiting.size:
+            _merge(self.deferred, record.pc, _as_sel(waiting))
+            self.retried += int(waiting.size)
+        going = indices[~blocked]
+        if going.size:
+            self._add(record.next_pc, _as_sel(going))
+
+    # ------------------------------------------------------- running groups
     def _run_group(self, pc, sel, limit):
         """Run one group from ``pc`` for as long as it stays the lowest-PC group.
 
@@ -276,8 +374,10 @@ class Scheduler:
         tracing = tracer.active
         max_instructions = budget.max_instructions
         executed, lanes_executed, steps = self.executed, self.lanes_executed, self.steps
-        # the host service and the clock are looked at every CHECK_STEPS steps
+        # the host service, the clock and the fair slice are looked at every
+        # CHECK_STEPS steps
         check_mask = CHECK_STEPS - 1
+        slice_end = steps + FAIR_SLICE_STEPS
         while True:
             record = records.get(pc)
             if record is None:
@@ -293,8 +393,9 @@ class Scheduler:
                 raise self._watchdog(ctx, f"instruction budget of {max_instructions}"
                                      " wave-instructions exceeded")
             steps += 1
-            if not steps & check_mask:
-                self._periodic(ctx, steps, host_service)
+            if not steps & check_mask and self._periodic(ctx, steps, host_service, slice_end):
+                self._preempt(pc, sel)           # this instruction did not run
+                return executed - n, lanes_executed, steps
             if tracing:
                 tracer.before(ctx)
             try:
@@ -328,12 +429,14 @@ class Scheduler:
                 return executed, lanes_executed, steps
             pc = next_pc
 
-    def _periodic(self, ctx, steps, host_service):
-        """Every CHECK_STEPS steps: serve the host, and now and then check the clock."""
+    def _periodic(self, ctx, steps, host_service, slice_end):
+        """Every CHECK_STEPS steps: serve the host, now and then check the
+        clock; True when the running group's slice is over and others wait."""
         if host_service is not None and steps % HOST_SERVICE_STEPS == 0:
             host_service()
         if steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > self.budget.deadline:
             raise self._watchdog(ctx, f"wall-clock limit of {self.budget.max_seconds} s exceeded")
+        return steps >= slice_end and bool(self.groups or self.deferred)
 
     @staticmethod
     def _uniform_next(record, outcome):
@@ -377,6 +480,8 @@ class Scheduler:
             self._end(sel)
         elif outcome is BARRIER:
             self._barrier(sel, record.next_pc)
+        elif type(outcome) is Retry:
+            self._retry(ctx, outcome.blocked)
         else:
             raise ctx.fault(f"internal error: unknown outcome {outcome!r}")
 
