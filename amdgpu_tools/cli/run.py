@@ -5,8 +5,9 @@
     amdgpu-run --spec LAUNCH.yaml
     amdgpu-run --info [PROGRAM] [--mcpu CPU]
 
-PROGRAM is a shared code object, a relocatable object (linked on load) or an
-assembly file (assembled and linked on the fly). Buffers of at most
+PROGRAM is a shared code object, a relocatable object (linked on load), a clang
+offload bundle (hipcc --genco output: the entry for --mcpu, or its only GPU
+entry) or an assembly file (assembled and linked on the fly). Buffers of at most
 ``--print-limit`` elements are printed after the run.
 """
 
@@ -20,6 +21,7 @@ import numpy as np
 from ..elf.constants import ELF_MAGIC
 from ..errors import ToolchainError
 from ..exec.launch import ExecutionLimits, TraceOptions
+from ..runtime.bundle import is_offload_bundle, unbundle
 from .common import llvm_style_args, run_click
 
 TOOL = "amdgpu-run"
@@ -27,7 +29,9 @@ DEFAULT_ASM_CPU = "gfx900"
 
 
 def read_program(path: str, mcpu: str | None) -> bytes:
-    """The bytes to load: an object as is, or an assembly file assembled."""
+    """The bytes to load: an object as is, the entry of an offload bundle for
+    ``mcpu`` (a target ID: its feature settings choose too), or an assembly
+    file assembled."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -35,6 +39,8 @@ def read_program(path: str, mcpu: str | None) -> bytes:
         raise ToolchainError(f"cannot read '{path}': {failure.strerror}") from None
     if data[:4] == ELF_MAGIC:
         return data
+    if is_offload_bundle(data):
+        return unbundle(data, mcpu)
     from ..asm import assemble
     return assemble(data.decode("utf-8", "replace"), target=mcpu or DEFAULT_ASM_CPU,
                     filename=path)

@@ -18,6 +18,7 @@ from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
 from ..isa.targets import ALL_TARGETS, Target, get_target, target_by_mach
 from ..link import link
+from .bundle import unbundle
 from .codeobject import CodeObject, code_object_of, read_checked_elf
 from .descriptors import decode_amd_kernel_code, decode_kernel_descriptor
 from .printf import parse_printf_formats
@@ -119,8 +120,9 @@ def code_object_target(code: CodeObject) -> Target:
 
 
 def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObject:
-    """Check, map and relocate ``data``; returns its kernels. Raises LoadError."""
-    code = read_loadable(bytes(data))
+    """Check, map and relocate ``data`` (or the device's entry of an offload
+    bundle); returns its kernels. Raises LoadError."""
+    code = read_loadable(unbundle(bytes(data), device_target))
     target = code_object_target(code)
     if device_target is not None:
         device_target = get_target(device_target)
