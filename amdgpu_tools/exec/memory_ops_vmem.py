@@ -22,11 +22,12 @@ from .addressing import (SEGMENT_GLOBAL, SEGMENT_LDS, SEGMENT_PRIVATE, buffer_ad
                          classify_flat, decode_buffer_resource, flat_scratch_wave_base,
                          swizzled_private_address)
 from .launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
-from .memory_ops import (Piece, atomic_pieces, bytes_to_words, join64, load_pieces,
-                         split64, store_pieces, words_to_bytes)
+from . import buffer_formats
+from .memory_ops import (Piece, atomic_pieces, bytes_to_words, join64, lds_memory,
+                         load_pieces, split64, store_pieces, words_to_bytes)
 from .memory_ops_ds import lds_piece
 from .operands import scalar_getter
-from .registry import SEMANTICS, builder, unsupported
+from .registry import SEMANTICS, builder
 from .setup import dispatch_layout, flat_scratch_code
 
 _U32 = np.uint32
@@ -278,58 +279,6 @@ def _atomic_action(plan, data_reg, dst, op, width, returns):
 
 
 # ------------------------------------------------------------ format access
-#: BUF_DATA_FORMAT -> (channels, bits per channel); packed formats are absent.
-DATA_FORMATS = {1: (1, 8), 2: (1, 16), 3: (2, 8), 4: (1, 32), 5: (2, 16), 10: (4, 8),
-                11: (2, 32), 12: (4, 16), 13: (3, 32), 14: (4, 32)}
-NUM_FORMATS = {0: "unorm", 1: "snorm", 2: "uscaled", 3: "sscaled", 4: "uint", 5: "sint",
-               6: "snorm_ogl", 7: "float"}
-
-
-def _decode_channels(raw, bits, num_format):
-    """Channel bytes -> 32-bit register values for a numeric format."""
-    kind = {8: (np.uint8, np.int8), 16: (np.uint16, np.int16, np.float16),
-            32: (np.uint32, np.int32, np.float32)}[bits]
-    unsigned, signed = kind[0], kind[1]
-    values = np.ascontiguousarray(raw)
-    if num_format == "float":
-        return values.view(kind[2]).astype(np.float32).view(_U32)
-    if num_format in ("uint", "sint"):
-        view = values.view(signed if num_format == "sint" else unsigned)
-        return view.astype(np.int64).astype(_U32)
-    top = float((1 << bits) - 1)
-    if num_format == "unorm":
-        return (values.view(unsigned).astype(np.float64) / top).astype(np.float32).view(_U32)
-    if num_format == "snorm":
-        half = float((1 << (bits - 1)) - 1)
-        scaled = np.maximum(values.view(signed).astype(np.float64) / half, -1.0)
-        return scaled.astype(np.float32).view(_U32)
-    if num_format == "snorm_ogl":        # the whole signed range maps onto [-1, 1]
-        scaled = (2.0 * values.view(signed).astype(np.float64) + 1.0) / top
-        return scaled.astype(np.float32).view(_U32)
-    view = values.view(signed if num_format == "sscaled" else unsigned)
-    return view.astype(np.float32).view(_U32)
-
-
-def _encode_channels(words, bits, num_format):
-    """32-bit register values -> channel bytes for a numeric format."""
-    words = np.ascontiguousarray(words, _U32)
-    if num_format == "float":
-        out = words.view(np.float32).astype({16: np.float16, 32: np.float32}[bits])
-    elif num_format in ("uint", "sint"):
-        out = words.astype({8: np.uint8, 16: np.uint16, 32: np.uint32}[bits])
-    else:
-        floats = words.view(np.float32).astype(np.float64)
-        top = float((1 << bits) - 1) if num_format == "unorm" else \
-            float((1 << (bits - 1)) - 1) if num_format == "snorm" else 1.0
-        low, high = {"unorm": (0, 1), "snorm": (-1, 1)}.get(num_format, (-np.inf, np.inf))
-        with np.errstate(invalid="ignore"):
-            values = np.rint(np.clip(floats, low, high) * top)
-        kind = {8: np.int8, 16: np.int16, 32: np.int32}[bits] if num_format in (
-            "snorm", "sscaled") else {8: np.uint8, 16: np.uint16, 32: np.uint32}[bits]
-        out = np.nan_to_num(values).astype(np.int64).astype(kind)
-    return out.view(np.uint8).reshape(words.shape[:-1] + (-1,))
-
-
 def _format_of(inst, program, ctx):
     """(data format, num format) of a typed access: MTBUF's fields, else the V#'s."""
     if "dfmt" in inst.fields:
@@ -339,44 +288,41 @@ def _format_of(inst, program, ctx):
     return int(rsrc.data_format[0]), int(rsrc.num_format[0])
 
 
-#: Numeric formats the hardware can only read.
-READ_ONLY_NUM_FORMATS = frozenset({"uscaled", "sscaled", "snorm_ogl"})
-
-
 def _format_layout(ctx, inst, program, store=False):
-    """(channels, bits per channel, numeric format) of a typed access, or a fault."""
+    """(DataFormat, numeric format name) of a typed access, or a fault."""
     dfmt, nfmt = _format_of(inst, program, ctx)
-    name = NUM_FORMATS.get(nfmt)
-    channels, bits = DATA_FORMATS.get(dfmt, (0, 0))
-    if not channels or name is None or (name == "float" and bits == 8) or \
-            (store and name in READ_ONLY_NUM_FORMATS):
+    found = buffer_formats.layout(dfmt, nfmt, store)
+    if found is None:
         raise ctx.fault(f"buffer data format {dfmt} / numeric format {nfmt} is not "
                         f"supported for {'stores' if store else 'loads'}")
-    return channels, bits, name
+    return found
 
 
-def _format_load(plan, inst, program, dst, count):
-    """Typed load: convert the format's channels, then route them by the V#'s DST_SEL."""
+def _format_values(ctx, plan, inst, program):
+    """Typed load: the four routed components (n, 64, 4) and the numeric format.
+
+    Channels are converted, missing ones read 0 (W reads 1), then the V#'s
+    DST_SEL routes them; lanes out of range read 0 except for components
+    selecting the constant 1, as the manuals specify.
+    """
+    lanes = ctx.exec_lanes()
+    fmt, nfmt = _format_layout(ctx, inst, program)
+    pieces = plan(ctx, fmt.nbytes, True)
+    raw = load_pieces(ctx, pieces, lanes.shape, fmt.nbytes)
+    codes = buffer_formats.unpack(raw, fmt)
+    values = buffer_formats.to_registers(codes, fmt, nfmt)
+    integer = nfmt in buffer_formats.INTEGER_NUM_FORMATS
+    one = _U32(1) if integer else np.float32(1.0).view(_U32)
+    rgba = np.zeros(lanes.shape + (4,), _U32)
+    rgba[..., 3] = one
+    rgba[..., :fmt.channels] = values
+    in_range = np.zeros(lanes.shape, bool)
+    for piece in pieces:
+        in_range[piece.lanes] = piece.valid.all(axis=1)
     rsrc_code = int(inst.fields["srsrc"]) * 4
-
-    def run(ctx):
-        lanes = ctx.exec_lanes()
-        channels, bits, nfmt = _format_layout(ctx, inst, program)
-        nbytes = channels * bits // 8
-        pieces = plan(ctx, nbytes, True)
-        raw = load_pieces(ctx, pieces, lanes.shape, nbytes)
-        values = _decode_channels(raw, bits, nfmt).reshape(lanes.shape + (channels,))
-        one = np.float32(1.0).view(_U32) if nfmt not in ("uint", "sint") else _U32(1)
-        rgba = np.zeros(lanes.shape + (4,), _U32)
-        rgba[..., 3] = one
-        rgba[..., :channels] = values
-        in_range = np.zeros(lanes.shape, bool)
-        for piece in pieces:
-            in_range[piece.lanes] = piece.valid.all(axis=1)
-        dst_sel = decode_buffer_resource(ctx.state.read_sgpr(ctx.sel, rsrc_code, 4),
-                                         program.generation).dst_sel
-        _write_vgprs(ctx, dst, apply_dst_sel(rgba, dst_sel, one, in_range)[..., :count])
-    return run
+    dst_sel = decode_buffer_resource(ctx.state.read_sgpr(ctx.sel, rsrc_code, 4),
+                                     program.generation).dst_sel
+    return apply_dst_sel(rgba, dst_sel, one, in_range), nfmt
 
 
 def apply_dst_sel(rgba, dst_sel, one, in_range):
@@ -391,15 +337,156 @@ def apply_dst_sel(rgba, dst_sel, one, in_range):
     return np.where(in_range[..., None], routed, outside)
 
 
+def _format_load(plan, inst, program, dst, count):
+    def run(ctx):
+        values, _ = _format_values(ctx, plan, inst, program)
+        _write_vgprs(ctx, dst, values[..., :count])
+    return run
+
+
+def _store_format_words(ctx, fmt, nfmt, words, count, plan):
+    """Encode ``count`` components ((n, 64, count) register values) and store them;
+    channels the instruction does not supply store as 0."""
+    used = min(fmt.channels, count)
+    full = np.zeros(ctx.exec_lanes().shape + (fmt.channels,), _U32)
+    full[..., :used] = words[..., :used]
+    codes = buffer_formats.from_registers(full, fmt, nfmt)
+    store_pieces(ctx, plan(ctx, fmt.nbytes, True), buffer_formats.pack(codes, fmt))
+
+
 def _format_store(plan, inst, program, src, count):
     def run(ctx):
-        channels, bits, nfmt = _format_layout(ctx, inst, program, store=True)
-        used = min(channels, count)
-        words = np.zeros(ctx.exec_lanes().shape + (channels,), _U32)
-        words[..., :used] = _read_vgprs(ctx.state, ctx.sel, src, used)
-        data = _encode_channels(words, bits, nfmt)
-        store_pieces(ctx, plan(ctx, channels * bits // 8, True), data)
+        fmt, nfmt = _format_layout(ctx, inst, program, store=True)
+        words = _read_vgprs(ctx.state, ctx.sel, src, min(fmt.channels, count))
+        _store_format_words(ctx, fmt, nfmt, words, count, plan)
     return run
+
+
+# ------------------------------------------------------------ d16 formats
+def d16_unpacked(target) -> bool:
+    """GFX8.0 keeps one 16-bit value per VGPR (LLVM's unpacked-d16-vmem); GFX8.1
+    and GFX9 pack two.  Read from the ISA table: how many VGPRs llvm-mc gives
+    buffer_load_format_d16_xyzw on this target."""
+    from ..isa.families import buffer as buffer_family
+    info = buffer_family.lookup("buffer_load_format_d16_xyzw", target)
+    return info is not None and info.operands[0].width == 4
+
+
+def _d16_layout(program, count, half):
+    """How ``count`` 16-bit components sit in VGPRs: (unpacked, high-half start)."""
+    if half == "hi":
+        return False, True
+    return d16_unpacked(program.target), False
+
+
+def _d16_load(plan, inst, program, dst, count, half):
+    """d16 typed load: components narrowed to 16 bits; packed targets put two in
+    each VGPR (X low) and keep the half they do not write."""
+    unpacked, high = _d16_layout(program, count, half)
+
+    def run(ctx):
+        values, nfmt = _format_values(ctx, plan, inst, program)
+        halves = buffer_formats.narrow16(values[..., :count], nfmt)
+        if unpacked:
+            _write_vgprs(ctx, dst, halves)
+            return
+        current = _read_vgprs(ctx.state, ctx.sel, dst, (count + 1) // 2)
+        _write_vgprs(ctx, dst, _pack_halves(halves, current, high))
+    return run
+
+
+def _pack_halves(halves, current, high):
+    """16-bit values -> VGPR words, two per word; unwritten halves keep ``current``."""
+    words = current.copy()
+    for index in range(halves.shape[-1]):
+        reg, upper = divmod(index + int(high), 2)
+        if upper:
+            words[..., reg] = (words[..., reg] & _U32(0xFFFF)) | (halves[..., index] << _U32(16))
+        else:
+            words[..., reg] = (words[..., reg] & _U32(0xFFFF0000)) | halves[..., index]
+    return words
+
+
+def _d16_store(plan, inst, program, src, count, half):
+    """d16 typed store: 16-bit components widened, then encoded like a full store."""
+    unpacked, high = _d16_layout(program, count, half)
+    regs = count if unpacked else (count + int(high) + 1) // 2
+
+    def run(ctx):
+        fmt, nfmt = _format_layout(ctx, inst, program, store=True)
+        words = _read_vgprs(ctx.state, ctx.sel, src, regs)
+        if unpacked:
+            halves = words & _U32(0xFFFF)
+        else:
+            halves = np.stack([words[..., (i + int(high)) // 2] >> _U32(16 * ((i + int(high)) % 2))
+                               for i in range(count)], axis=-1)
+        _store_format_words(ctx, fmt, nfmt, buffer_formats.widen16(halves, nfmt), count, plan)
+    return run
+
+
+# ------------------------------------------------------------ LDS transfers
+_M0 = 124
+
+
+def _lds_inst_offset(family, inst):
+    """The instruction offset, which the LDS address adds too."""
+    if family == "buffer":
+        return int(inst.fields.get("offset", 0)) & 0xFFF
+    return _sign_extend(int(inst.fields.get("offset", 0)), 13)
+
+
+def _lds_lane_piece(ctx, inst_offset):
+    """A Piece for each active lane's LDS dword of an LDS-bit transfer.
+
+    The manuals' rule: LDS_ADDR = LDS base + M0[15:0] + inst_offset +
+    lane * 4 (one dword slot per lane whatever the access size).  A slot
+    past the work-group's LDS allocation is not touched.
+    """
+    state = ctx.state
+    lanes = ctx.exec_lanes()
+    size = state.lds.shape[1]
+    m0 = (state.sgpr[_M0, ctx.sel] & _U32(0xFFFF)).astype(_U64)
+    offset = _U64(inst_offset & 0xFFFF_FFFF_FFFF_FFFF)
+    addresses = (m0[:, None] + offset + _LANE_BYTES) & _MASK32
+    valid = addresses + _U64(4) <= _U64(size)
+    linear = state.wave_group[ctx.sel].astype(_U64)[:, None] * _U64(size) + addresses
+    return Piece(lds_memory(state), lanes, linear[lanes][:, None], valid[lanes][:, None], 4)
+
+
+_LANE_BYTES = np.arange(64, dtype=_U64) * _U64(4)
+
+
+def _lds_load(values_of, inst_offset):
+    """A load with the lds bit: the dword a VGPR load would return goes to the
+    lane's LDS slot instead (sub-dword loads deposit the extended dword)."""
+    def run(ctx):
+        words = values_of(ctx)
+        store_pieces(ctx, [_lds_lane_piece(ctx, inst_offset)], words_to_bytes(words[..., None], 4))
+    return run
+
+
+def _loaded_words(plan, nbytes, signed):
+    """fn(ctx) -> (n, 64) uint32: the first dword a plain load returns."""
+    def values(ctx):
+        raw = load_pieces(ctx, plan(ctx, nbytes, False), ctx.exec_lanes().shape, nbytes)
+        return bytes_to_words(raw, signed=signed)[..., 0]
+    return values
+
+
+def _store_from_lds(inst, program, plan):
+    """buffer_store_lds_dword: each active lane stores its LDS dword (the slot the
+    lds-bit loads fill) to its buffer address; no VGPR takes part."""
+    inst_offset = _lds_inst_offset("buffer", inst)
+
+    def run(ctx):
+        piece = _lds_lane_piece(ctx, inst_offset)
+        data = load_pieces(ctx, [piece], ctx.exec_lanes().shape, 4)
+        store_pieces(ctx, plan(ctx, 4, False), data)
+    return run
+
+
+#: Loads that have an lds-bit form (llvm-mc accepts ``lds`` on these only).
+LDS_LOADS = frozenset({"ubyte", "sbyte", "ushort", "sshort", "dword"})
 
 
 # ------------------------------------------------------------ registration
@@ -415,14 +502,24 @@ def _operands(family, inst):
     return int(fields.get("data", 0)), int(fields.get("vdst", 0))
 
 
-def _memory_builder(family, make):
-    """A registry builder: binds the address plan and operand registers once."""
+def _reject_lds(name):
+    def reject(ctx):
+        raise ctx.fault(f"{name} has no form that moves data to or from LDS (the lds bit)")
+    return reject
+
+
+def _memory_builder(family, make, lds_values=None):
+    """A registry builder: binds the address plan and operand registers once.
+
+    ``lds_values(inst, program, plan) -> fn(ctx)`` gives the dwords an
+    lds-bit form sends to LDS; without it the lds bit is refused.
+    """
     def build(inst, program):
-        if int(inst.fields.get("lds", 0)):
-            def reject(ctx):
-                raise ctx.fault("loads into LDS (the lds bit) are not supported")
-            return reject
         plan = PLANS[family](inst, program)
+        if int(inst.fields.get("lds", 0)):
+            if lds_values is None:
+                return _reject_lds(inst.op)
+            return _lds_load(lds_values(inst, program, plan), _lds_inst_offset(family, inst))
         src, dst = _operands(family, inst)
         return make(inst, program, plan, src, dst)
     return build
@@ -430,10 +527,14 @@ def _memory_builder(family, make):
 
 def _register_family(family, atomics):
     prefix = family + "_"
+    lds_capable = family != "flat"
     for suffix, (nbytes, signed) in LOAD_SIZES.items():
+        lds = (lambda i, p, plan, n=nbytes, g=signed: _loaded_words(plan, n, g)) \
+            if lds_capable and suffix in LDS_LOADS else None
         builder(f"{prefix}load_{suffix}")(_memory_builder(family, lambda i, p, plan, s, d,
                                           n=nbytes, g=signed: _load_action(
-                                              plan, d, n, g, tfe=bool(i.fields.get("tfe")))))
+                                              plan, d, n, g, tfe=bool(i.fields.get("tfe"))),
+                                          lds))
     for suffix, (nbytes, signed, half) in D16_LOADS.items():
         builder(f"{prefix}load_{suffix}")(_memory_builder(family, lambda i, p, plan, s, d,
                                           n=nbytes, g=signed, h=half: _load_action(
@@ -454,18 +555,26 @@ def _register_family(family, atomics):
                                                          bool(i.fields.get("glc")))))
 
 
+def _format_x_lds(inst, program, plan):
+    return lambda ctx: _format_values(ctx, plan, inst, program)[0][..., 0]
+
+
 def _register_formats():
     for count, suffix in enumerate(("x", "xy", "xyz", "xyzw"), start=1):
         for prefix in ("buffer", "tbuffer"):
+            lds = _format_x_lds if prefix == "buffer" and count == 1 else None
             builder(f"{prefix}_load_format_{suffix}")(_memory_builder(
-                "buffer", lambda i, p, plan, s, d, c=count: _format_load(plan, i, p, d, c)))
+                "buffer", lambda i, p, plan, s, d, c=count: _format_load(plan, i, p, d, c), lds))
             builder(f"{prefix}_store_format_{suffix}")(_memory_builder(
                 "buffer", lambda i, p, plan, s, d, c=count: _format_store(plan, i, p, s, c)))
-            for d16 in ("d16", "d16_hi"):
-                unsupported(f"{prefix}_load_format_{d16}_{suffix}",
-                            "d16 format loads are not modelled")
-                unsupported(f"{prefix}_store_format_{d16}_{suffix}",
-                            "d16 format stores are not modelled")
+            builder(f"{prefix}_load_format_d16_{suffix}")(_memory_builder(
+                "buffer", lambda i, p, plan, s, d, c=count: _d16_load(plan, i, p, d, c, "lo")))
+            builder(f"{prefix}_store_format_d16_{suffix}")(_memory_builder(
+                "buffer", lambda i, p, plan, s, d, c=count: _d16_store(plan, i, p, s, c, "lo")))
+    builder("buffer_load_format_d16_hi_x")(_memory_builder(
+        "buffer", lambda i, p, plan, s, d: _d16_load(plan, i, p, d, 1, "hi")))
+    builder("buffer_store_format_d16_hi_x")(_memory_builder(
+        "buffer", lambda i, p, plan, s, d: _d16_store(plan, i, p, s, 1, "hi")))
 
 
 def _build_nop(inst, program):
@@ -480,7 +589,8 @@ def _register_all():
     _register_family("scratch", atomics=False)
     _register_family("buffer", atomics=True)
     _register_formats()
-    unsupported("buffer_store_lds_dword", "stores from LDS (the lds bit) are not modelled")
+    builder("buffer_store_lds_dword")(
+        lambda inst, program: _store_from_lds(inst, program, _buffer_plan(inst, program)))
     for name in ("buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_sc",
                  "buffer_gl0_inv", "buffer_gl1_inv"):
         if name not in SEMANTICS:

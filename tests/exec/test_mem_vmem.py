@@ -387,6 +387,9 @@ def test_snorm_ogl_reads_and_unsupported_formats_fault():
     with pytest.raises(KernelError, match="not supported for stores"):
         run(state, "tbuffer_store_format_x", "MTBUF", mubuf(vaddr=0, vdata=4, offen=1,
                                                             dfmt=4, nfmt=2))
-    with pytest.raises(KernelError, match="data format 8"):
+    with pytest.raises(KernelError, match="data format 15"):      # reserved
         run(state, "tbuffer_load_format_x", "MTBUF", mubuf(vaddr=0, vdata=4, offen=1,
-                                                           dfmt=8, nfmt=0))
+                                                           dfmt=15, nfmt=0))
+    with pytest.raises(KernelError, match="data format 9 / numeric format 7"):
+        run(state, "tbuffer_load_format_x", "MTBUF", mubuf(vaddr=0, vdata=4, offen=1,
+                                                           dfmt=9, nfmt=7))   # no 2-bit float
