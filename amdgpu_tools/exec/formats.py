@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import operands as ops
+from .rounding import mode_reader
 from .state import EXEC_HI, EXEC_LO, VCC_LO, lanes_to_mask
 
 _NO_DST = (None, "none")
@@ -161,8 +162,20 @@ _MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
 _SIGN_F32 = np.uint32(0x80000000)
 
 
+# MODE.FP_DENORM per type: bit 0 set allows denormal inputs, bit 1 denormal
+# outputs (0 flush both, 1 flush outputs, 2 flush inputs, 3 allow both).
+_ALLOW_INPUT, _ALLOW_OUTPUT = 1, 2
+
+
+def flush_output(bits, type_, state):
+    """Result bits of a float type after MODE's output denormal flush."""
+    if type_ == "f32":
+        return bits if state.denorm_f32 & _ALLOW_OUTPUT else _flush_f32(bits)
+    return bits if state.denorm_f64_f16 & _ALLOW_OUTPUT else _flush_wide(bits, type_)
+
+
 def _flush_wide(bits, type_):
-    """Denormal f64 / f16 bits -> signed zero (MODE.FP_DENORM f64/f16 = flush)."""
+    """Denormal f64 / f16 bits -> signed zero (MODE.FP_DENORM f64/f16 flushes)."""
     bits = np.asarray(bits)
     if type_ == "f64":
         exponent, magnitude, sign = (np.uint64(0x7FF0_0000_0000_0000),
@@ -177,7 +190,7 @@ def _flush_wide(bits, type_):
 
 
 def _flush_f32(bits):
-    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 = flush).
+    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 flushes).
 
     Denormals are rare, so first check cheaply whether any exponent is zero.
     """
@@ -319,11 +332,15 @@ def build_valu(inst, semantic, program):
     ieee_nan = flags.get("ieee_nan", False)
     flush_out = dst_type == "f32" and not flags.get("no_flush")
     flush_wide_out = dst_type in ("f64", "f16") and not flags.get("no_flush")
+    rounded = flags.get("rounded")
+    round_mode = mode_reader(dst_type) if rounded is not None else None
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
     if op_sel >> 3 & 1 and ops.bits_of(dst_type) == 16:
         writer = _op_sel_writer(dst)
     if carry_in_code is None and carry_out_code is None and not ieee_nan and post is None \
             and writer is None and not wide and src_mods is None:
+        if round_mode is not None:
+            return _rounded_valu(fn, rounded, round_mode, fetch, dst, dst_type)
         return _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out)
 
     def run(ctx):
@@ -331,7 +348,8 @@ def build_valu(inst, semantic, program):
         args = [ops.typed(get(state, sel), type_) for get, type_ in fetch]
         if carry_in_code is not None:
             args.append(state.read_mask(sel, carry_in_code))
-        result = fn(*args)
+        mode = round_mode(state) if round_mode is not None else 0
+        result = rounded(mode, *args) if mode else fn(*args)
         if ieee_nan and state.ieee_mode:
             result = quiet_signalling_nans(result, args)
         if carry_out_code is not None:
@@ -341,10 +359,8 @@ def build_valu(inst, semantic, program):
         if post is not None:
             result = post(result, state)
         bits = ops.to_bits(result, dst_type)
-        if flush_out and state.flush_f32:
-            bits = _flush_f32(bits)
-        elif flush_wide_out and state.flush_f64_f16:
-            bits = _flush_wide(bits, dst_type)
+        if flush_out or flush_wide_out:
+            bits = flush_output(bits, dst_type, state)
         lanes = ctx.write_lanes() if src_mods is None else src_mods.lanes(ctx, ctx.exec_lanes())
         if writer is not None:
             writer(state, sel, bits, lanes)
@@ -386,9 +402,9 @@ def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out):
 
     def finish(ctx, state, sel, result):
         bits = to_bits(result, dst_type)
-        if flush_out and state.flush_f32:
+        if flush_out and not state.denorm_f32 & _ALLOW_OUTPUT:
             bits = _flush_f32(bits)
-        elif flush_wide_out and state.flush_f64_f16:
+        elif flush_wide_out and not state.denorm_f64_f16 & _ALLOW_OUTPUT:
             bits = _flush_wide(bits, dst_type)
         lanes = ctx.write_lanes()
         if lanes is None:
@@ -416,6 +432,28 @@ def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out):
     return run
 
 
+def _rounded_valu(fn, rounded, round_mode, fetch, dst, dst_type):
+    """``_plain_valu`` for an op whose float result MODE.FP_ROUND rounds: one
+    branch per instruction on the result type's mode picks the NumPy (round
+    to nearest even) function or its directed variant ``rounded(mode, ...)``."""
+    getters = tuple(_typed_getter(get, type_) for get, type_ in fetch)
+    to_bits = ops.to_bits
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        args = [get(state, sel) for get in getters]
+        mode = round_mode(state)
+        bits = to_bits(rounded(mode, *args) if mode else fn(*args), dst_type)
+        bits = flush_output(bits, dst_type, state)
+        lanes = ctx.write_lanes()
+        if lanes is None:
+            state.vgpr[dst, sel] = bits
+        else:
+            state.write_vgpr(sel, dst, bits, lanes)
+        return None
+    return run
+
+
 def quiet_signalling_nans(result, args):
     """MODE.IEEE min/max/med3: a signalling NaN operand makes the result a quiet NaN
     (NumPy's fmin/fmax would return the other operand)."""
@@ -435,16 +473,18 @@ def quiet_signalling_nans(result, args):
 
 
 def _flushing_wide(getter, type_):
+    """``getter`` with MODE's f64/f16 input denormal flush (FP_DENORM 0 and 2)."""
     def get(state, sel):
         bits = getter(state, sel)
-        return _flush_wide(bits, type_) if state.flush_f64_f16 else bits
+        return bits if state.denorm_f64_f16 & _ALLOW_INPUT else _flush_wide(bits, type_)
     return get
 
 
 def _flushing(getter):
+    """``getter`` with MODE's f32 input denormal flush (FP_DENORM 0 and 2)."""
     def get(state, sel):
         bits = getter(state, sel)
-        return _flush_f32(bits) if state.flush_f32 else bits
+        return bits if state.denorm_f32 & _ALLOW_INPUT else _flush_f32(bits)
     return get
 
 

@@ -5,6 +5,10 @@ source's halves with op_sel (low result) and op_sel_hi (high result), applies
 neg_lo/neg_hi, runs the function on both halves in one NumPy call and packs
 the result. Mix ops read each source as f32 (op_sel_hi bit 0) or as the f16
 half op_sel chooses (op_sel_hi bit 1), with neg_lo = neg and neg_hi = abs.
+
+Float results follow MODE: packed f16 math and f16 mix results round with
+FP_ROUND[3:2] and flush denormals with FP_DENORM[7:6], f32 mix results use
+FP_ROUND[1:0] (directed variants ``rounded(mode, ...)``, exec/rounding.py).
 """
 
 from __future__ import annotations
@@ -12,10 +16,16 @@ from __future__ import annotations
 import numpy as np
 
 from . import operands as ops
+from . import rounding
 from .formats import BUILDERS, _aperture_reader, field
+from .fused import fma_narrow
 from .registry import Semantic, SEMANTICS
 
+F16, F32 = np.float16, np.float32
 U16, U32 = np.uint16, np.uint32
+#: MODE.FP_DENORM bits of a type: bit 0 allows denormal inputs, bit 1 outputs.
+_ALLOW_INPUT, _ALLOW_OUTPUT = 1, 2
+_SMALLEST_NORMAL_F16 = F16(2.0 ** -14)
 _HALF_VIEW = {"f16": np.float16, "i16": np.int16, "u16": np.uint16, "b16": np.uint16}
 
 
@@ -25,6 +35,14 @@ def packed(op, type_, sources, **flags):
         SEMANTICS[op] = Semantic(op, "packed", fn, type_, (type_,) * sources, dict(flags))
         return fn
     return decorate
+
+
+def _flush_f16(values):
+    """Denormal f16 values -> zero of the same sign."""
+    tiny = (np.abs(values) < _SMALLEST_NORMAL_F16) & (values != 0)
+    if not tiny.any():
+        return values
+    return np.where(tiny, np.copysign(F16(0), values), values)
 
 
 def mix(op, **flags):
@@ -62,6 +80,7 @@ def build_packed(inst, semantic, program):
     clamp = field(inst, "clamp")
     getters = [_source(inst, i, program) for i in range(count)]
     dst = field(inst, "vdst")
+    rounded = semantic.flags.get("rounded")
 
     def halves(bits, i):
         bits = np.asarray(bits, U32)
@@ -77,7 +96,16 @@ def build_packed(inst, semantic, program):
     def run(ctx):
         state, sel = ctx.state, ctx.sel
         args = [halves(get(state, sel), i) for i, get in enumerate(getters)]
-        result = np.asarray(fn(*args))
+        if not is_float:
+            result = np.asarray(fn(*args))
+        else:
+            denorm = state.denorm_f64_f16
+            if not denorm & _ALLOW_INPUT:
+                args = [_flush_f16(arg) for arg in args]
+            mode = state.round_f64_f16 if rounded is not None else 0
+            result = np.asarray(rounded(mode, *args) if mode else fn(*args))
+            if not denorm & _ALLOW_OUTPUT:
+                result = _flush_f16(result)
         if clamp and is_float:
             result = np.where(np.isnan(result), view(0), np.clip(result, view(0), view(1)))
         bits = np.asarray(result, dtype=view).view(U16).astype(U32)
@@ -87,7 +115,10 @@ def build_packed(inst, semantic, program):
 
 
 def build_mix(inst, semantic, program):
-    """v_mad_mix*/v_fma_mix*: f32 or f16-half sources, f32 or f16-half result."""
+    """v_mad_mix*/v_fma_mix*: f32 or f16-half sources, f32 or f16-half result.
+
+    The semantic is ``fn(a, b, c, mode, dtype)``: the result rounded once to
+    the destination type in that type's MODE.FP_ROUND."""
     fn = semantic.fn
     op_sel = field(inst, "op_sel")
     op_sel_hi = field(inst, "op_sel_hi", default=0) | (field(inst, "op_sel_hi2", default=0) << 2)
@@ -95,6 +126,8 @@ def build_mix(inst, semantic, program):
     clamp = field(inst, "clamp")
     dst = field(inst, "vdst")
     result_half = semantic.flags.get("half")          # None, 'lo' or 'hi'
+    dtype = F32 if result_half is None else F16
+    round_mode = rounding.mode_reader("f32" if result_half is None else "f16")
     getters = []
     for i in range(3):
         code = field(inst, f"src{i}")
@@ -116,13 +149,14 @@ def build_mix(inst, semantic, program):
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        result = np.asarray(fn(*[read(state, sel, *g) for g in getters]), np.float32)
+        sources = [read(state, sel, *g) for g in getters]
+        result = np.asarray(fn(*sources, round_mode(state), dtype), dtype)
         if clamp:
-            result = np.where(np.isnan(result), np.float32(0), np.clip(result, 0, 1))
+            result = np.where(np.isnan(result), dtype(0), np.clip(result, dtype(0), dtype(1)))
         if result_half is None:
             bits = result.view(U32)
         else:
-            half = result.astype(np.float16).view(U16).astype(U32)
+            half = result.view(U16).astype(U32)
             old = state.vgpr[dst, sel]
             bits = (old & U32(0xFFFF0000)) | half if result_half == "lo" else \
                 (old & U32(0xFFFF)) | (half << U32(16))
@@ -135,19 +169,23 @@ BUILDERS["mix"] = build_mix
 
 
 # ------------------------------------------------------------ packed ops
-@packed("v_pk_add_f16", "f16", 2)
+def _directed(arithmetic):
+    return lambda mode, *halves: arithmetic(*halves, mode, F16)
+
+
+@packed("v_pk_add_f16", "f16", 2, rounded=_directed(rounding.add))
 def v_pk_add_f16(a, b):
     return a + b
 
 
-@packed("v_pk_mul_f16", "f16", 2)
+@packed("v_pk_mul_f16", "f16", 2, rounded=_directed(rounding.multiply))
 def v_pk_mul_f16(a, b):
     return a * b
 
 
-@packed("v_pk_fma_f16", "f16", 3)
+@packed("v_pk_fma_f16", "f16", 3, rounded=_directed(rounding.fma))
 def v_pk_fma_f16(a, b, c):
-    return (a.astype(np.float64) * b + c).astype(np.float16)
+    return fma_narrow(a, b, c, F16)
 
 
 @packed("v_pk_min_f16", "f16", 2)
@@ -231,12 +269,18 @@ def v_pk_ashrrev_i16(a, b):
 
 
 # -------------------------------------------------------------- mix ops
-def _fma(a, b, c):
-    return (a.astype(np.float64) * b + c).astype(np.float32)
+def _fma(a, b, c, mode, dtype):
+    """Fused: one rounding of the exact a * b + c to the destination type."""
+    if mode:
+        return rounding.fma(a, b, c, mode, dtype)
+    return fma_narrow(a, b, c, dtype)
 
 
-def _mad(a, b, c):
-    return a * b + c
+def _mad(a, b, c, mode, dtype):
+    """Unfused: product and sum rounded to f32, an f16 destination rounds that."""
+    if not mode:
+        return (a * b + c).astype(dtype)
+    return rounding.convert(rounding.multiply_add(a, b, c, mode, F32), mode, dtype)
 
 
 mix("v_mad_mix_f32")(_mad)

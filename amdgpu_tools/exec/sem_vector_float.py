@@ -1,7 +1,14 @@
 """Vector ALU floating-point semantics: f16/f32/f64 arithmetic, conversions,
 transcendentals and the division helpers.
 
-NumPy's IEEE arithmetic rounds to nearest even, as the default MODE does.
+NumPy's IEEE arithmetic rounds to nearest even, as the default MODE does;
+ops whose result the ISA rounds per MODE.FP_ROUND also register a
+``rounded=fn(mode, *sources)`` variant (exec/rounding.py) that the wrappers
+call when the result type's round mode is a directed one.  Ops that ignore
+FP_ROUND: float -> int conversions (truncate, or floor/round-half-up by
+name), v_rndne/floor/ceil/trunc/fract/frexp (exact or own rule), min/max/med3,
+the transcendental approximations (rcp, rsq, sqrt, exp, log, sin, cos) and
+v_cvt_pkrtz (always toward zero).
 Transcendentals are computed in float64 and rounded once, which is at least
 as accurate as the hardware's 1-ulp approximations; v_sin/v_cos take their
 input in revolutions (x * 2*pi) as the ISA manual defines.
@@ -11,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import rounding
 from .fused import fma64, fma_narrow
 from .registry import valu
 
@@ -20,14 +28,15 @@ _FTYPES = {"f16": F16, "f32": F32, "f64": F64}
 
 
 def _binary(name, type_, op, **flags):
+    """Register ``op`` on two ``type_`` sources (flags: see registry.valu)."""
     @valu(name, type_, type_, type_, **flags)
     def fn(a, b):
         return op(a, b)
     fn.__name__ = name
 
 
-def _unary(name, type_, op, out=None):
-    @valu(name, out or type_, type_)
+def _unary(name, type_, op, out=None, **flags):
+    @valu(name, out or type_, type_, **flags)
     def fn(a):
         return op(a)
     fn.__name__ = name
@@ -50,9 +59,22 @@ def fract(x):
     return np.where(np.isinf(x), dtype.type(np.nan), result)
 
 
+def _directed(arithmetic, type_, swap=False):
+    """``rounded(mode, *sources)`` for a registration: ``arithmetic(*sources,
+    mode, dtype)`` from exec/rounding.py (sources swapped for *rev ops)."""
+    dtype = _FTYPES[type_]
+    if swap:
+        return lambda mode, a, b: arithmetic(b, a, mode, dtype)
+    return lambda mode, *sources: arithmetic(*sources, mode, dtype)
+
+
+def _subtract(a, b, mode, dtype):
+    return rounding.add(a, -b, mode, dtype)
+
+
 for _t in ("f16", "f32", "f64"):
-    _binary(f"v_add_{_t}", _t, np.add)
-    _binary(f"v_mul_{_t}", _t, np.multiply)
+    _binary(f"v_add_{_t}", _t, np.add, rounded=_directed(rounding.add, _t))
+    _binary(f"v_mul_{_t}", _t, np.multiply, rounded=_directed(rounding.multiply, _t))
     _binary(f"v_min_{_t}", _t, ieee_min, ieee_nan=True)
     _binary(f"v_max_{_t}", _t, ieee_max, ieee_nan=True)
     _unary(f"v_ceil_{_t}", _t, np.ceil)
@@ -64,8 +86,8 @@ for _t in ("f16", "f32", "f64"):
     _unary(f"v_rcp_{_t}", _t, lambda a, d=_FTYPES[_t]: (1.0 / a.astype(F64)).astype(d))
     _unary(f"v_rsq_{_t}", _t, lambda a, d=_FTYPES[_t]: (1.0 / np.sqrt(a.astype(F64))).astype(d))
 for _t in ("f16", "f32"):
-    _binary(f"v_sub_{_t}", _t, np.subtract)
-    _binary(f"v_subrev_{_t}", _t, lambda a, b: b - a)
+    _binary(f"v_sub_{_t}", _t, np.subtract, rounded=_directed(_subtract, _t))
+    _binary(f"v_subrev_{_t}", _t, lambda a, b: b - a, rounded=_directed(_subtract, _t, swap=True))
     _unary(f"v_exp_{_t}", _t, lambda a, d=_FTYPES[_t]: np.exp2(a.astype(F64)).astype(d))
     _unary(f"v_log_{_t}", _t, lambda a, d=_FTYPES[_t]: np.log2(a.astype(F64)).astype(d))
     _unary(f"v_sin_{_t}", _t, lambda a, d=_FTYPES[_t]:
@@ -78,10 +100,18 @@ _unary("v_exp_legacy_f32", "f32", lambda a: np.exp2(a.astype(F64)).astype(F32))
 _unary("v_log_legacy_f32", "f32", lambda a: np.log2(a.astype(F64)).astype(F32))
 
 
-@valu("v_mul_legacy_f32", "f32", "f32", "f32")
-def v_mul_legacy_f32(a, b):
+def _legacy_product(a, b, mode=rounding.NEAREST_EVEN):
     """DX9 multiply: 0 * anything (even Inf/NaN) is 0."""
-    return np.where((a == 0) | (b == 0), F32(0), a * b)
+    product = a * b if mode == rounding.NEAREST_EVEN else rounding.multiply(a, b, mode, F32)
+    return np.where((a == 0) | (b == 0), F32(0), product)
+
+
+def _legacy_mad(mode, a, b, c):
+    return rounding.add(_legacy_product(a, b, mode), c, mode, F32)
+
+
+valu("v_mul_legacy_f32", "f32", "f32", "f32",
+     rounded=lambda mode, a, b: _legacy_product(a, b, mode))(_legacy_product)
 
 
 # ---------------------------------------------------------- multiply-add
@@ -90,67 +120,74 @@ def fma32(a, b, c):
     return fma_narrow(a, b, c, F32)
 
 
-@valu("v_fma_f32", "f32", "f32", "f32", "f32")
+@valu("v_fma_f32", "f32", "f32", "f32", "f32", rounded=_directed(rounding.fma, "f32"))
 def v_fma_f32(a, b, c):
     return fma32(a, b, c)
 
 
-@valu("v_fma_f64", "f64", "f64", "f64", "f64")
+@valu("v_fma_f64", "f64", "f64", "f64", "f64", rounded=_directed(rounding.fma, "f64"))
 def v_fma_f64(a, b, c):
     return fma64(a, b, c)
 
 
-@valu("v_fma_f16", "f16", "f16", "f16", "f16")
+@valu("v_fma_f16", "f16", "f16", "f16", "f16", rounded=_directed(rounding.fma, "f16"))
 def v_fma_f16(a, b, c):
     return fma_narrow(a, b, c, F16)
 
 
-@valu("v_mad_f32", "f32", "f32", "f32", "f32")
+@valu("v_mad_f32", "f32", "f32", "f32", "f32", rounded=_directed(rounding.multiply_add, "f32"))
 def v_mad_f32(a, b, c):
     return a * b + c
 
 
-@valu("v_mad_f16", "f16", "f16", "f16", "f16")
+@valu("v_mad_f16", "f16", "f16", "f16", "f16", rounded=_directed(rounding.multiply_add, "f16"))
 def v_mad_f16(a, b, c):
     return a * b + c
 
 
-@valu("v_mac_f32", "f32", "f32", "f32", "f32", layout="mac")
+@valu("v_mac_f32", "f32", "f32", "f32", "f32", layout="mac",
+      rounded=_directed(rounding.multiply_add, "f32"))
 def v_mac_f32(a, b, c):
     return a * b + c
 
 
-@valu("v_mac_f16", "f16", "f16", "f16", "f16", layout="mac")
+@valu("v_mac_f16", "f16", "f16", "f16", "f16", layout="mac",
+      rounded=_directed(rounding.multiply_add, "f16"))
 def v_mac_f16(a, b, c):
     return a * b + c
 
 
-@valu("v_fmac_f32", "f32", "f32", "f32", "f32", layout="mac")
+@valu("v_fmac_f32", "f32", "f32", "f32", "f32", layout="mac",
+      rounded=_directed(rounding.fma, "f32"))
 def v_fmac_f32(a, b, c):
     return fma32(a, b, c)
 
 
-@valu("v_madmk_f32", "f32", "f32", "f32", "f32", layout="madmk")
+@valu("v_madmk_f32", "f32", "f32", "f32", "f32", layout="madmk",
+      rounded=_directed(rounding.multiply_add, "f32"))
 def v_madmk_f32(a, k, b):
     return a * k + b
 
 
-@valu("v_madak_f32", "f32", "f32", "f32", "f32", layout="madak")
+@valu("v_madak_f32", "f32", "f32", "f32", "f32", layout="madak",
+      rounded=_directed(rounding.multiply_add, "f32"))
 def v_madak_f32(a, b, k):
     return a * b + k
 
 
-@valu("v_madmk_f16", "f16", "f16", "f16", "f16", layout="madmk")
+@valu("v_madmk_f16", "f16", "f16", "f16", "f16", layout="madmk",
+      rounded=_directed(rounding.multiply_add, "f16"))
 def v_madmk_f16(a, k, b):
     return a * k + b
 
 
-@valu("v_madak_f16", "f16", "f16", "f16", "f16", layout="madak")
+@valu("v_madak_f16", "f16", "f16", "f16", "f16", layout="madak",
+      rounded=_directed(rounding.multiply_add, "f16"))
 def v_madak_f16(a, b, k):
     return a * b + k
 
 
-@valu("v_mad_legacy_f32", "f32", "f32", "f32", "f32")
+@valu("v_mad_legacy_f32", "f32", "f32", "f32", "f32", rounded=_legacy_mad)
 def v_mad_legacy_f32(a, b, c):
     return np.where((a == 0) | (b == 0), F32(0), a * b) + c
 
@@ -177,17 +214,17 @@ for _t in ("f16", "f32"):
 
 
 # ------------------------------------------------------------- exponents
-@valu("v_ldexp_f32", "f32", "f32", "i32")
+@valu("v_ldexp_f32", "f32", "f32", "i32", rounded=_directed(rounding.ldexp, "f32"))
 def v_ldexp_f32(a, b):
     return np.ldexp(a.astype(F64), np.clip(b, -1100, 1100)).astype(F32)
 
 
-@valu("v_ldexp_f64", "f64", "f64", "i32")
+@valu("v_ldexp_f64", "f64", "f64", "i32", rounded=_directed(rounding.ldexp, "f64"))
 def v_ldexp_f64(a, b):
     return np.ldexp(a, np.clip(b, -2200, 2200))
 
 
-@valu("v_ldexp_f16", "f16", "f16", "i16")
+@valu("v_ldexp_f16", "f16", "f16", "i16", rounded=_directed(rounding.ldexp, "f16"))
 def v_ldexp_f16(a, b):
     return np.ldexp(a.astype(F64), np.clip(b.astype(np.int32), -100, 100)).astype(F16)
 
@@ -223,15 +260,21 @@ _unary("v_cvt_i32_f64", "f64", lambda x: float_to_int(x, -2**31, 2**31 - 1, np.i
 _unary("v_cvt_u32_f64", "f64", lambda x: float_to_int(x, 0, 2**32 - 1, np.uint32), out="u32")
 _unary("v_cvt_i16_f16", "f16", lambda x: float_to_int(x, -2**15, 2**15 - 1, np.int16), out="i16")
 _unary("v_cvt_u16_f16", "f16", lambda x: float_to_int(x, 0, 2**16 - 1, np.uint16), out="u16")
-_unary("v_cvt_f32_i32", "i32", lambda x: x.astype(F32), out="f32")
-_unary("v_cvt_f32_u32", "u32", lambda x: x.astype(F32), out="f32")
+_unary("v_cvt_f32_i32", "i32", lambda x: x.astype(F32), out="f32",
+       rounded=_directed(rounding.convert, "f32"))
+_unary("v_cvt_f32_u32", "u32", lambda x: x.astype(F32), out="f32",
+       rounded=_directed(rounding.convert, "f32"))
 _unary("v_cvt_f64_i32", "i32", lambda x: x.astype(F64), out="f64")
 _unary("v_cvt_f64_u32", "u32", lambda x: x.astype(F64), out="f64")
-_unary("v_cvt_f16_i16", "i16", lambda x: x.astype(F16), out="f16")
-_unary("v_cvt_f16_u16", "u16", lambda x: x.astype(F16), out="f16")
-_unary("v_cvt_f32_f64", "f64", lambda x: x.astype(F32), out="f32")
+_unary("v_cvt_f16_i16", "i16", lambda x: x.astype(F16), out="f16",
+       rounded=_directed(rounding.convert, "f16"))
+_unary("v_cvt_f16_u16", "u16", lambda x: x.astype(F16), out="f16",
+       rounded=_directed(rounding.convert, "f16"))
+_unary("v_cvt_f32_f64", "f64", lambda x: x.astype(F32), out="f32",
+       rounded=_directed(rounding.convert, "f32"))
 _unary("v_cvt_f64_f32", "f32", lambda x: x.astype(F64), out="f64")
-_unary("v_cvt_f16_f32", "f32", lambda x: x.astype(F16), out="f16")
+_unary("v_cvt_f16_f32", "f32", lambda x: x.astype(F16), out="f16",
+       rounded=_directed(rounding.convert, "f16"))
 _unary("v_cvt_f32_f16", "f16", lambda x: x.astype(F32), out="f32")
 _unary("v_cvt_rpi_i32_f32", "f32",
        lambda x: float_to_int(np.floor(np.asarray(x, F64) + 0.5), -2**31, 2**31 - 1, np.int32),
@@ -379,13 +422,25 @@ def _div_scale(value, denominator, numerator, gap, scale, tiny_exponent):
     return result, vcc
 
 
-@valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True, vcc_in=True)
+def _div_fmas_f32_directed(mode, a, b, c, vcc):
+    """The fused a * b + c kept exact as hi + lo in float64, scaled by the
+    power of two VCC asks for (exact), then rounded once in ``mode``."""
+    with np.errstate(all="ignore"):
+        hi, lo = rounding.two_sum(a.astype(F64) * b.astype(F64), c.astype(F64))
+        scale = _undo_scale(np.ones(np.broadcast(hi, vcc).shape), c, vcc, 64, 127)
+        return rounding.narrow(hi * scale, lo * scale, mode, F32)
+
+
+@valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True, vcc_in=True,
+      rounded=_div_fmas_f32_directed)
 def v_div_fmas_f32(a, b, c, vcc):
     wide = a.astype(F64) * b.astype(F64) + c.astype(F64)
     return _undo_scale(wide, c, vcc, 64, 127).astype(F32)
 
 
-@valu("v_div_fmas_f64", "f64", "f64", "f64", "f64", carry_in=True, vcc_in=True)
+@valu("v_div_fmas_f64", "f64", "f64", "f64", "f64", carry_in=True, vcc_in=True,
+      rounded=lambda mode, a, b, c, vcc:
+      _undo_scale(rounding.fma(a, b, c, mode, F64), c, vcc, 128, 1023))
 def v_div_fmas_f64(a, b, c, vcc):
     return _undo_scale(fma64(a, b, c), c, vcc, 128, 1023)
 
@@ -469,8 +524,9 @@ def v_trig_preop_f64(x, segment):
 
 # GFX9 renamed the GFX8 f16 mad/fma/div_fixup (which zero the high half) to
 # *_legacy_f16; the computation is the same.
-valu("v_mad_legacy_f16", "f16", "f16", "f16", "f16")(lambda a, b, c: a * b + c)
-valu("v_fma_legacy_f16", "f16", "f16", "f16", "f16")(
+valu("v_mad_legacy_f16", "f16", "f16", "f16", "f16",
+     rounded=_directed(rounding.multiply_add, "f16"))(lambda a, b, c: a * b + c)
+valu("v_fma_legacy_f16", "f16", "f16", "f16", "f16", rounded=_directed(rounding.fma, "f16"))(
     lambda a, b, c: fma_narrow(a, b, c, F16))
 valu("v_div_fixup_legacy_f16", "f16", "f16", "f16", "f16")(_div_fixup)
 
@@ -516,7 +572,7 @@ _binary("v_min_legacy_f32", "f32", _legacy_min)
 _binary("v_max_legacy_f32", "f32", _legacy_max)
 
 
-@valu("v_mac_legacy_f32", "f32", "f32", "f32", "f32", layout="mac")
+@valu("v_mac_legacy_f32", "f32", "f32", "f32", "f32", layout="mac", rounded=_legacy_mad)
 def v_mac_legacy_f32(a, b, c):
     return np.where((a == 0) | (b == 0), F32(0), a * b) + c
 
