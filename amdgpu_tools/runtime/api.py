@@ -211,10 +211,15 @@ class Kernel:
     def __repr__(self):
         return f"Kernel({self.name!r})"
 
-    def __call__(self, *args, grid, block, queue=None):
-        """Launch on the device's queue (or ``queue``, from ``Device.create_queue``)."""
+    def __call__(self, *args, grid, block, queue=None, shared=0):
+        """Launch on the device's queue (or ``queue``, from ``Device.create_queue``);
+        ``shared``: bytes of dynamic group memory not tied to an argument (HIP's
+        ``extern __shared__``, the launch's sharedMemBytes)."""
         geometry = self.check_geometry(grid, block)
-        return launch(self.device, self.info, list(args), geometry, queue=queue)
+        if not isinstance(shared, (int, np.integer)) or shared < 0:
+            raise LaunchError(f"shared={shared!r}: dynamic group memory is a byte count >= 0")
+        return launch(self.device, self.info, list(args), geometry, queue=queue,
+                      shared=int(shared))
 
     def check_geometry(self, grid, block) -> Geometry:
         grid_t = _dims(grid, "grid", 0xFFFFFFFF)
@@ -328,7 +333,7 @@ def kernarg_allocation_size(segment_size: int) -> int:
     return max(KERNARG_GRANULE, align_up(segment_size, KERNARG_GRANULE))
 
 
-def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None):
+def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None, shared=0):
     """Dispatch ``kernel`` through an AQL packet and wait for it; returns the
     executor's DispatchResult. Raises KernelError when the kernel fails."""
     agent = device.agent
@@ -337,6 +342,7 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
         raise queue.error if queue.error is not None else \
             ToolchainError(f"queue {queue.id} is {queue.state}")
     values, dynamic_lds = encode_args(kernel, args)
+    dynamic_lds += shared
     group_size, private_size = _segment_sizes(device, kernel, dynamic_lds)
     temporaries = []   # released after the dispatch: kernarg, buffers, signal
     blocked = False
