@@ -222,6 +222,7 @@ class Scheduler:
         #: progress mark (executed - retried) when deferred waves last came back
         self.round_mark = None
         self.alive = np.ones(waves, dtype=np.bool_)
+        state.extra["alive"] = self.alive     # read by ds_ordered_count (wave order)
         self.at_barrier = np.zeros(waves, dtype=np.bool_)
         self.resume_pc = np.zeros(waves, dtype=np.int64)
         group_count = int(state.wave_group.max()) + 1 if waves else 0

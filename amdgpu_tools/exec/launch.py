@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 #: High halves of the flat apertures the runtime programs (amd_queue_t on
 #: GFX7/8, the aperture registers src_shared_base/src_private_base on GFX9).
 #: Each aperture is 4 GiB: a flat address whose high 32 bits equal the base's
@@ -59,6 +61,55 @@ class KernelSetup:
     wavefront_size: int = 64
 
 
+#: Bytes of global data share (GDS) per device on GFX6-GFX9.
+GDS_BYTES = 64 * 1024
+#: Global wave sync (GWS) resources: resource ids are taken modulo this.
+GWS_RESOURCES = 64
+#: Dedicated ordered-count counters ("packers") of ds_ordered_count.
+ORDERED_COUNTERS = 4
+
+
+@dataclass
+class GwsResource:
+    """One GWS barrier or semaphore: the state the GWS instructions update.
+
+    ``counter``: waves still to arrive (barrier) or available (semaphore);
+    ``flag``: flips each time the barrier is satisfied (a waiting wave goes
+    on once it differs from the flag it arrived with); ``releases`` counts
+    ds_gws_sema_release_all (waves that blocked in ds_gws_sema_p before
+    one go on); ``kind``: 'barrier' or 'semaphore' (the last label set).
+    """
+
+    counter: int = 0
+    flag: int = 0
+    releases: int = 0
+    kind: str = "barrier"
+
+
+@dataclass
+class GlobalDataShare:
+    """A device's global data share: GDS memory, GWS resources and the
+    ordered-count counters, all zero at creation.
+
+    Hardware gives each queue a GDS allocation for its lifetime; here one
+    instance lives as long as the runtime's packet processor (the device),
+    so values written by one dispatch are seen by the next. A dispatch whose
+    request carries none gets a fresh one (kept on the request for all of
+    its batches).
+    """
+
+    memory: np.ndarray = field(default_factory=lambda: np.zeros(GDS_BYTES, np.uint8))
+    gws: dict = field(default_factory=dict)            # resource id -> GwsResource
+    ordered: list = field(default_factory=lambda: [0] * ORDERED_COUNTERS)
+
+    def resource(self, rid: int) -> GwsResource:
+        """The GWS resource ``rid`` (created zeroed when first used)."""
+        found = self.gws.get(rid)
+        if found is None:
+            found = self.gws[rid] = GwsResource()
+        return found
+
+
 @dataclass(frozen=True)
 class ExecutionLimits:
     """The watchdog: a dispatch that exceeds either limit ends in an error."""
@@ -101,6 +152,9 @@ class DispatchRequest:
     #: called with no arguments every HOST_SERVICE_STEPS scheduler steps while
     #: the kernel runs, so the host can answer requests waves spin on (hostcall)
     host_service: object = None
+    #: the device's GlobalDataShare (GDS memory, GWS, ordered counters);
+    #: None: the executor creates a zeroed one for this dispatch
+    gds: GlobalDataShare | None = None
 
 
 @dataclass

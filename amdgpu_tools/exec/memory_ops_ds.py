@@ -4,7 +4,11 @@ An LDS address is ``ADDR VGPR + instruction offset`` within the wave's
 work-group segment.  An access is in range when it ends inside the group
 segment and, on GFX6-8, below the byte limit in M0; out-of-range reads
 return zero and out-of-range writes and atomics do nothing, as on hardware.
-GDS (the gds bit, ds_gws_*, ds_ordered_count) is not modelled.
+
+With the gds bit set the same builders address the device's global data
+share instead: every builder takes its pieces from ``_space(inst)``, which
+is ``lds_piece`` or ``memory_ops_gds.gds_piece`` (the M0 window rule is
+described there, with GWS and ds_ordered_count).
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import numpy as np
 
 from .memory_ops import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
                          lds_memory, load_pieces, split64, store_pieces, words_to_bytes)
-from .registry import builder, unsupported
+from .memory_ops_gds import gds_piece
+from .registry import builder
 
 _U32 = np.uint32
 _U64 = np.uint64
@@ -97,6 +102,19 @@ def lds_piece(ctx, generation, addresses, nbytes, lanes):
                  valid[lanes][:, None], nbytes)
 
 
+def _gds_bit(inst) -> bool:
+    return bool(int(inst.fields.get("gds", 0)))
+
+
+def _gds_space(ctx, generation, addresses, nbytes, lanes):
+    return gds_piece(ctx, addresses, nbytes, lanes)
+
+
+def _space(inst):
+    """The piece maker of the memory ``inst`` addresses: LDS, or GDS with the gds bit."""
+    return _gds_space if _gds_bit(inst) else lds_piece
+
+
 def _dword_indices(ctx, generation, reg, offsets):
     """Dword indices into the batch's LDS of every lane's accesses at ADDR + each offset.
 
@@ -140,9 +158,9 @@ def _finish_load(ctx, inst, raw, signed, d16=None):
 
 # ------------------------------------------------------------------- loads
 def _build_read(inst, program, nbytes, signed, d16=None):
-    generation = program.generation
+    generation, piece_at = program.generation, _space(inst)
 
-    plain_dword = nbytes == 4 and d16 is None
+    plain_dword = nbytes == 4 and d16 is None and not _gds_bit(inst)
     reg, offset, vdst = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["vdst"])
 
     def run(ctx):
@@ -153,14 +171,15 @@ def _build_read(inst, program, nbytes, signed, d16=None):
                                                         indices[0])
                 return
         lanes = ctx.exec_lanes()
-        piece = lds_piece(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
+        piece = piece_at(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
         raw = load_pieces(ctx, [piece], lanes.shape, nbytes)
         _finish_load(ctx, inst, raw, signed, d16)
     return run
 
 
 def _build_read2(inst, program, nbytes, stride64):
-    generation = program.generation
+    generation, piece_at = program.generation, _space(inst)
+    fast = nbytes == 4 and not _gds_bit(inst)
     scale = nbytes * (64 if stride64 else 1)
     offsets = (int(inst.fields.get("offset0", 0)) * scale,
                int(inst.fields.get("offset1", 0)) * scale)
@@ -168,7 +187,7 @@ def _build_read2(inst, program, nbytes, stride64):
     reg, vdst = int(inst.fields["addr"]), int(inst.fields["vdst"])
 
     def run(ctx):
-        if nbytes == 4:
+        if fast:
             indices = _dword_indices(ctx, generation, reg, offsets)
             if indices is not None:
                 first, second = indices
@@ -178,7 +197,7 @@ def _build_read2(inst, program, nbytes, stride64):
                 return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
-        halves = [load_pieces(ctx, [lds_piece(ctx, generation, addr + _U64(off), nbytes, lanes)],
+        halves = [load_pieces(ctx, [piece_at(ctx, generation, addr + _U64(off), nbytes, lanes)],
                               lanes.shape, nbytes) for off in offsets]
         words = bytes_to_words(np.concatenate(halves, axis=-1))
         _write_vgprs(ctx.state, ctx.sel, int(inst.fields["vdst"]), words, ctx.write_lanes())
@@ -192,6 +211,9 @@ def _addtid_addresses(ctx, inst):
 
 def _build_read_addtid(inst, program):
     generation = program.generation
+    if _gds_bit(inst):
+        return _rejecting("ds_read_addtid_b32 with the gds bit is not supported (M0[15:0] "
+                          "is both the LDS base of addtid and the GDS window size)")
 
     def run(ctx):
         lanes = ctx.exec_lanes()
@@ -202,10 +224,10 @@ def _build_read_addtid(inst, program):
 
 # ------------------------------------------------------------------ stores
 def _build_write(inst, program, nbytes, high_half=False):
-    generation = program.generation
+    generation, piece_at = program.generation, _space(inst)
     dwords = max(1, nbytes // 4)
 
-    plain_dword = nbytes == 4 and not high_half
+    plain_dword = nbytes == 4 and not high_half and not _gds_bit(inst)
     reg, offset, data = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["data0"])
 
     def run(ctx):
@@ -219,13 +241,14 @@ def _build_write(inst, program, nbytes, high_half=False):
         words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), dwords)
         if high_half:
             words = words >> _U32(16)
-        piece = lds_piece(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
+        piece = piece_at(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
         store_pieces(ctx, [piece], words_to_bytes(words, nbytes))
     return run
 
 
 def _build_write2(inst, program, nbytes, stride64):
-    generation = program.generation
+    generation, piece_at = program.generation, _space(inst)
+    fast = nbytes == 4 and not _gds_bit(inst)
     scale = nbytes * (64 if stride64 else 1)
     dwords = nbytes // 4
     plan = ((int(inst.fields.get("offset0", 0)) * scale, "data0"),
@@ -235,7 +258,7 @@ def _build_write2(inst, program, nbytes, stride64):
     sources = tuple(int(inst.fields[source]) for _, source in plan)
 
     def run(ctx):
-        if nbytes == 4:
+        if fast:
             indices = _dword_indices(ctx, generation, reg, (plan[0][0], plan[1][0]))
             if indices is not None:
                 first, second = indices
@@ -247,13 +270,16 @@ def _build_write2(inst, program, nbytes, stride64):
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
         for offset, source in plan:
             words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields[source]), dwords)
-            piece = lds_piece(ctx, generation, addr + _U64(offset), nbytes, lanes)
+            piece = piece_at(ctx, generation, addr + _U64(offset), nbytes, lanes)
             store_pieces(ctx, [piece], words_to_bytes(words, nbytes))
     return run
 
 
 def _build_write_addtid(inst, program):
     generation = program.generation
+    if _gds_bit(inst):
+        return _rejecting("ds_write_addtid_b32 with the gds bit is not supported (M0[15:0] "
+                          "is both the LDS base of addtid and the GDS window size)")
 
     def run(ctx):
         lanes = ctx.exec_lanes()
@@ -280,7 +306,7 @@ def _write_result(ctx, reg, values, width):
 
 def _build_atomic(inst, program, op, width, returns, offsets=None):
     """One atomic (or two, for ds_wrxchg2*) per lane, applied in lane-then-wave order."""
-    generation = program.generation
+    generation, piece_at = program.generation, _space(inst)
     two = op in TWO_OPERAND_ATOMICS
     fields = inst.fields
     offsets = offsets or (_offset16(inst),)
@@ -298,7 +324,7 @@ def _build_atomic(inst, program, op, width, returns, offsets=None):
                 if op in ("cmpswap", "fcmpswap"):
                     data, data2 = data2, data      # DATA0 compares, DATA1 is stored
             aligned = (addr + _U64(offset)) & ~_U64(width - 1)    # LDS atomics align
-            piece = lds_piece(ctx, generation, aligned, width, lanes)
+            piece = piece_at(ctx, generation, aligned, width, lanes)
             results.append(atomic_pieces(ctx, [piece], lanes.shape, op, width, data, data2))
         if returns:
             vdst = int(fields["vdst"])
@@ -317,14 +343,17 @@ _SRC2_STEMS["write"] = {"b32": "swap", "b64": "swap"}
 _SRC2_STRIDE_FROM_ADDRESS = 0x8000
 
 
+#: with offset1[7] set, A is the low 17 address bits (CLRX: ADDR & 0x1fffc)
+_SRC2_ADDRESS_BITS = 0x1FFFF
+
+
 def src2_stride(offset16):
     """The signed element stride of a src2 op's offset field, or None.
 
     The manual: B = A + size * (offset1[7] ? {A[31], A[31:17]} :
     {offset1[6], offset1[6:0], offset0}), i.e. the low 15 offset bits
-    sign-extended. The offset1[7] form takes the stride from the address
-    bits themselves, which leaves it unclear which bits of A still address
-    LDS: that form is rejected (None) rather than guessed.
+    sign-extended. None: offset1[7] is set and each lane's stride comes
+    from its address (``src2_address_form``).
     """
     if offset16 & _SRC2_STRIDE_FROM_ADDRESS:
         return None
@@ -332,29 +361,92 @@ def src2_stride(offset16):
     return low - 0x8000 if low & 0x4000 else low
 
 
-def _build_src2(inst, program, op, width):
-    """DS[A] = DS[A] op DS[B] per active lane, A = ADDR, B = A + width * stride.
+def src2_address_form(addr: np.ndarray):
+    """(A, stride) of the offset1[7] form for ADDR values ``addr`` (uint64).
 
-    Every lane's DS[B] is read before the updates, which then apply in
-    lane-then-wave order like the other LDS atomics.
+    The stride {A[31], A[31:17]} is ADDR[31:17] sign-extended (bit 31 is
+    its sign) and A is ADDR[16:0], the bits that address LDS (CLRX's
+    GcnInstrsDs: A = ADDR & 0x1fffc for dwords, & 0x1fff8 for qwords).
     """
-    generation = program.generation
+    high = (addr >> _U64(17)) & _U64(0x7FFF)
+    stride = high.astype(np.int64) - np.where(high & _U64(0x4000), 0x8000, 0)
+    return addr & _U64(_SRC2_ADDRESS_BITS), stride
+
+
+def _build_src2(inst, program, op, width):
+    """DS[A] = DS[A] op DS[B] per active lane, B = A + width * stride.
+
+    A = ADDR and the stride from the offset field, or (offset1[7] set)
+    both from the address bits. Every lane's DS[B] is read before the
+    updates, which then apply in lane-then-wave order like the other
+    atomics.
+    """
+    generation, piece_at = program.generation, _space(inst)
     stride = src2_stride(_offset16(inst))
 
     def run(ctx):
-        if stride is None:
-            raise ctx.fault("DS src2 with offset1[7] set (stride from the address bits) "
-                            "is not supported")
         state, lanes = ctx.state, ctx.exec_lanes()
         first = state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
-        second = (first + _U64((stride * width) & 0xFFFFFFFF)) & _U64(0xFFFFFFFF)
+        if stride is None:
+            first, strides = src2_address_form(first)
+            step = ((strides * width) & 0xFFFFFFFF).astype(_U64)
+        else:
+            step = _U64((stride * width) & 0xFFFFFFFF)
+        second = (first + step) & _U64(0xFFFFFFFF)
         align = ~_U64(width - 1)
-        source = lds_piece(ctx, generation, second & align, width, lanes)
+        source = piece_at(ctx, generation, second & align, width, lanes)
         data = bytes_to_words(load_pieces(ctx, [source], lanes.shape, width))
         data = data[..., 0] if width == 4 else join64(data)
-        target = lds_piece(ctx, generation, first & align, width, lanes)
+        target = piece_at(ctx, generation, first & align, width, lanes)
         atomic_pieces(ctx, [target], lanes.shape, op, width, data, None)
     return run
+
+
+# ------------------------------------------------- conditional exchange
+def _build_condxchg32(inst, program):
+    """ds_condxchg32_rtn_b64: two conditional 32-bit write exchanges per lane.
+
+    The manuals' pseudo-code: A0 = (ADDR + offset) & 0xfff8, A1 = A0 + 4;
+    VDST gets the old dwords at A0 and A1; DS[Ak] = {0, DATAk[30:0]} only
+    when DATAk[31] is set (DATA0 is the low dword of the data pair). Lanes
+    apply in lane-then-wave order, so a lane sees the earlier lanes' writes.
+    """
+    generation, piece_at = program.generation, _space(inst)
+    reg, data, vdst = (int(inst.fields[name]) for name in ("addr", "data0", "vdst"))
+    offset = _offset16(inst)
+
+    def run(ctx):
+        state, lanes = ctx.state, ctx.exec_lanes()
+        addr = (state.vgpr[reg, ctx.sel].astype(_U64) + _U64(offset)) & _U64(0xFFF8)
+        piece = piece_at(ctx, generation, addr, 8, lanes)
+        words = _read_vgprs(state, ctx.sel, data, 2)[lanes]
+        old = np.zeros(words.shape, _U32)
+        valid = piece.valid[:, 0]
+        addresses = piece.addresses[:, 0]
+        for rows in _serial_rounds(addresses, valid):
+            current = piece.backend.gather(addresses[rows], 8).view(_U32).reshape(-1, 2)
+            old[rows] = current
+            new = np.where(words[rows] >> _U32(31), words[rows] & _U32(0x7FFFFFFF), current)
+            piece.backend.scatter(addresses[rows], np.ascontiguousarray(new).view(np.uint8))
+        result = np.zeros(lanes.shape + (2,), _U32)
+        result[lanes] = old
+        _write_vgprs(state, ctx.sel, vdst, result, lanes)
+    return run
+
+
+def _serial_rounds(addresses, valid):
+    """Rows of the valid accesses, split into rounds with distinct addresses
+    each, a repeated address going to a later round (keeps lane order)."""
+    rows = np.flatnonzero(valid)
+    if not rows.size:
+        return []
+    order = np.argsort(addresses[rows], kind="stable")
+    ranked = addresses[rows][order]
+    starts = np.r_[True, ranked[1:] != ranked[:-1]]
+    rank = np.empty(rows.size, np.int64)
+    rank[order] = np.arange(rows.size) - np.maximum.accumulate(
+        np.where(starts, np.arange(rows.size), 0))
+    return [rows[rank == r] for r in range(int(rank.max()) + 1)]
 
 
 # --------------------------------------------------------------- lane ops
@@ -410,16 +502,18 @@ def _build_permute(inst, program):
 
 
 def _build_append(inst, program, sign):
-    """ds_append / ds_consume: one counter update per wave at LDS address M0 + offset."""
-    generation = program.generation
+    """ds_append / ds_consume: one counter update per wave at LDS address M0 + offset
+    (with the gds bit: at the instruction offset within the wave's GDS window)."""
+    generation, piece_at, gds = program.generation, _space(inst), _gds_bit(inst)
 
     def run(ctx):
         state, lanes = ctx.state, ctx.exec_lanes()
         count = lanes.sum(axis=1).astype(_U32)
-        base = state.sgpr[_M0, ctx.sel].astype(_U64) + _U64(_offset16(inst))
+        base = _U64(_offset16(inst)) + (np.zeros(ctx.n, _U64) if gds else
+                                        state.sgpr[_M0, ctx.sel].astype(_U64))
         wave_lanes = np.zeros(lanes.shape, bool)
         wave_lanes[:, 0] = count > 0
-        piece = lds_piece(ctx, generation, np.broadcast_to(base[:, None], lanes.shape).copy(),
+        piece = piece_at(ctx, generation, np.broadcast_to(base[:, None], lanes.shape).copy(),
                           4, wave_lanes)
         data = np.broadcast_to(count[:, None], lanes.shape)
         old = atomic_pieces(ctx, [piece], lanes.shape, "add" if sign > 0 else "sub", 4, data)
@@ -435,19 +529,15 @@ def _build_nop(inst, program):
 
 
 # ------------------------------------------------------------ registration
-def _gds_guard(build):
-    """Reject the gds bit at run time with a clear message (GDS is not modelled)."""
-    def make(inst, program):
-        if int(inst.fields.get("gds", 0)):
-            def run(ctx):
-                raise ctx.fault("GDS (global data share) accesses are not supported")
-            return run
-        return build(inst, program)
-    return make
+def _rejecting(message):
+    """A run function for an encoding the executor does not model (said when reached)."""
+    def run(ctx):
+        raise ctx.fault(message)
+    return run
 
 
 def _register(name, build):
-    builder(name)(_gds_guard(build))
+    builder(name)(build)
 
 
 def _register_all():
@@ -494,11 +584,7 @@ def _register_all():
     _register("ds_append", lambda i, p: _build_append(i, p, +1))
     _register("ds_consume", lambda i, p: _build_append(i, p, -1))
     _register("ds_nop", _build_nop)
-    for name in ("ds_gws_init", "ds_gws_barrier", "ds_gws_sema_v", "ds_gws_sema_br",
-                 "ds_gws_sema_p", "ds_gws_sema_release_all", "ds_ordered_count"):
-        unsupported(name, "global wave sync / ordered count (GDS) is not modelled")
-    unsupported("ds_condxchg32_rtn_b64", "conditional exchange: the manual defines it only as"
-                " 'conditional write exchange', too little to model exactly")
+    _register("ds_condxchg32_rtn_b64", _build_condxchg32)
     for stem, types in _SRC2_STEMS.items():
         for type_, op in types.items():
             width = 8 if type_.endswith("64") else 4

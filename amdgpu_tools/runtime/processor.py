@@ -23,7 +23,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
-from ..exec.launch import DispatchRequest, ExecutionLimits
+from ..exec.launch import DispatchRequest, ExecutionLimits, GlobalDataShare
 from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIER_DEPENDENCIES,
                       BARRIER_PACKET, KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
                       PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
@@ -80,6 +80,10 @@ class PacketProcessor:
         self.host_services: dict[int, object] = {}
         self.limits = ExecutionLimits()
         self.trace = None
+        #: the device's global data share (GDS memory, GWS resources, ordered
+        #: counters): one for the agent's lifetime, so dispatches see each
+        #: other's GDS values as on hardware within a queue's allocation
+        self.gds = GlobalDataShare()
         #: the most recent phase changes and dispatch results (bounded: runs can be long)
         self.events: deque = deque(maxlen=EVENT_HISTORY)
         self.results: deque = deque(maxlen=EVENT_HISTORY)
@@ -207,7 +211,7 @@ class PacketProcessor:
             group_segment_size=packet["group_segment_size"],
             private_segment_size=packet["private_segment_size"],
             limits=self.limits, trace=self.trace,
-            host_service=self.host_services.get(packet["kernarg_address"]))
+            host_service=self.host_services.get(packet["kernarg_address"]), gds=self.gds)
         try:
             result = self.executor(request)
         except MemoryFault as fault:

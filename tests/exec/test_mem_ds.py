@@ -5,7 +5,6 @@ import zlib
 import numpy as np
 import pytest
 
-from amdgpu_tools.errors import KernelError
 from .test_mem_support import make_state, run, set_exec
 
 LANE = np.arange(64)
@@ -292,10 +291,14 @@ def test_append_and_consume_count_active_lanes_per_wave():
     assert state.lds[0, 16:20].view(np.uint32)[0] == 10
 
 
-def test_gds_is_reported():
+def test_gds_bit_leaves_lds_alone():
+    # GDS itself is tested in test_gds*.py
     state = make_state(waves=1, groups=1, lds_bytes=64)
-    with pytest.raises(KernelError, match="GDS"):
-        run(state, "ds_write_b32", "DS", ds(gds=1))
+    state.sgpr[124] = 0x100                       # GDS window: base 0, 256 bytes
+    state.vgpr[1] = 7
+    run(state, "ds_write_b32", "DS", ds(data0=1, gds=1))
+    assert not state.lds.any()
+    assert state.request.gds.memory[:4].view(np.uint32)[0] == 7
 
 
 def test_lds_atomics_ignore_low_address_bits():

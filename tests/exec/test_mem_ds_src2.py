@@ -1,11 +1,9 @@
 """DS src2 forms against the manual's definition: A = ADDR (the VGPR),
 B = A + size * (the low 15 offset bits, sign-extended), DS[A] = DS[A] op DS[B];
-the offset1[7] form (stride from the address bits) is rejected."""
+the offset1[7] form takes A and the stride from the address bits."""
 
 import numpy as np
-import pytest
 
-from amdgpu_tools.errors import KernelError
 from amdgpu_tools.exec.memory_ops_ds import src2_stride
 from amdgpu_tools.isa import decode
 from amdgpu_tools.isa.targets import get_target
@@ -81,7 +79,12 @@ def test_write_src2_copies_and_float_max_compares_as_floats():
     assert words[64:].view(np.uint32).tolist() == before[64:].view(np.uint32).tolist()
 
 
-def test_stride_from_the_address_bits_is_rejected():
+def test_stride_from_the_address_bits():
+    # offset1[7]: A = ADDR[16:0], stride = ADDR[31:17] sign-extended (test_ds_condxchg_src2.py)
     state = lds_state(waves=1, groups=1)
-    with pytest.raises(KernelError, match="offset1\\[7\\]"):
-        run(state, "ds_add_src2_u32", "DS", ds(addr=0, offset=0x8001))
+    before = _words(state)
+    state.vgpr[0] = (LANE * 8) | (1 << 17)        # stride +1 element
+    run(state, "ds_add_src2_u32", "DS", ds(addr=0, offset=0x8001))
+    expected = before.copy()
+    expected[0:128:2] = (before[0:128:2] + before[1:128:2]) & 0xFFFFFFFF
+    assert _words(state).tolist() == expected.tolist()
