@@ -5,6 +5,9 @@ address bits are ignored, as the hardware ignores them) and writes SGPRs.
 The offset is an immediate (in dwords on GFX6/7, bytes on GFX8/9) or an SGPR
 holding a byte offset; GFX9 can add both (the soe bit).  ``s_buffer_*``
 take their base from a V# and return zero for dwords past its range.
+GFX9's s_scratch_* address the wave's private area: SBASE (normally
+FLAT_SCRATCH) plus the offsets scaled by the wave size, which lands dword k
+on lane k's slot of the lane-interleaved private layout.
 Cache maintenance instructions are no-ops: the executor has no caches.
 """
 
@@ -16,7 +19,7 @@ from ..errors import MemoryFault
 from .addressing import decode_buffer_resource
 from .memory_ops import atomic_serial, join64, split64
 from .operands import scalar_getter
-from .registry import SEMANTICS, builder, unsupported
+from .registry import SEMANTICS, builder
 
 _U32 = np.uint32
 _U64 = np.uint64
@@ -84,26 +87,38 @@ def _fault(ctx, fault, addresses):
                      wave_index=int(rows[0]) if rows.size else 0)
 
 
-def _base_and_offset(ctx, offset_of, base_code, generation, buffer):
+def _base_and_offset(ctx, offset_of, base_code, generation, buffer, scale=1):
     """(base, offset, resource) per wave: the base comes from the buffer
     resource (s_buffer_*, returned as ``resource`` for range checks) or from
-    the SGPR pair SBASE; the offset from the instruction's offset operand."""
+    the SGPR pair SBASE; the offset from the instruction's offset operand,
+    times ``scale`` (64 for scalar scratch: see ``_build_load``)."""
     state, sel = ctx.state, ctx.sel
     offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
+    if scale != 1:
+        offset = offset * _U64(scale)
     if buffer:
         resource = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation)
         return resource.base, offset, resource
     return state.read_sgpr64(sel, base_code), offset, None
 
 
-def _build_load(inst, program, dwords, buffer):
+#: Scalar scratch (GFX9 s_scratch_*) offsets count in wave-sized units: a
+#: private byte offset B of the lane-interleaved layout starts at backing
+#: byte 64 * B of the wave's area (SBASE, normally FLAT_SCRATCH), where
+#: dword k of the access is lane k's dword at private offset B.
+SCRATCH_OFFSET_SCALE = 64
+
+
+def _build_load(inst, program, dwords, buffer, scale=1):
+    """s_load / s_buffer_load / s_scratch_load (``scale`` 64: see SCRATCH_OFFSET_SCALE)."""
     offset_of = _offset_getter(inst, program.generation)
     base_code, data_code = _base_code(inst), _data_code(inst)
     generation = program.generation
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        base, offset, rsrc = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
+        base, offset, rsrc = _base_and_offset(ctx, offset_of, base_code, generation, buffer,
+                                              scale)
         if buffer:
             limit = np.where(rsrc.stride == 0, rsrc.num_records,
                              rsrc.num_records * np.maximum(rsrc.stride, _U64(1)))
@@ -125,14 +140,16 @@ def _build_load(inst, program, dwords, buffer):
     return run
 
 
-def _build_store(inst, program, dwords, buffer):
+def _build_store(inst, program, dwords, buffer, scale=1):
+    """s_store / s_buffer_store / s_scratch_store (``scale`` as for loads)."""
     offset_of = _offset_getter(inst, program.generation)
     base_code, data_code = _base_code(inst), _data_code(inst)
     generation = program.generation
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        base, offset, _ = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
+        base, offset, _ = _base_and_offset(ctx, offset_of, base_code, generation, buffer,
+                                           scale)
         addresses = (base + offset) & ~_U64(3)
         data = state.sgpr[data_code:data_code + dwords, sel].T
         try:
@@ -211,10 +228,11 @@ def _register_all():
                 name = f"s_{'buffer_' if buffer else ''}atomic_{suffix}"
                 builder(name)(lambda i, p, o=op, w=8 if wide else 4, b=buffer:
                               _build_atomic(i, p, o, w, b))
-    for name in ("s_scratch_load_dword", "s_scratch_load_dwordx2", "s_scratch_load_dwordx4",
-                 "s_scratch_store_dword", "s_scratch_store_dwordx2",
-                 "s_scratch_store_dwordx4"):
-        unsupported(name, "scalar scratch access is not modelled")
+    for suffix, dwords in (("dword", 1), ("dwordx2", 2), ("dwordx4", 4)):
+        builder(f"s_scratch_load_{suffix}")(
+            lambda i, p, d=dwords: _build_load(i, p, d, False, SCRATCH_OFFSET_SCALE))
+        builder(f"s_scratch_store_{suffix}")(
+            lambda i, p, d=dwords: _build_store(i, p, d, False, SCRATCH_OFFSET_SCALE))
     builder("s_memtime")(_build_memtime)
     builder("s_memrealtime")(_build_memtime)
     for name in ("s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol",
