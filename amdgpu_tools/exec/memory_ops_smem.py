@@ -6,8 +6,8 @@ The offset is an immediate (in dwords on GFX6/7, bytes on GFX8/9) or an SGPR
 holding a byte offset; GFX9 can add both (the soe bit).  ``s_buffer_*``
 take their base from a V# and return zero for dwords past its range.
 GFX9's s_scratch_* address the wave's private area: SBASE (normally
-FLAT_SCRATCH) plus the offsets scaled by the wave size, which lands dword k
-on lane k's slot of the lane-interleaved private layout.
+FLAT_SCRATCH) plus the immediate plus the SGPR offset scaled by the wave
+size, which lands dword k on lane k's slot of the lane-interleaved layout.
 Cache maintenance instructions are no-ops: the executor has no caches.
 """
 
@@ -87,38 +87,53 @@ def _fault(ctx, fault, addresses):
                      wave_index=int(rows[0]) if rows.size else 0)
 
 
-def _base_and_offset(ctx, offset_of, base_code, generation, buffer, scale=1):
+def _base_and_offset(ctx, offset_of, base_code, generation, buffer):
     """(base, offset, resource) per wave: the base comes from the buffer
     resource (s_buffer_*, returned as ``resource`` for range checks) or from
-    the SGPR pair SBASE; the offset from the instruction's offset operand,
-    times ``scale`` (64 for scalar scratch: see ``_build_load``)."""
+    the SGPR pair SBASE; the offset from the instruction's offset operand."""
     state, sel = ctx.state, ctx.sel
     offset = np.broadcast_to(offset_of(state, sel), (ctx.n,)).astype(_U64)
-    if scale != 1:
-        offset = offset * _U64(scale)
     if buffer:
         resource = decode_buffer_resource(state.read_sgpr(sel, base_code, 4), generation)
         return resource.base, offset, resource
     return state.read_sgpr64(sel, base_code), offset, None
 
 
-#: Scalar scratch (GFX9 s_scratch_*) offsets count in wave-sized units: a
-#: private byte offset B of the lane-interleaved layout starts at backing
-#: byte 64 * B of the wave's area (SBASE, normally FLAT_SCRATCH), where
-#: dword k of the access is lane k's dword at private offset B.
-SCRATCH_OFFSET_SCALE = 64
+#: Scalar scratch (GFX9 s_scratch_*): the SGPR offset counts in wave-sized
+#: units (the CLRX GCN 1.4 SMEM reference: SBASE + (OFFSET & ~3) +
+#: (SGPR offset & ~3) * 64).  With SBASE = FLAT_SCRATCH, an SGPR offset B
+#: reaches private byte offset B of the lane-interleaved layout, where
+#: dword k of the access is lane k's dword.
+SCRATCH_SGPR_SCALE = 64
 
 
-def _build_load(inst, program, dwords, buffer, scale=1):
-    """s_load / s_buffer_load / s_scratch_load (``scale`` 64: see SCRATCH_OFFSET_SCALE)."""
-    offset_of = _offset_getter(inst, program.generation)
+def _scratch_offset_getter(inst):
+    """fn(state, sel) -> byte offsets of s_scratch_*: imm + SGPR offset * 64."""
+    fields = inst.fields
+    imm = int(fields.get("imm", 0))
+    constant = _U64(_sign_extend(int(fields.get("offset", 0)), 21) & 0xFFFF_FFFF_FFFF_FFFC) \
+        if imm else _U64(0)
+    code = int(fields.get("soffset", _SGPR_OFF)) if int(fields.get("soe", 0)) else \
+        (None if imm else int(fields.get("offset", 0)) & 0xFF)
+    sgpr = scalar_getter(code, "u32") if code not in (None, _SGPR_OFF) else None
+
+    def offset(state, sel):
+        if sgpr is None:
+            return constant
+        scaled = (np.asarray(sgpr(state, sel), _U64) & ~_U64(3)) * _U64(SCRATCH_SGPR_SCALE)
+        return constant + scaled
+    return offset
+
+
+def _build_load(inst, program, dwords, buffer, offset_of=None):
+    """s_load / s_buffer_load, and s_scratch_load with its own ``offset_of``."""
+    offset_of = offset_of or _offset_getter(inst, program.generation)
     base_code, data_code = _base_code(inst), _data_code(inst)
     generation = program.generation
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        base, offset, rsrc = _base_and_offset(ctx, offset_of, base_code, generation, buffer,
-                                              scale)
+        base, offset, rsrc = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
         if buffer:
             limit = np.where(rsrc.stride == 0, rsrc.num_records,
                              rsrc.num_records * np.maximum(rsrc.stride, _U64(1)))
@@ -140,16 +155,15 @@ def _build_load(inst, program, dwords, buffer, scale=1):
     return run
 
 
-def _build_store(inst, program, dwords, buffer, scale=1):
-    """s_store / s_buffer_store / s_scratch_store (``scale`` as for loads)."""
-    offset_of = _offset_getter(inst, program.generation)
+def _build_store(inst, program, dwords, buffer, offset_of=None):
+    """s_store / s_buffer_store, and s_scratch_store with its own ``offset_of``."""
+    offset_of = offset_of or _offset_getter(inst, program.generation)
     base_code, data_code = _base_code(inst), _data_code(inst)
     generation = program.generation
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        base, offset, _ = _base_and_offset(ctx, offset_of, base_code, generation, buffer,
-                                           scale)
+        base, offset, _ = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
         addresses = (base + offset) & ~_U64(3)
         data = state.sgpr[data_code:data_code + dwords, sel].T
         try:
@@ -230,9 +244,9 @@ def _register_all():
                               _build_atomic(i, p, o, w, b))
     for suffix, dwords in (("dword", 1), ("dwordx2", 2), ("dwordx4", 4)):
         builder(f"s_scratch_load_{suffix}")(
-            lambda i, p, d=dwords: _build_load(i, p, d, False, SCRATCH_OFFSET_SCALE))
+            lambda i, p, d=dwords: _build_load(i, p, d, False, _scratch_offset_getter(i)))
         builder(f"s_scratch_store_{suffix}")(
-            lambda i, p, d=dwords: _build_store(i, p, d, False, SCRATCH_OFFSET_SCALE))
+            lambda i, p, d=dwords: _build_store(i, p, d, False, _scratch_offset_getter(i)))
     builder("s_memtime")(_build_memtime)
     builder("s_memrealtime")(_build_memtime)
     for name in ("s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol",
