@@ -12,6 +12,11 @@ actions shared by every family: load, store, atomic.
   range-checked as the hardware does.
 Private memory is lane-interleaved (dword elements, 64 lanes), so private
 accesses move one dword chunk at a time.
+
+Typed (*_format_*) accesses convert through ``buffer_formats``; their d16
+forms hold one 16-bit value per VGPR on GFX8.0 and two on later targets.
+Loads with the lds bit send their dword to a per-lane LDS slot addressed by
+M0, and buffer_store_lds_dword moves such slots to memory.
 """
 
 from __future__ import annotations
@@ -457,8 +462,9 @@ _LANE_BYTES = np.arange(64, dtype=_U64) * _U64(4)
 
 
 def _lds_load(values_of, inst_offset):
-    """A load with the lds bit: the dword a VGPR load would return goes to the
-    lane's LDS slot instead (sub-dword loads deposit the extended dword)."""
+    """A load with the lds bit: the data go to the lane's LDS dword slot instead
+    of VGPRs; sub-dword values are zero-extended to the dword (CLRX's GCN
+    memory notes: "stored 4-byte value will be zero-extended"), signed or not."""
     def run(ctx):
         words = values_of(ctx)
         store_pieces(ctx, [_lds_lane_piece(ctx, inst_offset)], words_to_bytes(words[..., None], 4))
@@ -466,7 +472,7 @@ def _lds_load(values_of, inst_offset):
 
 
 def _loaded_words(plan, nbytes, signed):
-    """fn(ctx) -> (n, 64) uint32: the first dword a plain load returns."""
+    """fn(ctx) -> (n, 64) uint32: the loaded value, extended to a dword."""
     def values(ctx):
         raw = load_pieces(ctx, plan(ctx, nbytes, False), ctx.exec_lanes().shape, nbytes)
         return bytes_to_words(raw, signed=signed)[..., 0]
@@ -529,7 +535,7 @@ def _register_family(family, atomics):
     prefix = family + "_"
     lds_capable = family != "flat"
     for suffix, (nbytes, signed) in LOAD_SIZES.items():
-        lds = (lambda i, p, plan, n=nbytes, g=signed: _loaded_words(plan, n, g)) \
+        lds = (lambda i, p, plan, n=nbytes: _loaded_words(plan, n, False)) \
             if lds_capable and suffix in LDS_LOADS else None
         builder(f"{prefix}load_{suffix}")(_memory_builder(family, lambda i, p, plan, s, d,
                                           n=nbytes, g=signed: _load_action(

@@ -1,9 +1,10 @@
 """Vector memory transfers with the lds bit: buffer/global/scratch loads whose
 data go to LDS instead of VGPRs, and buffer_store_lds_dword (LDS to memory).
 
-The rule (GCN manuals, "buffer load to LDS"): LDS_ADDR = LDS base + M0[15:0]
-+ instruction offset + lane * 4, one dword slot per lane whatever the size;
-the instruction offset also adds to the memory address.  Expected values
+The rule (GCN/CDNA manuals, "buffer load to LDS"; CLRX's GCN memory notes):
+LDS_ADDR = LDS base + M0[15:0] + instruction offset + lane * 4, one dword
+slot per lane whatever the size, sub-dword values zero-extended; the
+instruction offset also adds to the memory address.  Expected values
 are plain NumPy views of the memory written here.
 """
 
@@ -76,7 +77,7 @@ def test_buffer_load_dword_lds_from_golden_encoding():
 
 @pytest.mark.parametrize("op,dtype", [("ubyte", np.uint8), ("sbyte", np.int8),
                                       ("ushort", np.uint16), ("sshort", np.int16)])
-def test_sub_dword_lds_loads_deposit_the_extended_dword(op, dtype):
+def test_sub_dword_lds_loads_deposit_the_zero_extended_dword(op, dtype):
     state = lds_state(waves=1, groups=1)
     raw = np.random.default_rng(7).integers(0, 256, 512).astype(np.uint8)
     buf = with_buffer(state, 512, raw)
@@ -86,7 +87,8 @@ def test_sub_dword_lds_loads_deposit_the_extended_dword(op, dtype):
     state.sgpr[124] = 0
     lds_dwords(state, 0)[:] = 0xFFFFFFFF
     run(state, f"buffer_load_{op}", "MUBUF", lds_mubuf(vaddr=0, offen=1))
-    values = raw[:64 * size].view(dtype).astype(np.int64) & 0xFFFFFFFF
+    # zero-extended whatever the signedness (CLRX's GCN memory notes)
+    values = raw[:64 * size].view(dtype).astype(np.int64) & ((1 << (8 * size)) - 1)
     assert lds_dwords(state, 0)[:64].tolist() == values.tolist()
     assert (lds_dwords(state, 0)[64:] == 0xFFFFFFFF).all()
 
