@@ -68,14 +68,11 @@ _M0 = 124
 def gds_storage(state) -> GlobalDataShare:
     """The dispatch's GlobalDataShare (a fresh one kept on the request if it has none)."""
     request = state.request
-    storage = getattr(request, "gds", None)
-    if storage is None:
-        storage = GlobalDataShare()
-        if request is not None:
-            request.gds = storage
-        else:
-            state.extra["gds"] = storage = state.extra.get("gds", storage)
-    return storage
+    if request is None:                        # a bare WaveState (tools, tests)
+        return state.extra.setdefault("gds", GlobalDataShare())
+    if request.gds is None:
+        request.gds = GlobalDataShare()
+    return request.gds
 
 
 def _gds_memory(state) -> ByteArrayMemory:
