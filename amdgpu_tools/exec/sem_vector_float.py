@@ -426,9 +426,11 @@ def _div_fmas_f32_directed(mode, a, b, c, vcc):
     """The fused a * b + c kept exact as hi + lo in float64, scaled by the
     power of two VCC asks for (exact), then rounded once in ``mode``."""
     with np.errstate(all="ignore"):
-        hi, lo = rounding.two_sum(a.astype(F64) * b.astype(F64), c.astype(F64))
+        product = a.astype(F64) * b.astype(F64)
+        hi, lo = rounding.two_sum(product, c.astype(F64))
         scale = _undo_scale(np.ones(np.broadcast(hi, vcc).shape), c, vcc, 64, 127)
-        return rounding.narrow(hi * scale, lo * scale, mode, F32)
+        result = rounding.narrow(hi * scale, lo * scale, mode, F32)
+    return rounding.zero_sum(result, product, c, mode, hi == 0)
 
 
 @valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True, vcc_in=True,

@@ -533,3 +533,50 @@ def test_f64_and_f16_denorm_modes(denorm, keeps_input, keeps_output):
     assert_same(read_f16(state, 10), scaled_out16, "f16 output")
     assert_same(read_f16(state, 12), scaled_in16, "packed f16 input")
     assert_same(read_f16(state, 13), scaled_out16, "packed f16 output")
+
+
+# ------------------------------------------------- other encodings and ops
+@pytest.mark.parametrize("mode", (UP, DOWN, TO_ZERO))
+def test_sdwa_dpp_and_output_modifier_forms_round_too(mode):
+    a, b = _edge_pairs_f32()
+    state = run("v_add_f32_sdwa v2, v0, v1 dst_sel:DWORD src0_sel:DWORD src1_sel:DWORD\n"
+                "v_mul_f32_dpp v3, v0, v1 quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf\n"
+                "v_sub_f32_e64 v4, v0, v1 mul:2",
+                float_mode=ALL_DENORMS | mode, vgpr={0: a, 1: b})
+    assert_same(read_f32(state, 2), expected_lanes("add", mode, F32, a, b), "sdwa add")
+    assert_same(read_f32(state, 3), expected_lanes("mul", mode, F32, a, b), "dpp mul")
+    with np.errstate(all="ignore"):
+        doubled = expected_lanes("sub", mode, F32, a, b) * F32(2)
+    assert_same(read_f32(state, 4), doubled, "sub then omod")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_div_fmas_rounds_the_scaled_fused_result(mode):
+    """v_div_fmas_f32: a * b + c rounded once; with VCC set the result is also
+    scaled by 2**64 (c's exponent >= 127 means the denominator was scaled)."""
+    a, b, c = _edge_triples(F32, seed=21)
+    finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & (np.abs(c) < 2.0 ** 60)
+    a, b, c = a[finite][:32], b[finite][:32], c[finite][:32]
+    c[16:] = np.abs(c[16:]) + F32(2.0)     # exponent >= 127: scaled up with VCC
+    a, b, c = lanes(a, F32), lanes(b, F32), lanes(c, F32)
+    vcc = 0xFFFF0000_FFFF0000
+    state = run("v_div_fmas_f32 v3, v0, v1, v2",
+                float_mode=ALL_DENORMS | mode, vgpr={0: a, 1: b, 2: c},
+                sgpr={106: vcc & 0xFFFFFFFF, 107: vcc >> 32})
+    scaled = np.array([(vcc >> lane) & 1 for lane in range(64)], bool)
+    expected = []
+    for lane, (x, y, z) in enumerate(zip(a, b, c)):
+        exact = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+        if scaled[lane]:
+            exact *= Fraction(2) ** (64 if z >= 2.0 else -64)
+        expected.append(round_exact(exact, mode, F32) if exact else
+                        reference("fma", mode, F32, x, y, z))
+    assert_same(read_f32(state, 3), np.array(expected, F32), f"div_fmas mode {mode}")
+
+
+@pytest.mark.parametrize("mode", (UP, TO_ZERO))
+def test_mad_mix_rounds_product_and_sum(mode):
+    a, b, c = _edge_triples(F32, seed=13)
+    state = run("v_mad_mix_f32 v3, v0, v1, v2", float_mode=ALL_DENORMS | mode,
+                vgpr={0: a, 1: b, 2: c})
+    assert_same(read_f32(state, 3), expected_lanes("mad", mode, F32, a, b, c), "mad_mix")
