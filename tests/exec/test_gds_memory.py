@@ -2,6 +2,8 @@
 M0[15:0]), out-of-range behaviour, atomics in lane-then-wave order, and GDS
 living as long as the device (two dispatches through the Device API)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -157,3 +159,20 @@ def test_gds_persists_across_dispatches_of_a_device():
     build(other, READ, name="read")(fresh, grid=(64,), block=(64,))
     other.synchronize()
     assert not fresh.numpy().any()
+
+
+COMPILED = Path(__file__).parent / "data" / "gds_kernels_gfx900.o"     # see gds_kernels.ll
+
+
+def test_llvm_compiled_gds_atomics_use_m0_as_the_window_size():
+    # llc sets M0 = 16 (the kernel's GDS bytes) around ds_add_rtn_u32 ... gds
+    device = Device("gfx900")
+    kernel = device.load(COMPILED.read_bytes())["gds_add"]
+    out = device.zeros(64, np.uint32)
+    lanes = np.arange(64)
+    for dispatch in range(2):
+        kernel(out, grid=(64,), block=(64,))
+        device.synchronize()
+        # 16 lanes per counter, in lane order; the counters carry over
+        assert out.numpy().tolist() == (16 * dispatch + lanes // 4).tolist()
+    assert device.agent.processor.gds.memory[:16].view(np.uint32).tolist() == [32] * 4

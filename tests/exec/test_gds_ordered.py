@@ -2,6 +2,8 @@
 swap, waves served in creation order (a wave waits until every earlier wave
 released its turn or ended), the counters kept by the device."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -133,3 +135,19 @@ def test_a_wave_that_ends_without_an_ordered_count_frees_its_turn(device):
     out = device.array(np.full(4, 0xFFFFFFFF, np.uint32))
     # wave 0 loops, then ends without counting; waves 2 and 3 must still wait for wave 1
     assert run_ordered(device, out, skip=0) == [0xFFFFFFFF, 0, 2, 5]
+
+
+COMPILED = Path(__file__).parent / "data" / "gds_kernels_gfx900.o"     # see gds_kernels.ll
+
+
+@pytest.mark.parametrize("batch_waves", [1024, 3])
+def test_llvm_ordered_add_gives_prefix_sums_in_group_order(device, monkeypatch, batch_waves):
+    # llvm.amdgcn.ds.ordered.add(null, group + 1, index 1, release, done):
+    # ds_ordered_count v0, v0 offset:772 gds with M0 = 0
+    monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", batch_waves)
+    kernel = device.load(COMPILED.read_bytes())["ordered_add"]
+    out = device.zeros(8, np.uint32)
+    kernel(out, grid=(8 * 64,), block=(64,))
+    device.synchronize()
+    values = np.arange(8) + 1
+    assert out.numpy().tolist() == (np.cumsum(values) - values).tolist()
