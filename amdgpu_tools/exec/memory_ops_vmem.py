@@ -377,8 +377,9 @@ def d16_unpacked(target) -> bool:
     return info is not None and info.operands[0].width == 4
 
 
-def _d16_layout(program, count, half):
-    """How ``count`` 16-bit components sit in VGPRs: (unpacked, high-half start)."""
+def _d16_layout(program, half):
+    """How 16-bit components sit in VGPRs: (one per VGPR?, first one in a high half?).
+    The d16_hi forms exist on GFX9 only, which packs."""
     if half == "hi":
         return False, True
     return d16_unpacked(program.target), False
@@ -387,7 +388,7 @@ def _d16_layout(program, count, half):
 def _d16_load(plan, inst, program, dst, count, half):
     """d16 typed load: components narrowed to 16 bits; packed targets put two in
     each VGPR (X low) and keep the half they do not write."""
-    unpacked, high = _d16_layout(program, count, half)
+    unpacked, high = _d16_layout(program, half)
 
     def run(ctx):
         values, nfmt = _format_values(ctx, plan, inst, program)
@@ -404,7 +405,7 @@ def _pack_halves(halves, current, high):
     """16-bit values -> VGPR words, two per word; unwritten halves keep ``current``."""
     words = current.copy()
     for index in range(halves.shape[-1]):
-        reg, upper = divmod(index + int(high), 2)
+        reg, upper = divmod(index + high, 2)
         if upper:
             words[..., reg] = (words[..., reg] & _U32(0xFFFF)) | (halves[..., index] << _U32(16))
         else:
@@ -412,25 +413,31 @@ def _pack_halves(halves, current, high):
     return words
 
 
+def _unpack_halves(words, count, high):
+    """VGPR words -> ``count`` 16-bit values, two per word (the inverse of _pack_halves)."""
+    halves = []
+    for index in range(count):
+        reg, upper = divmod(index + high, 2)
+        halves.append((words[..., reg] >> _U32(16 * upper)) & _U32(0xFFFF))
+    return np.stack(halves, axis=-1)
+
+
 def _d16_store(plan, inst, program, src, count, half):
     """d16 typed store: 16-bit components widened, then encoded like a full store."""
-    unpacked, high = _d16_layout(program, count, half)
-    regs = count if unpacked else (count + int(high) + 1) // 2
+    unpacked, high = _d16_layout(program, half)
+    regs = count if unpacked else (count + high + 1) // 2
 
     def run(ctx):
         fmt, nfmt = _format_layout(ctx, inst, program, store=True)
         words = _read_vgprs(ctx.state, ctx.sel, src, regs)
-        if unpacked:
-            halves = words & _U32(0xFFFF)
-        else:
-            halves = np.stack([words[..., (i + int(high)) // 2] >> _U32(16 * ((i + int(high)) % 2))
-                               for i in range(count)], axis=-1)
+        halves = words & _U32(0xFFFF) if unpacked else _unpack_halves(words, count, high)
         _store_format_words(ctx, fmt, nfmt, buffer_formats.widen16(halves, nfmt), count, plan)
     return run
 
 
 # ------------------------------------------------------------ LDS transfers
 _M0 = 124
+_LANE_BYTES = np.arange(64, dtype=_U64) * _U64(4)      # lane * 4: each lane's LDS slot
 
 
 def _lds_inst_offset(family, inst):
@@ -456,9 +463,6 @@ def _lds_lane_piece(ctx, inst_offset):
     valid = addresses + _U64(4) <= _U64(size)
     linear = state.wave_group[ctx.sel].astype(_U64)[:, None] * _U64(size) + addresses
     return Piece(lds_memory(state), lanes, linear[lanes][:, None], valid[lanes][:, None], 4)
-
-
-_LANE_BYTES = np.arange(64, dtype=_U64) * _U64(4)
 
 
 def _lds_load(values_of, inst_offset):

@@ -88,22 +88,23 @@ def test_lds_bit_load_then_ds_read_in_a_two_wave_group():
     assert d.read(dst, np.uint32, 128).tolist() == data[1:129].tolist()
 
 
+UNORM_8888 = "format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM]"
 D16_KERNEL = {
-    "gfx900": """
+    "gfx900": f"""
     s_load_dwordx4 s[8:11], s[0:1], 0x0
     s_load_dwordx4 s[12:15], s[0:1], 0x10
     s_waitcnt lgkmcnt(0)
     v_lshlrev_b32 v1, 3, v0
-    tbuffer_load_format_d16_xyzw v[2:3], v1, s[8:11], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM] offen
+    tbuffer_load_format_d16_xyzw v[2:3], v1, s[8:11], 0 {UNORM_8888} offen
     s_waitcnt vmcnt(0)
     buffer_store_dwordx2 v[2:3], v1, s[12:15], 0 offen
 """,
-    "gfx803": """
+    "gfx803": f"""
     s_load_dwordx4 s[8:11], s[0:1], 0x0
     s_load_dwordx4 s[12:15], s[0:1], 0x10
     s_waitcnt lgkmcnt(0)
     v_lshlrev_b32 v1, 3, v0
-    tbuffer_load_format_d16_xyzw v[2:5], v1, s[8:11], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM] offen
+    tbuffer_load_format_d16_xyzw v[2:5], v1, s[8:11], 0 {UNORM_8888} offen
     s_waitcnt vmcnt(0)
     v_lshlrev_b32 v6, 4, v0
     buffer_store_dwordx4 v[2:5], v6, s[12:15], 0 offen
