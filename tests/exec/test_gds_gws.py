@@ -5,6 +5,8 @@ are blocked, counters, resource ids), then in kernels through the Device API
 where waves of different work-groups really wait for each other, and where a
 barrier that needs waves of a later batch ends in the deadlock error."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -215,3 +217,23 @@ def test_semaphore_kernel_consumers_wait_for_the_producer(device):
     device.synchronize()
     assert out.numpy().tolist() == [0, 7, 7, 7]
     assert device.agent.processor.gds.resource(9).counter == 0
+
+
+COMPILED = Path(__file__).parent / "data" / "gds_kernels_gfx900.o"     # see gds_kernels.ll
+
+
+def test_llvm_gws_intrinsics_with_a_run_time_resource_id(device):
+    # llc: M0 = rid << 16, the count in the ADDR VGPR of ds_gws_init/barrier
+    program = device.load(COMPILED.read_bytes())
+    init, barrier = program["gws_init"], program["gws_barrier"]
+    init(np.uint32(3), np.uint32(40), grid=(1,), block=(1,))
+    out = device.zeros(4, np.uint32)
+    barrier(out, np.uint32(3), np.uint32(40), grid=(4 * 64,), block=(64,))
+    device.synchronize()
+    assert out.numpy().tolist() == [1] * 4
+    resource = device.agent.processor.gds.resource(40)
+    assert (resource.counter, resource.flag, resource.kind) == (3, 1, "barrier")
+    init(np.uint32(4), np.uint32(40), grid=(1,), block=(1,))     # now 5 waves are needed
+    with pytest.raises(KernelError, match="deadlock"):
+        barrier(out, np.uint32(4), np.uint32(40), grid=(4 * 64,), block=(64,))
+        device.synchronize()
