@@ -214,7 +214,7 @@ def _buffer_plan(inst, program):
         index = state.vgpr[vaddr, sel] if idxen else None
         offset = state.vgpr[vaddr + idxen, sel] if offen else None
         wide = _vgpr64(state, sel, vaddr) if addr64 else None
-        chunks, chunk_bytes = (1, nbytes) if whole or nbytes <= 4 else (nbytes // 4, 4)
+        chunks, chunk_bytes = _buffer_chunking(nbytes, whole, rsrc)
         sgpr_offset = np.broadcast_to(np.asarray(soffset(state, sel), _U64), (ctx.n,))
         access = buffer_addresses(rsrc, index=index, offset=offset, soffset=sgpr_offset,
                                   inst_offset=inst_offset, components=chunks,
@@ -223,6 +223,15 @@ def _buffer_plan(inst, program):
         return [Piece(state.memory, lanes, access.addresses[lanes], access.in_range[lanes],
                       chunk_bytes)]
     return plan
+
+
+def _buffer_chunking(nbytes, whole, rsrc):
+    """(chunks, bytes per chunk) of a buffer access.  Plain accesses move dwords
+    (each range-checked alone); a whole access (typed, atomic) moves one piece,
+    except through a swizzled V#, whose consecutive dwords are not adjacent."""
+    if nbytes <= 4 or (whole and not rsrc.swizzle_enable.any()):
+        return 1, nbytes
+    return nbytes // 4, 4
 
 
 # ------------------------------------------------------------------ actions

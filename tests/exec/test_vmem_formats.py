@@ -13,7 +13,7 @@ import pytest
 
 from amdgpu_tools.errors import KernelError
 from .test_mem_support import make_state, run
-from .test_mem_vmem import mubuf, with_buffer
+from .test_mem_vmem import dispatch_state, flat, mubuf, with_buffer
 
 LANE = np.arange(64)
 #: dfmt code -> channel widths, X first (from the manuals' data format table)
@@ -219,3 +219,34 @@ def test_invalid_pairs_fault_with_the_codes():
         load_xyzw(state, None, 8, FLOAT)                 # no 2-bit float
     with pytest.raises(KernelError, match="not supported for stores"):
         store_xyzw(state, np.zeros((64, 4)), 9, USCALED)
+
+
+def test_out_of_range_lanes_read_zero_for_packed_formats():
+    state, _ = setup_buffer(np.full(64, 0xFFFFFFFF, np.uint32))
+    state.sgpr[10] = 40                                   # num_records: lanes 0-9 in range
+    got = load_xyzw(state, None, 6, UNORM)
+    assert (got[:10, :3] == 0x3F800000).all() and (got[:10, 3] == 0x3F800000).all()
+    assert (got[10:] == 0).all()                          # W = 1 only inside the range
+
+
+def test_typed_access_through_the_swizzled_private_buffer():
+    """Private memory is interleaved per dword: a 2-dword typed element of a lane
+    lies in two dword slots 256 bytes apart, as scratch_* sees them."""
+    state, layout, init = dispatch_state(waves=2, private=64)
+    state.sgpr[8:12] = np.array(layout.private_segment_buffer, np.uint32)[:, None]
+    state.sgpr[5] = init.private_wave_offset
+    state.vgpr[0] = 16
+    state.vgpr[10] = np.arange(128).reshape(2, 64) + 1
+    state.vgpr[11] = np.arange(128).reshape(2, 64) + 1001
+    fields = mubuf(vaddr=0, vdata=10, offen=1, soffset=5, dfmt=11, nfmt=UINT)
+    run(state, "tbuffer_store_format_xy", "MTBUF", fields)
+    state.vgpr[1] = 16
+    run(state, "scratch_load_dword", "SCRATCH", flat(addr=1, vdst=2))
+    state.vgpr[1] = 20
+    run(state, "scratch_load_dword", "SCRATCH", flat(addr=1, vdst=3))
+    assert state.vgpr[2].tolist() == state.vgpr[10].tolist()
+    assert state.vgpr[3].tolist() == state.vgpr[11].tolist()
+    fields = mubuf(vaddr=0, vdata=12, offen=1, soffset=5, dfmt=11, nfmt=UINT)
+    run(state, "tbuffer_load_format_xy", "MTBUF", fields)
+    assert state.vgpr[12].tolist() == state.vgpr[10].tolist()
+    assert state.vgpr[13].tolist() == state.vgpr[11].tolist()
