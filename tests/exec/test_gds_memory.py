@@ -176,3 +176,13 @@ def test_llvm_compiled_gds_atomics_use_m0_as_the_window_size():
         # 16 lanes per counter, in lane order; the counters carry over
         assert out.numpy().tolist() == (16 * dispatch + lanes // 4).tolist()
     assert device.agent.processor.gds.memory[:16].view(np.uint32).tolist() == [32] * 4
+
+
+def test_a_request_may_bring_its_own_gds():
+    storage = GlobalDataShare()
+    storage.memory[:256] = np.arange(256, dtype=np.uint8)
+    state = gds_state()
+    state.request.gds = storage
+    state.vgpr[0] = LANE * 4
+    run(state, "ds_read_b32", "DS", ds(addr=0, vdst=1, gds=1))
+    assert state.vgpr[1, 0].tolist() == storage.memory[:256].view(np.uint32).tolist()
