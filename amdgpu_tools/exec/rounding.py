@@ -272,6 +272,7 @@ def ldexp(a, exponent, mode, dtype):
     a, exponent = np.broadcast_arrays(np.asarray(a, F64), np.clip(exponent, -2200, 2200))
     with np.errstate(all="ignore"):
         nearest = np.ldexp(a, exponent)
-        back = np.ldexp(nearest, -exponent)
-        sign = sign_of(np.where(np.isfinite(back), a - back, 0.0))
+        # exact - nearest has the sign of a - nearest * 2**-exponent (an
+        # overflowing back-scaled value means nearest rounded away from a)
+        sign = sign_of(a - np.ldexp(nearest, -exponent))
     return step(nearest, _finite_error(nearest, sign, a), mode)
