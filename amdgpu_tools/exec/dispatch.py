@@ -52,6 +52,8 @@ CLOCK_CHECK_STEPS = 256
 HOST_SERVICE_STEPS = 64
 #: Granularity of the periodic checks: a power of two dividing both periods.
 CHECK_STEPS = 64
+#: MODE[9:0]: the float-mode bits (FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE)
+FLOAT_MODE_BITS = np.uint32(0x3FF)
 #: Steps a group may run while other groups wait before each of them gets a
 #: turn (a multiple of CHECK_STEPS: the slice is looked at with the periodic
 #: checks, so the run loop pays nothing per step for it).
@@ -336,10 +338,39 @@ class Scheduler:
         (written back on the way out) and the per-step bookkeeping is kept
         to a few Python operations.
         """
-        if self.state.wave_modes_used and gpr_index.any_enabled(self.state, sel):
+        state = self.state
+        if state.float_modes_written and self._run_by_float_mode(pc, sel):
+            return
+        if state.wave_modes_used and gpr_index.any_enabled(state, sel):
             self._run_indexed_step(pc, sel)
             return
         self.executed, self.lanes_executed, self.steps = self._run_steps(pc, sel, limit)
+
+    def _run_by_float_mode(self, pc, sel):
+        """MODE is per wave, the float flags the semantics read are per batch:
+        apply the group's MODE[9:0] when it differs from the one applied.
+
+        When the group's waves disagree, each part with one MODE runs one
+        instruction with its own flags (True: done; the parts meet again at
+        the next PC and are looked at again). Only after some wave wrote
+        MODE (``state.float_modes_written``); otherwise this costs nothing.
+        """
+        state = self.state
+        bits = state.mode[sel] & FLOAT_MODE_BITS
+        first = int(bits[0])
+        if (bits == first).all():
+            if first != state.float_mode_bits:
+                state.apply_float_mode(first)
+            return False
+        indices = _indices(sel)
+        for value in np.unique(bits):
+            state.apply_float_mode(int(value))
+            part = _as_sel(indices[bits == value])
+            if state.wave_modes_used and gpr_index.any_enabled(state, part):
+                self._run_indexed_step(pc, part)
+            else:
+                self.executed, self.lanes_executed, self.steps = self._run_steps(pc, part, 0)
+        return True
 
     def _run_indexed_step(self, pc, sel):
         """One instruction for waves of which some are in VGPR indexing or vector skip mode.

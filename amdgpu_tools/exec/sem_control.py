@@ -464,25 +464,45 @@ def read_hwreg(state, sel, reg_id, ctx):
     raise ctx.fault(f"s_getreg of hardware register {reg_id} is not supported")
 
 
+#: MODE[9:0]: FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE (the float-mode flags)
+FLOAT_MODE_BITS = 0x3FF
+
+
 def write_hwreg(ctx, reg_id, offset, size, value):
-    """Write the field; True when it turned on MODE.GPR_IDX_EN or MODE.VSKIP
-    for some wave (the run loop must then hand those waves to the scheduler)."""
+    """Write the field; True when the run loop must hand the group to the
+    scheduler: MODE.GPR_IDX_EN or MODE.VSKIP turned on for some wave, or the
+    group's waves now have different float modes (MODE[9:0])."""
     state, sel = ctx.state, ctx.sel
     mask = np.uint32(((1 << size) - 1) << offset) if size < 32 else np.uint32(0xFFFFFFFF)
     placed = (np.asarray(value, np.uint32) << np.uint32(offset)) & mask
     if reg_id == HW_REG_MODE:
-        state.mode[sel] = (state.mode[sel] & ~mask) | placed
-        # one flag per batch: the MODE of the waves that wrote it last
-        state.apply_float_mode(int(np.asarray(state.mode[sel]).reshape(-1)[0]))
+        mode = state.mode[sel] = (state.mode[sel] & ~mask) | placed
+        to_scheduler = False
+        if mask & FLOAT_MODE_BITS:
+            to_scheduler = _apply_float_mode(state, np.asarray(mode).reshape(-1))
         if mask & gpr_index.WAVE_MODES and (state.mode[sel] & gpr_index.WAVE_MODES).any():
             state.wave_modes_used = True
             return True
+        return to_scheduler
     elif reg_id == HW_REG_TRAPSTS:
         state.trapsts[sel] = (state.trapsts[sel] & ~mask) | placed
     elif reg_id == HW_REG_STATUS:
         state.status[sel] = (state.status[sel] & ~mask) | placed
     else:
         raise ctx.fault(f"s_setreg of hardware register {reg_id} is not supported")
+
+
+def _apply_float_mode(state, modes):
+    """MODE is per wave: the flags follow the writing group when its waves
+    agree; True (go through the scheduler, which runs one part per MODE)
+    when they do not. Either way the scheduler compares MODE from now on."""
+    state.float_modes_written = True
+    bits = modes & np.uint32(FLOAT_MODE_BITS)
+    first = int(bits[0])
+    if (bits == first).all():
+        state.apply_float_mode(first)
+        return False
+    return True
 
 
 @builder("s_getreg_b32")

@@ -106,6 +106,10 @@ class WaveState:
         #: set once some wave ran s_set_gpr_idx_on or s_setvskip: only then does
         #: the scheduler look for waves in those modes (exec/gpr_index.py)
         self.wave_modes_used = False
+        #: set once some wave wrote MODE[9:0] (s_setreg): from then on the
+        #: waves' float modes may differ, and the scheduler applies the MODE
+        #: of the waves it runs (``float_mode_bits`` is the one applied)
+        self.float_modes_written = False
         #: free slot for the memory helper (scratch bases, apertures, ...)
         self.extra = {}
 
@@ -116,8 +120,10 @@ class WaveState:
         1 +inf, 2 -inf, 3 toward zero); MODE[7:4] FP_DENORM (f32 in [5:4],
         f64/f16 in [7:6]: 0 flush input and output, 1 allow input only,
         2 allow output only, 3 allow both); MODE[8] DX10_CLAMP; MODE[9] IEEE.
-        The flags hold for the waves being run: the scheduler calls this
-        whenever the running waves' MODE may differ from the last one applied.
+        The flags hold for the waves being run: MODE is per wave, so once
+        some wave wrote it (``float_modes_written``) the scheduler calls this
+        whenever the running waves' MODE[9:0] differs from ``float_mode_bits``,
+        and runs a group whose waves disagree one part per MODE value.
         """
         mode = int(mode)
         self.float_mode_bits = mode & 0x3FF
