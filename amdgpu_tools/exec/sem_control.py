@@ -183,8 +183,6 @@ unsupported("v_screen_partition_4se_b32", "screen partitioning is graphics-only"
 for _name in ("v_interp_p1_f32", "v_interp_p2_f32", "v_interp_mov_f32", "v_interp_p1ll_f16",
               "v_interp_p1lv_f16", "v_interp_p2_f16", "v_interp_p2_legacy_f16"):
     unsupported(_name, "parameter interpolation is a graphics-only instruction")
-unsupported("s_rfe_b64", "return from exception needs a trap handler")
-unsupported("s_rfe_restore_b64", "return from exception needs a trap handler")
 
 
 @builder("s_setvskip")
@@ -290,6 +288,50 @@ def s_cbranch_join(inst, program):
             state.write_sgpr64(one, EXEC_LO, state.read_sgpr64(one, csp * 4))
             pcs[position] = int(state.read_sgpr64(one, csp * 4 + 2)[0])
             state.mode[wave] = (mode & 0x1FFFFFFF) | (csp << _CSP_SHIFT)
+        return Jump(pcs)
+    return run
+
+
+# --------------------------------------------------- return from exception
+#: STATUS.PRIV (bit 5: trap handler / privileged mode) and STATUS.INST_ATC (bit 23)
+STATUS_PRIV = np.uint32(1 << 5)
+STATUS_INST_ATC = np.uint32(1 << 23)
+
+
+def _pc_getter(inst):
+    return scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
+
+
+@builder("s_rfe_b64")
+def s_rfe_b64(inst, program):
+    """Return from a trap handler: STATUS.PRIV = 0, PC = S0[63:0].
+
+    The executor runs no trap handler of its own, but a kernel may use it as
+    the manual defines it: a jump that also leaves privileged mode.
+    """
+    target = _pc_getter(inst)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        pcs = np.broadcast_to(target(state, sel), (ctx.n,)).astype(np.int64)
+        state.status[sel] &= ~STATUS_PRIV
+        return Jump(pcs)
+    return run
+
+
+@builder("s_rfe_restore_b64")
+def s_rfe_restore_b64(inst, program):
+    """GFX8/GFX9 (the context-restore trap handler's return): as s_rfe_b64,
+    and STATUS.INST_ATC = S1[0]."""
+    target = _pc_getter(inst)
+    inst_atc = scalar_getter(field(inst, "ssrc1"), "u32", inst.literal)
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        pcs = np.broadcast_to(target(state, sel), (ctx.n,)).astype(np.int64)
+        atc = np.broadcast_to(np.asarray(inst_atc(state, sel), np.uint32) & np.uint32(1), (ctx.n,))
+        status = state.status[sel] & ~(STATUS_PRIV | STATUS_INST_ATC)
+        state.status[sel] = status | (atc << np.uint32(23))
         return Jump(pcs)
     return run
 
