@@ -351,10 +351,18 @@ def apply_dst_sel(rgba, dst_sel, one, in_range):
     return np.where(in_range[..., None], routed, outside)
 
 
+def _write_tfe_status(ctx, inst, reg):
+    """With the tfe bit the VGPR after the data receives the fetch status: 0,
+    since the executor's accesses do not fail partially (faults stop the kernel)."""
+    if int(inst.fields.get("tfe", 0)):
+        _write_vgprs(ctx, reg, np.zeros(ctx.exec_lanes().shape + (1,), _U32))
+
+
 def _format_load(plan, inst, program, dst, count):
     def run(ctx):
         values, _ = _format_values(ctx, plan, inst, program)
         _write_vgprs(ctx, dst, values[..., :count])
+        _write_tfe_status(ctx, inst, dst + count)
     return run
 
 
@@ -398,15 +406,17 @@ def _d16_load(plan, inst, program, dst, count, half):
     """d16 typed load: components narrowed to 16 bits; packed targets put two in
     each VGPR (X low) and keep the half they do not write."""
     unpacked, high = _d16_layout(program, half)
+    regs = count if unpacked else (count + 1) // 2
 
     def run(ctx):
         values, nfmt = _format_values(ctx, plan, inst, program)
         halves = buffer_formats.narrow16(values[..., :count], nfmt)
         if unpacked:
             _write_vgprs(ctx, dst, halves)
-            return
-        current = _read_vgprs(ctx.state, ctx.sel, dst, (count + 1) // 2)
-        _write_vgprs(ctx, dst, _pack_halves(halves, current, high))
+        else:
+            current = _read_vgprs(ctx.state, ctx.sel, dst, regs)
+            _write_vgprs(ctx, dst, _pack_halves(halves, current, high))
+        _write_tfe_status(ctx, inst, dst + regs)
     return run
 
 

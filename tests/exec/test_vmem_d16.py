@@ -180,3 +180,19 @@ def test_sint_store_sign_extends_the_half():
         mubuf(vaddr=0, vdata=10, offen=1, dfmt=4, nfmt=SINT))
     words = lane_bytes(state).copy().view(np.uint32)[:, 0]
     assert (words == 0xFFFFFFFE).all()
+
+
+@pytest.mark.parametrize("target,data_regs", [("gfx900", 2), ("gfx803", 4)])
+def test_tfe_status_follows_the_data_registers(target, data_regs):
+    values, bits = halves_16_16_16_16()
+    state = setup(target, values)
+    state.vgpr[4:10] = 0x99
+    fields = mubuf(vaddr=0, vdata=4, offen=1, dfmt=12, nfmt=FLOAT)
+    fields["tfe"] = 1
+    run(state, "tbuffer_load_format_d16_xyzw", "MTBUF", fields)
+    assert (state.vgpr[4 + data_regs] == 0).all()              # status: no fault
+    assert (state.vgpr[5 + data_regs:10] == 0x99).all()
+    fields["vdata"] = 4
+    run(state, "tbuffer_load_format_xy", "MTBUF", fields)
+    assert (state.vgpr[6] == 0).all() and state.vgpr[4, 0].tolist() == \
+        values.reshape(64, 4)[:, 0].astype(np.float32).view(np.uint32).tolist()
