@@ -196,3 +196,24 @@ def test_tfe_status_follows_the_data_registers(target, data_regs):
     run(state, "tbuffer_load_format_xy", "MTBUF", fields)
     assert (state.vgpr[6] == 0).all() and state.vgpr[4, 0].tolist() == \
         values.reshape(64, 4)[:, 0].astype(np.float32).view(np.uint32).tolist()
+
+
+@pytest.mark.parametrize("target", ["gfx802", "gfx803", "gfx810", "gfx900", "gfx906"])
+def test_every_d16_format_op_uses_the_vgprs_the_isa_table_gives(target):
+    """The executor's layout (one half per VGPR when unpacked, two otherwise) needs
+    exactly the vdata width llvm-mc's sweep recorded for each d16 format op."""
+    from amdgpu_tools.isa.families import buffer as buffer_family
+    target = get_target(target)
+    unpacked = d16_unpacked(target)
+    seen = 0
+    for prefix in ("buffer", "tbuffer"):
+        for direction in ("load", "store"):
+            for count, suffix in enumerate(("x", "xy", "xyz", "xyzw"), start=1):
+                info = buffer_family.lookup(f"{prefix}_{direction}_format_d16_{suffix}", target)
+                assert info.operands[0].width == (count if unpacked else (count + 1) // 2)
+                seen += 1
+            info = buffer_family.lookup(f"buffer_{direction}_format_d16_hi_x", target)
+            assert (info is None) == (target.generation < 9)
+            if info is not None:
+                assert info.operands[0].width == 1
+    assert seen == 16
