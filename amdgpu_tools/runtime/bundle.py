@@ -14,7 +14,7 @@ the ID itself, ``<offload kind>-<triple>[-<target ID>]``, e.g.
 
 A compressed bundle (``clang-offload-bundler --compress``) is a ``CCOB`` header
 (version 1-3: sizes and a truncated MD5 of the uncompressed bytes) followed by
-the compressed ordinary bundle.
+the ordinary bundle compressed with zlib or zstd (``runtime.zstd``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..errors import LoadError, TargetError
 from ..isa.targets import Target, get_target
+from . import zstd
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 COMPRESSED_MAGIC = b"CCOB"
@@ -162,7 +163,7 @@ def decompress_bundle(data: bytes) -> bytes:
     if end > len(data) or end < start:
         raise LoadError(f"compressed offload bundle states {end} bytes, the file has "
                         f"{len(data)}")
-    payload = _decompress(method, data[start:end])
+    payload = _decompress(method, data[start:end], header["uncompressed_size"])
     if len(payload) != header["uncompressed_size"]:
         raise LoadError(f"compressed offload bundle: {len(payload)} bytes decompressed, the "
                         f"header states {header['uncompressed_size']}")
@@ -177,18 +178,18 @@ def bundle_hash(payload: bytes) -> int:
     return struct.unpack("<Q", hashlib.md5(payload).digest()[:8])[0]
 
 
-def _decompress(method: int, compressed: bytes) -> bytes:
+def _decompress(method: int, compressed: bytes, size: int) -> bytes:
+    """At most ``size`` bytes (plus one, to tell a longer payload) of ``compressed``."""
     if method == ZLIB:
         try:
-            return zlib.decompress(compressed)
+            return zlib.decompressobj().decompress(compressed, size + 1)
         except zlib.error as failure:
             raise LoadError(f"compressed offload bundle: bad zlib data ({failure})") from None
     if method == ZSTD:
-        raise LoadError(
-            "this offload bundle is zstd-compressed (clang-offload-bundler --compress), and "
-            "Python's standard library has no zstd decoder: unbundle it first "
-            "(clang-offload-bundler -unbundle -type=o -input=FILE -targets=ID -output=OUT) or "
-            "build without compression")
+        try:
+            return zstd.decompress(compressed, size + 1)
+        except zstd.ZstdError as failure:
+            raise LoadError(f"compressed offload bundle: bad zstd data ({failure})") from None
     raise LoadError(f"compressed offload bundle uses unknown compression method {method} "
                     f"(known: {', '.join(f'{k} {v}' for k, v in METHOD_NAMES.items())})")
 

@@ -224,10 +224,17 @@ def test_zstd_header_hash_is_truncated_md5_of_the_payload():
         "host-x86_64-unknown-linux--", "hipv4-amdgcn-amd-amdhsa--gfx900"]
 
 
-def test_zstd_bundles_get_a_clear_error():
+def test_zstd_bundle_as_clang_wrote_it():
     assert is_offload_bundle(read_data(ZSTD))
-    with pytest.raises(LoadError, match="zstd-compressed .*clang-offload-bundler -unbundle"):
-        read_bundle(read_data(ZSTD))
+    assert decompress_bundle(read_data(ZSTD)) == read_data(PAYLOAD)
+    run_scale(Device(), read_data(ZSTD))
+
+
+def test_corrupt_zstd_bundle():
+    data = bytearray(read_data(ZSTD))
+    data[24:28] = b"\0\0\0\0"                  # the zstd frame magic
+    with pytest.raises(LoadError, match="bad zstd data .*bad frame magic"):
+        read_bundle(bytes(data))
 
 
 @pytest.mark.parametrize("version", [1, 2, 3])
