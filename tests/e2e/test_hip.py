@@ -32,20 +32,20 @@ def config_id(config):
     return f"{config[0]}-{config[1]}"
 
 
-def compile_command(compiler, cpu):
+def compile_command(compiler, cpu, *extra):
     """The argv (without source and output) for one configuration, or skip."""
     if compiler == "hipcc":
         hipcc = find_tool("hipcc")
         if hipcc is None:
             pytest.skip("hipcc is not installed (apt-get install hipcc libamdhip64-dev)")
-        return [hipcc, "--genco", f"--offload-arch={cpu}", OPT]
+        return [hipcc, "--genco", f"--offload-arch={cpu}", OPT, *extra]
     clang = find_tool(compiler)
     if clang is None or not os.path.isfile("/usr/include/hip/hip_runtime.h"):
         pytest.skip(f"{compiler} and the HIP headers (libamdhip64-dev) are needed")
     if not os.path.isdir(ROCM_BITCODE):
         pytest.skip("rocm-device-libs is not installed")
     return [clang, "-x", "hip", "--cuda-device-only", f"--offload-arch={cpu}", OPT,
-            "--rocm-path=/usr", f"--rocm-device-lib-path={ROCM_BITCODE}"]
+            "--rocm-path=/usr", f"--rocm-device-lib-path={ROCM_BITCODE}", *extra]
 
 
 def build(config, source):
@@ -95,6 +95,24 @@ def test_vector_add(hip):
     got = run(hip, "basic.hip", "vadd", a, b, c, np.int32(N), grid=(N + 20,))[2]
     np.testing.assert_array_equal(got[:N], a + b)
     np.testing.assert_array_equal(got[N:], -7)
+
+
+def test_compressed_multi_target_bundle():
+    """clang-19 --offload-compress with two targets: a zstd CCOB bundle; each
+    device takes its own entry."""
+    from amdgpu_tools import Device
+    bundle = build(("clang-19", "gfx803", "--offload-arch=gfx900", "--offload-compress"),
+                   "basic.hip").read_bytes()
+    assert bundle[:4] == b"CCOB"
+    a = rng().uniform(-1, 1, N).astype(np.float32)
+    for target, mach in (("gfx803", 0x2A), ("gfx900", 0x2C)):
+        device = Device(target)
+        program = device.load(bundle)
+        assert program.loaded.code.elf.mach == mach
+        a_buffer, c_buffer = device.array(a), device.zeros(N, np.float32)
+        program["vadd"](a_buffer, a_buffer, c_buffer, np.int32(N), grid=(GRID,), block=(BLOCK,))
+        device.synchronize()
+        np.testing.assert_array_equal(c_buffer.numpy(), a + a)
 
 
 def test_grid_2d(hip):
