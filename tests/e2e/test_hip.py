@@ -336,3 +336,30 @@ def test_spin_lock_between_waves(hip):
               grid=(waves * 64,), block=(128,))
     assert got[0][0] == 0 and got[1][0] == rounds * waves
     np.testing.assert_array_equal(np.bincount(got[2], minlength=waves), [rounds] * waves)
+
+
+def test_segment_shuffles_and_lane_id(hip):
+    v = rng().integers(-10**6, 10**6, 128, dtype=np.int32)
+    out = np.zeros(3 * 128, np.int32)
+    got = run(hip, "warp.hip", "segments", v, out, grid=(128,), block=(128,))[1]
+    got = got.reshape(128, 3)
+    lane = np.arange(128) % 64
+    base = np.arange(128) - lane
+    np.testing.assert_array_equal(got[:, 0], v[base + (lane ^ 1)])
+    down = np.where(lane % 8 + 2 < 8, lane + 2, lane)     # stays inside its 8-lane segment
+    np.testing.assert_array_equal(got[:, 1], v[base + down])
+    np.testing.assert_array_equal(got[:, 2], lane)
+
+
+def test_block_votes(hip):
+    groups, block = 3, 192
+    v = rng().integers(-1000, 1000, groups * block, dtype=np.int32)
+    v[:block] = np.abs(v[:block]) % 900           # group 0: none > 990, all > -900
+    v[block + 5] = 999
+    out = np.zeros(3 * groups, np.int32)
+    got = run(hip, "warp.hip", "block_votes", v, out, grid=(groups * block,),
+              block=(block,))[1].reshape(groups, 3)
+    w = v.reshape(groups, block)
+    np.testing.assert_array_equal(got[:, 0], (w > 0).sum(axis=1))
+    np.testing.assert_array_equal(got[:, 1] != 0, (w > -900).all(axis=1))
+    np.testing.assert_array_equal(got[:, 2] != 0, (w > 990).any(axis=1))

@@ -51,3 +51,25 @@ extern "C" __global__ void divergent_ballot(const int *in, unsigned long long *o
     inner = __ballot(in[i] & 2) ^ (__builtin_amdgcn_read_exec() << 1);
   out[i] = inner;
 }
+
+// Shuffles within segments of a wave (the width argument) and the lane id.
+extern "C" __global__ void segments(const int *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[i];
+  out[3 * i] = __shfl_xor(v, 1, 16);
+  out[3 * i + 1] = __shfl_down(v, 2, 8);
+  out[3 * i + 2] = __lane_id();
+}
+
+// Block-wide votes: a barrier that also counts, ands and ors a predicate.
+extern "C" __global__ void block_votes(const int *in, int *out) {
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  int count = __syncthreads_count(v > 0);
+  int every = __syncthreads_and(v > -900);
+  int some = __syncthreads_or(v > 990);
+  if (threadIdx.x == 0) {
+    out[3 * blockIdx.x] = count;
+    out[3 * blockIdx.x + 1] = every;
+    out[3 * blockIdx.x + 2] = some;
+  }
+}
