@@ -363,3 +363,33 @@ def test_block_votes(hip):
     np.testing.assert_array_equal(got[:, 0], (w > 0).sum(axis=1))
     np.testing.assert_array_equal(got[:, 1] != 0, (w > -900).all(axis=1))
     np.testing.assert_array_equal(got[:, 2] != 0, (w > 990).any(axis=1))
+
+
+def test_static_and_dynamic_shared_with_shared_atomics(hip):
+    device, program = hip("shared.hip")
+    groups, block = 4, 128
+    values = rng().integers(0, 2**32, groups * block, dtype=np.uint64).astype(np.uint32)
+    src = device.array(values)
+    hist, sums = device.zeros(16, np.uint32), device.zeros(groups, np.float32)
+    program["shared_histogram"](src, hist, sums, grid=(groups * block,), block=(block,),
+                                shared=4)
+    device.synchronize()
+    np.testing.assert_array_equal(hist.numpy(), np.bincount(values & 15, minlength=16))
+    halves = ((values & 255) * 0.5).reshape(groups, block)       # exact sums in any order
+    np.testing.assert_array_equal(sums.numpy(), halves.sum(axis=1))
+
+
+def test_64_bit_atomics(hip):
+    n = 192
+    r = rng()
+    a = r.integers(-2**62, 2**62, n, dtype=np.int64)
+    d = r.integers(-2**20, 2**20, n) / 4.0                     # exact sums in any order
+    acc = np.array([0, 2**64 - 1, 0, 0], np.uint64)
+    dacc = np.zeros(1)
+    got = run(hip, "shared.hip", "atomics64", a, d, acc, dacc, np.int32(n), grid=(256,),
+              block=(64,))
+    ua = a.view(np.uint64)
+    toggles = np.bitwise_xor.reduce(np.uint64(1) << (np.arange(n) % 64).astype(np.uint64))
+    np.testing.assert_array_equal(got[2], [ua.sum(dtype=np.uint64), ua.min(), ua.max(),
+                                           toggles])
+    np.testing.assert_array_equal(got[3], [d.sum()])

@@ -53,3 +53,39 @@ extern "C" __global__ void exchange_chain(int *slot, int *olds, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) olds[i] = atomicExch(slot, i);
 }
+
+// Static and dynamic shared memory together (the dynamic part starts after the
+// static one) with shared-memory atomics: per-block histograms of in & 15 and a
+// shared float sum, merged into global counts.
+extern "C" __global__ void shared_histogram(const unsigned *in, unsigned *hist, float *sums) {
+  __shared__ unsigned bins[16];
+  extern __shared__ float partial[];
+  int t = threadIdx.x;
+  if (t < 16) bins[t] = 0;
+  if (t == 0) partial[0] = 0.0f;
+  __syncthreads();
+  unsigned v = in[blockIdx.x * blockDim.x + t];
+  atomicAdd(&bins[v & 15], 1u);
+  atomicAdd(&partial[0], (float)(v & 255) * 0.5f);
+  __syncthreads();
+  if (t < 16) atomicAdd(&hist[t], bins[t]);
+  if (t == 0) sums[blockIdx.x] = partial[0];
+}
+
+// 64-bit atomics: integer add/min/max/CAS and the double add (a CAS loop on gfx8/9).
+extern "C" __global__ void atomics64(const long long *a, const double *d,
+                                     unsigned long long *acc, double *dacc, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  atomicAdd(&acc[0], (unsigned long long)a[i]);
+  atomicMin(&acc[1], (unsigned long long)a[i]);
+  atomicMax(&acc[2], (unsigned long long)a[i]);
+  atomicAdd(&dacc[0], d[i]);
+  unsigned long long seen = acc[3];
+  while (true) {
+    unsigned long long wanted = seen ^ (1ull << (i % 64));
+    unsigned long long prior = atomicCAS(&acc[3], seen, wanted);
+    if (prior == seen) break;
+    seen = prior;
+  }
+}
