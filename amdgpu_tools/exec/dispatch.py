@@ -10,9 +10,9 @@ every live wave of their work-group has arrived.
 
 Fairness: lowest-PC-first alone starves spin loops between waves (the waiter
 loops back to a low PC and runs forever while the lock holder waits at a
-higher one). So a group that has run ``FAIR_SLICE_STEPS`` steps while other
-groups wait is put back, and every other group gets a turn (one bounded
-slice each, in PC order) before lowest-PC-first resumes. Ordinary loops
+higher one). So once some group has waited ``FAIR_SLICE_STEPS`` scheduler
+steps, the running group is put back and every other group gets a turn (one
+bounded slice each, in PC order) before lowest-PC-first resumes. Loops
 shorter than a slice keep their reconvergence; the policy counts steps, not
 time, so runs stay deterministic.
 
@@ -219,6 +219,12 @@ class Scheduler:
         self.deferred = {}
         #: PCs of the groups still owed a turn in the current fair round
         self.turns = []
+        #: pc -> scheduler step since which the waves there have waited
+        self.waiting_since = {}
+        #: step of the first deferral not yet retried (None: nothing deferred)
+        self.deferred_since = None
+        #: True while a group runs its turn of a fair round
+        self.in_turn = False
         #: wave-executions that were blocked (Retry): not progress
         self.retried = 0
         #: progress mark (executed - retried) when deferred waves last came back
@@ -235,7 +241,14 @@ class Scheduler:
 
     # ----------------------------------------------------------- grouping
     def _add(self, pc, sel):
+        if pc not in self.groups:
+            self.waiting_since[pc] = self.steps
         _merge(self.groups, pc, sel)
+
+    def _take(self, pc):
+        """Remove the group at ``pc`` to run it."""
+        self.waiting_since.pop(pc, None)
+        return self.groups.pop(pc)
 
     def _add_many(self, pcs, indices):
         """Waves ``indices`` continue at per-wave ``pcs``."""
@@ -258,10 +271,12 @@ class Scheduler:
                     pc, limit = self._next_turn()
                     if pc is None:
                         continue
-                    sel = groups.pop(pc)
+                    self.in_turn = True
+                    sel = self._take(pc)
                 else:
+                    self.in_turn = False
                     pc = min(groups)
-                    sel = groups.pop(pc)
+                    sel = self._take(pc)
                     limit = min(groups) if groups else None
                 self._run_group(pc, sel, limit)
         self.result.wave_instructions = self.executed
@@ -281,16 +296,31 @@ class Scheduler:
         above = [other for other in self.groups if other > pc]
         return pc, (min(above) if above else None)
 
+    def _should_yield(self, steps, slice_end):
+        """Whether the running group must give the others a turn: in a fair
+        round, when its slice is over; otherwise when some group (or a
+        deferred wave) has waited a whole slice."""
+        if not (self.groups or self.deferred):
+            return False
+        if self.in_turn:
+            return steps >= slice_end
+        oldest = min(self.waiting_since.values(), default=steps)
+        if self.deferred_since is not None:
+            oldest = min(oldest, self.deferred_since)
+        return steps - oldest >= FAIR_SLICE_STEPS
+
     def _preempt(self, pc, sel):
-        """The running group used its slice while others wait: put it back
-        and, unless a fair round is already under way, start one in which
-        every other group (deferred waves included) gets one slice."""
+        """Put the running group back and, unless a fair round is under way,
+        start one in which every other group (deferred waves included) gets
+        one slice; their waiting starts over."""
         self._add(pc, sel)
-        if self.turns:
+        if self.in_turn:
             return
         if self.deferred:
             self._reinstate(check_progress=False)
         self.turns = sorted(other for other in self.groups if other != pc)
+        for other in self.waiting_since:
+            self.waiting_since[other] = self.steps
 
     def _reinstate(self, check_progress):
         """Deferred waves try their instruction again.
@@ -309,7 +339,7 @@ class Scheduler:
                             "wait for waves that never arrive (every other live wave "
                             "has ended, is parked at s_barrier or is blocked too)")
         self.round_mark = mark
-        deferred, self.deferred = self.deferred, {}
+        deferred, self.deferred, self.deferred_since = self.deferred, {}, None
         for pc in sorted(deferred):
             self._add(pc, deferred[pc])
 
@@ -322,6 +352,8 @@ class Scheduler:
         indices = _indices(sel)
         waiting = indices[blocked]
         if waiting.size:
+            if self.deferred_since is None:
+                self.deferred_since = self.steps
             _merge(self.deferred, record.pc, _as_sel(waiting))
             self.retried += int(waiting.size)
         going = indices[~blocked]
@@ -426,7 +458,9 @@ class Scheduler:
                                      " wave-instructions exceeded")
             steps += 1
             if not steps & check_mask and self._periodic(ctx, steps, host_service, slice_end):
-                self._preempt(pc, sel)           # this instruction did not run
+                # this instruction did not run: the group waits at pc
+                self.executed, self.steps = executed - n, steps
+                self._preempt(pc, sel)
                 return executed - n, lanes_executed, steps
             if tracing:
                 tracer.before(ctx)
@@ -454,9 +488,11 @@ class Scheduler:
             else:
                 next_pc = self._uniform_next(record, outcome)
                 if next_pc is None:
+                    self.executed, self.steps = executed, steps
                     self._resolve(ctx, outcome)
                     return executed, lanes_executed, steps
             if limit is not None and next_pc >= limit:
+                self.steps = steps
                 self._add(next_pc, sel)
                 return executed, lanes_executed, steps
             pc = next_pc
@@ -468,7 +504,7 @@ class Scheduler:
             host_service()
         if steps % CLOCK_CHECK_STEPS == 0 and time.monotonic() > self.budget.deadline:
             raise self._watchdog(ctx, f"wall-clock limit of {self.budget.max_seconds} s exceeded")
-        return steps >= slice_end and bool(self.groups or self.deferred)
+        return self._should_yield(steps, slice_end)
 
     @staticmethod
     def _uniform_next(record, outcome):

@@ -95,6 +95,24 @@ def test_global_mutex_between_waves_of_one_batch(device, grid, block):
     assert words.numpy().tolist() == [0, grid[0] // 64]
 
 
+def test_spinning_waves_that_split_and_merge_every_pass_still_yield(device):
+    # the spin loop branches on the work-group's parity, so the spinning
+    # group splits and merges again on every pass (each split ends the run
+    # loop's stretch): the lock holder must still get its turn
+    body = MUTEX.replace("""  s_cmp_lg_u32 s6, 0
+  s_cbranch_scc1 ACQUIRE""", """  s_bitcmp1_b32 s2, 0
+  s_cbranch_scc1 ODD
+  s_nop 0
+ODD:
+  s_cmp_lg_u32 s6, 0
+  s_cbranch_scc1 ACQUIRE""")
+    kernel = build(device, body)
+    words = device.zeros(2, np.uint32)
+    kernel(words, grid=(192,), block=(64,))
+    device.synchronize()
+    assert words.numpy().tolist() == [0, 3]
+
+
 @pytest.mark.parametrize("grid,block", [((320,), (320,)), ((384,), (64,))])
 def test_global_ticket_lock_serves_waves_in_ticket_order(device, grid, block):
     kernel = build(device, TICKET, buffers=2)
