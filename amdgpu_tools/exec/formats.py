@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import operands as ops
-from .rounding import mode_reader
+from .rounding import mode_picker
 from .state import EXEC_HI, EXEC_LO, VCC_LO, lanes_to_mask
 
 _NO_DST = (None, "none")
@@ -165,13 +165,6 @@ _SIGN_F32 = np.uint32(0x80000000)
 # MODE.FP_DENORM per type: bit 0 set allows denormal inputs, bit 1 denormal
 # outputs (0 flush both, 1 flush outputs, 2 flush inputs, 3 allow both).
 _ALLOW_INPUT, _ALLOW_OUTPUT = 1, 2
-
-
-def flush_output(bits, type_, state):
-    """Result bits of a float type after MODE's output denormal flush."""
-    if type_ == "f32":
-        return bits if state.denorm_f32 & _ALLOW_OUTPUT else _flush_f32(bits)
-    return bits if state.denorm_f64_f16 & _ALLOW_OUTPUT else _flush_wide(bits, type_)
 
 
 def _flush_wide(bits, type_):
@@ -333,23 +326,20 @@ def build_valu(inst, semantic, program):
     flush_out = dst_type == "f32" and not flags.get("no_flush")
     flush_wide_out = dst_type in ("f64", "f16") and not flags.get("no_flush")
     rounded = flags.get("rounded")
-    round_mode = mode_reader(dst_type) if rounded is not None else None
+    pick = mode_picker(fn, rounded, dst_type) if rounded is not None else None
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
     if op_sel >> 3 & 1 and ops.bits_of(dst_type) == 16:
         writer = _op_sel_writer(dst)
     if carry_in_code is None and carry_out_code is None and not ieee_nan and post is None \
             and writer is None and not wide and src_mods is None:
-        if round_mode is not None:
-            return _rounded_valu(fn, rounded, round_mode, fetch, dst, dst_type)
-        return _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out)
+        return _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out, pick)
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
         args = [ops.typed(get(state, sel), type_) for get, type_ in fetch]
         if carry_in_code is not None:
             args.append(state.read_mask(sel, carry_in_code))
-        mode = round_mode(state) if round_mode is not None else 0
-        result = rounded(mode, *args) if mode else fn(*args)
+        result = fn(*args) if pick is None else pick(state)(*args)
         if ieee_nan and state.ieee_mode:
             result = quiet_signalling_nans(result, args)
         if carry_out_code is not None:
@@ -359,8 +349,10 @@ def build_valu(inst, semantic, program):
         if post is not None:
             result = post(result, state)
         bits = ops.to_bits(result, dst_type)
-        if flush_out or flush_wide_out:
-            bits = flush_output(bits, dst_type, state)
+        if flush_out and not state.denorm_f32 & _ALLOW_OUTPUT:
+            bits = _flush_f32(bits)
+        elif flush_wide_out and not state.denorm_f64_f16 & _ALLOW_OUTPUT:
+            bits = _flush_wide(bits, dst_type)
         lanes = ctx.write_lanes() if src_mods is None else src_mods.lanes(ctx, ctx.exec_lanes())
         if writer is not None:
             writer(state, sel, bits, lanes)
@@ -390,12 +382,14 @@ def _typed_getter(get, type_):
     return lambda state, sel: ops.typed(get(state, sel), type_)
 
 
-def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out):
+def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out, pick=None):
     """The run closure of the common VALU op: no carry, no output modifier, no
     SDWA/op_sel/DPP, one 32-bit (or narrower) destination.
 
     The same steps as the general closure with the per-step decisions taken
     at build time: this is the per-instruction overhead of most VALU code.
+    An op whose result MODE.FP_ROUND rounds has ``pick(state) -> function``
+    (exec/rounding.mode_picker) instead of the fixed ``fn``.
     """
     getters = tuple(_typed_getter(get, type_) for get, type_ in fetch)
     to_bits = ops.to_bits
@@ -415,42 +409,29 @@ def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out):
 
     if len(getters) == 1:
         first, = getters
-
-        def run(ctx):
-            state, sel = ctx.state, ctx.sel
-            return finish(ctx, state, sel, fn(first(state, sel)))
+        if pick is None:
+            def run(ctx):
+                state, sel = ctx.state, ctx.sel
+                return finish(ctx, state, sel, fn(first(state, sel)))
+        else:
+            def run(ctx):
+                state, sel = ctx.state, ctx.sel
+                return finish(ctx, state, sel, pick(state)(first(state, sel)))
     elif len(getters) == 2:
         first, second = getters
-
-        def run(ctx):
-            state, sel = ctx.state, ctx.sel
-            return finish(ctx, state, sel, fn(first(state, sel), second(state, sel)))
+        if pick is None:
+            def run(ctx):
+                state, sel = ctx.state, ctx.sel
+                return finish(ctx, state, sel, fn(first(state, sel), second(state, sel)))
+        else:
+            def run(ctx):
+                state, sel = ctx.state, ctx.sel
+                return finish(ctx, state, sel, pick(state)(first(state, sel), second(state, sel)))
     else:
         def run(ctx):
             state, sel = ctx.state, ctx.sel
-            return finish(ctx, state, sel, fn(*[get(state, sel) for get in getters]))
-    return run
-
-
-def _rounded_valu(fn, rounded, round_mode, fetch, dst, dst_type):
-    """``_plain_valu`` for an op whose float result MODE.FP_ROUND rounds: one
-    branch per instruction on the result type's mode picks the NumPy (round
-    to nearest even) function or its directed variant ``rounded(mode, ...)``."""
-    getters = tuple(_typed_getter(get, type_) for get, type_ in fetch)
-    to_bits = ops.to_bits
-
-    def run(ctx):
-        state, sel = ctx.state, ctx.sel
-        args = [get(state, sel) for get in getters]
-        mode = round_mode(state)
-        bits = to_bits(rounded(mode, *args) if mode else fn(*args), dst_type)
-        bits = flush_output(bits, dst_type, state)
-        lanes = ctx.write_lanes()
-        if lanes is None:
-            state.vgpr[dst, sel] = bits
-        else:
-            state.write_vgpr(sel, dst, bits, lanes)
-        return None
+            compute = fn if pick is None else pick(state)
+            return finish(ctx, state, sel, compute(*[get(state, sel) for get in getters]))
     return run
 
 

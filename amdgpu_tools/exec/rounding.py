@@ -31,6 +31,7 @@ that field is not 0, so round-to-nearest code pays one branch per instruction.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from operator import attrgetter
 
 import numpy as np
@@ -50,6 +51,17 @@ def mode_reader(result_type):
     if result_type in ("f64", "f16"):
         return attrgetter("round_f64_f16")
     return None
+
+
+def mode_picker(fn, rounded, result_type):
+    """``state -> function`` computing an op in the state's round mode: ``fn``
+    (NumPy, nearest even) in mode 0, else ``rounded`` with the mode bound.
+    A tuple index, no branch: the executor's per-instruction cost of MODE."""
+    choices = (fn,) + tuple(partial(rounded, mode) for mode in
+                            (TOWARD_POSITIVE, TOWARD_NEGATIVE, TOWARD_ZERO))
+    if result_type == "f32":
+        return lambda state: choices[state.round_f32]
+    return lambda state: choices[state.round_f64_f16]
 
 
 def sign_of(x):
