@@ -13,7 +13,11 @@ layout, group_ids)`` may adjust the initial state (tests use it).
 Scheduling: waves at the same PC form a group and execute each instruction as
 one NumPy operation; the lowest-PC group runs first (diverged waves meet again
 at join points); ``s_barrier`` parks waves until every live wave of their
-work-group has arrived. Deterministic run to run. The watchdog
+work-group has arrived. Fairness: once a group has waited a slice of steps
+(``dispatch.FAIR_SLICE_STEPS``), every waiting group gets a turn, so spin
+locks and flag waits between waves finish; waves returning ``Retry`` are
+deferred and retried after the others had a turn (a round with nothing but
+blocked waves is a deadlock error). Deterministic run to run. The watchdog
 (``request.limits``) raises ``WatchdogTimeout``; ``request.trace`` prints one
 line per instruction of the chosen waves with the registers it changed and
 collects a per-PC profile. ``DispatchResult.lane_instructions`` counts active
@@ -25,10 +29,11 @@ the fast loop never sees them.
 
 Known limits: only round-to-nearest-even (MODE round bits ignored); MODE's
 denormal flush (f32, and f64/f16), DX10_CLAMP and IEEE (signalling NaNs in
-min/max/med3) are honoured as one flag per batch, refreshed by s_setreg; transcendentals
+min/max/med3) are honoured per wave (after an s_setreg of MODE the scheduler
+applies the running waves' MODE, one part per MODE when a group disagrees); transcendentals
 are correctly rounded rather than the hardware's 1-ulp approximations;
-v_fma_f64 is fused through an exact two-product; lock-step spin loops between
-waves of one batch are not scheduled fairly (the watchdog ends them).
+v_fma_f64 is fused through an exact two-product; a spin loop that waits for
+another lane of its own wave hangs until the watchdog, as on hardware.
 
 Wave-batch state (``exec/state.py``: ``WaveState``)
 ---------------------------------------------------
@@ -79,10 +84,10 @@ address=..., wave_index=...)`` which builds the ``KernelError`` (kernel,
 work-group, wave, PC, instruction text, address) to ``raise``. A
 ``MemoryFault`` escaping a semantic is turned into such a KernelError by the
 run loop. It returns ``None`` (next instruction), ``Branch(taken, target)``,
-``Jump(pcs)``, ``END`` or ``BARRIER``.
+``Jump(pcs)``, ``END``, ``BARRIER`` or ``Retry(blocked)``.
 """
 
-from .context import BARRIER, END, Branch, Context, Jump  # noqa: F401
+from .context import BARRIER, END, Branch, Context, Jump, Retry  # noqa: F401
 from .registry import (SEMANTICS, UNSUPPORTED, builder, instruction, salu,  # noqa: F401
                        unsupported, valu, vcmp)
 from .state import (WaveState, lanes_to_mask, lanes_to_mask64, mask64_to_lanes,  # noqa: F401
