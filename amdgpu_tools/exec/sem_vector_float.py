@@ -599,8 +599,12 @@ _unary("v_rsq_legacy_f32", "f32", lambda a: np.where(a == 0, F32(0), (1.0 / np.s
     F64))).astype(F32)).astype(F32))
 
 
-@valu("v_mullit_f32", "f32", "f32", "f32", "f32")
-def v_mullit_f32(a, b, c):
-    """Lighting multiply: -FLT_MAX when src2 <= 0 or src1 < 0, else src0 * src1."""
+def _mullit(a, b, c, mode=rounding.NEAREST_EVEN):
+    """Lighting multiply: -FLT_MAX when src2 <= 0 or src1 < 0, else src0 * src1
+    (with the DX9 rule that 0 * anything is 0)."""
     return np.where((c <= 0) | (b < 0), F32(-np.finfo(F32).max),
-                    np.where((a == 0) | (b == 0), F32(0), a * b)).astype(F32)
+                    _legacy_product(a, b, mode)).astype(F32)
+
+
+valu("v_mullit_f32", "f32", "f32", "f32", "f32",
+     rounded=lambda mode, a, b, c: _mullit(a, b, c, mode))(_mullit)

@@ -580,3 +580,22 @@ def test_mad_mix_rounds_product_and_sum(mode):
     state = run("v_mad_mix_f32 v3, v0, v1, v2", float_mode=ALL_DENORMS | mode,
                 vgpr={0: a, 1: b, 2: c})
     assert_same(read_f32(state, 3), expected_lanes("mad", mode, F32, a, b, c), "mad_mix")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_gfx7_legacy_multiplies_round_their_product(mode):
+    """v_mul_legacy_f32 / v_mac_legacy_f32 / v_mullit_f32 (GFX6/7): the DX9
+    zero rule, otherwise an ordinary rounded product (and sum)."""
+    a, b, c = _edge_triples(F32, seed=17)
+    positive_c = np.abs(c) + F32(1)
+    state = run("v_mul_legacy_f32 v3, v0, v1\nv_mov_b32 v4, v2\nv_mac_legacy_f32 v4, v0, v1\n"
+                "v_mullit_f32 v5, v0, v6, v7",
+                float_mode=ALL_DENORMS | mode, mcpu="gfx700",
+                vgpr={0: a, 1: b, 2: c, 6: np.abs(b), 7: positive_c})
+    zero_rule = (a == 0) | (b == 0)
+    product = np.where(zero_rule, F32(0), expected_lanes("mul", mode, F32, a, b))
+    assert_same(read_f32(state, 3), product, "mul_legacy")
+    mac = expected_lanes("add", mode, F32, product, c)
+    assert_same(read_f32(state, 4), mac, "mac_legacy")
+    lit = np.where((a == 0) | (b == 0), F32(0), expected_lanes("mul", mode, F32, a, np.abs(b)))
+    assert_same(read_f32(state, 5), lit, "mullit")
