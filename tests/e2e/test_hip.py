@@ -393,3 +393,53 @@ def test_64_bit_atomics(hip):
     np.testing.assert_array_equal(got[2], [ua.sum(dtype=np.uint64), ua.min(), ua.max(),
                                            toggles])
     np.testing.assert_array_equal(got[3], [d.sum()])
+
+
+# ------------------------------------------------------------------- more.hip
+def test_half_precision(hip):
+    r = rng()
+    a = (r.integers(-32, 32, N) / 4).astype(np.float16)      # products and sums stay exact:
+    b = (r.integers(-8, 8, N) / 2).astype(np.float16)        # fused or not, same result
+    out = np.zeros(2 * N, np.float16)
+    got = run(hip, "more.hip", "half_math", a, b, out, np.int32(N), grid=(GRID,))[2]
+    np.testing.assert_array_equal(got.reshape(N, 2), np.stack([a * b + a, a * np.float16(0.5)],
+                                                              axis=1))
+
+
+def test_3d_blocks_and_grid_stride_loop(hip):
+    nx, ny, nz = 20, 6, 11
+    out = np.full(nx * ny * nz, -1, np.int32)
+    got = run(hip, "more.hip", "volume", out, np.int32(nx), np.int32(ny), np.int32(nz),
+              grid=(24, 6, 4), block=(8, 3, 2))[0].reshape(nz, ny, nx)   # z loops 3 times
+    z, y, x = np.mgrid[0:nz, 0:ny, 0:nx]
+    np.testing.assert_array_equal(got, (z * 100 + y) * 100 + x)
+
+
+def test_cooperative_groups_tiles(hip):
+    groups, block = 3, 128
+    v = rng().integers(-1000, 1000, groups * block, dtype=np.int32)
+    sums = np.zeros(groups * block // 16, np.int32)
+    first = np.zeros(groups * block, np.int32)
+    got = run(hip, "more.hip", "tiles", v, sums, first, grid=(groups * block,), block=(block,))
+    np.testing.assert_array_equal(got[1], v.reshape(-1, 16).sum(axis=1))
+    np.testing.assert_array_equal(got[2], np.repeat(v[::block], block))
+
+
+def cross_lanes(hip):
+    v = rng().integers(-10**6, 10**6, 128, dtype=np.int32)
+    out = np.zeros(2 * 128, np.int32)
+    got = run(hip, "more.hip", "lanes", v, out, grid=(128,), block=(64,))[1].reshape(128, 2)
+    return v, got
+
+
+def test_dpp_row_shift_builtin(hip):
+    v, got = cross_lanes(hip)
+    lane = np.arange(128)
+    np.testing.assert_array_equal(got[:, 0], np.where(lane % 16 == 0, 0, v[lane - 1]))
+
+
+@pytest.mark.xfail(strict=True, reason="executor: ds_swizzle_b32 reads the DATA0 field, not "
+                                       "ADDR (exec/memory_ops_ds.py)")
+def test_ds_swizzle_builtin(hip):
+    v, got = cross_lanes(hip)
+    np.testing.assert_array_equal(got[:, 1], v[np.arange(128) ^ 1])
