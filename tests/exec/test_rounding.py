@@ -459,13 +459,22 @@ def test_conversions_round_in_their_result_mode(mode):
                                                     shorts.view(np.uint16)), "f16_u16")
 
 
-def test_float_to_int_conversions_ignore_the_round_mode():
-    x = lanes([1.5, -1.5, 2.5, -2.7, 1e10, -0.3, np.nan], F32)
-    for mode in (UP, DOWN):
-        state = run("v_cvt_i32_f32 v1, v0", float_mode=ALL_DENORMS | mode, vgpr={0: x})
-        expected = np.where(np.isnan(x), 0, np.clip(np.trunc(x.astype(F64)), -2 ** 31,
-                                                    2 ** 31 - 1)).astype(np.int32)
-        np.testing.assert_array_equal(state.vgpr[1, 0].view(np.int32), expected)
+def test_ops_outside_fp_round_give_the_same_bits_in_every_mode():
+    """Float -> int conversions truncate, v_cvt_pkrtz always rounds toward
+    zero, rounding-to-integral and the transcendental approximations do not
+    read FP_ROUND: every mode gives the round-to-nearest run's bits."""
+    x = lanes([1.5, -1.5, 2.5, -2.7, 1e10, -0.3, np.nan, 1.0 + 2.0 ** -12, 70000.0, 0.1], F32)
+    source = ("v_cvt_i32_f32 v1, v0\nv_cvt_pkrtz_f16_f32 v2, v0, v0\nv_sqrt_f32 v3, v0\n"
+              "v_rcp_f32 v4, v0\nv_floor_f32 v5, v0\nv_rndne_f32 v6, v0\nv_exp_f32 v7, v0")
+    nearest = run(source, float_mode=ALL_DENORMS, vgpr={0: x})
+    truncated = np.where(np.isnan(x), 0, np.clip(np.trunc(x.astype(F64)), -2 ** 31,
+                                                 2 ** 31 - 1)).astype(np.int32)
+    np.testing.assert_array_equal(nearest.vgpr[1, 0].view(np.int32), truncated)
+    half = (nearest.vgpr[2, 0] & np.uint32(0xFFFF)).astype(np.uint16).view(F16)
+    assert_same(half[:10], expected_lanes("convert", TO_ZERO, F16, x[:10]), "pkrtz")
+    for mode in (UP, DOWN, TO_ZERO):
+        state = run(source, float_mode=ALL_DENORMS | mode | mode << 2, vgpr={0: x})
+        np.testing.assert_array_equal(state.vgpr[1:8, 0], nearest.vgpr[1:8, 0])
 
 
 @pytest.mark.parametrize("mode", MODES)
