@@ -41,8 +41,14 @@ def require_tool(name):
     return path
 
 
+#: Seconds a reference tool may run: llvm-mc-19 loops forever on some inputs
+#: (e.g. `.p2align 2` in .text after 2 data bytes), which must fail, not hang.
+TOOL_TIMEOUT = 300
+
+
 def run_tool(argv, stdin=None, check=True):
     """Run a reference tool and return its CompletedProcess (text mode)."""
-    return subprocess.run(argv, input=stdin, capture_output=True, text=True, check=check)
+    return subprocess.run(argv, input=stdin, capture_output=True, text=True, check=check,
+                          timeout=TOOL_TIMEOUT)
 
 

@@ -1,6 +1,7 @@
 """The assembler: LLVM-MC-compatible AMDGPU assembly -> relocatable code objects.
 
-``assemble(source, target=..., filename=..., code_object_version=None) -> bytes``
+``assemble(source, target=..., filename=..., code_object_version=None,
+include_dirs=()) -> bytes``
 is the whole public API; ``Assembler`` gives access to diagnostics and the
 ``--show-encoding`` listing. Errors raise ``AsmError`` whose ``diagnostics``
 list every problem found in the file (formatted as llvm-mc prints them).
@@ -16,10 +17,12 @@ __all__ = ["assemble", "assemble_object", "Assembler", "AsmError"]
 
 
 def assemble_object(source: str, target="gfx900", filename="<stdin>",
-                    code_object_version=None, show_encoding=False, features=None) -> tuple:
+                    code_object_version=None, show_encoding=False, features=None,
+                    include_dirs=()) -> tuple:
     """(ELF bytes, the finished Assembler) for ``source``; raises AsmError."""
     asm = Assembler(target, filename, code_object_version, show_encoding,
-                    parse_features(features) if isinstance(features, str) else features)
+                    parse_features(features) if isinstance(features, str) else features,
+                    include_dirs)
     asm.assemble(source)
     try:
         data = build_object(asm).to_bytes()
@@ -30,7 +33,12 @@ def assemble_object(source: str, target="gfx900", filename="<stdin>",
     return data, asm
 
 
-def assemble(source: str, target="gfx900", filename="<stdin>", code_object_version=None) -> bytes:
-    """Assemble ``source`` into the bytes of an ELF relocatable code object."""
-    data, _ = assemble_object(source, target, filename, code_object_version)
+def assemble(source: str, target="gfx900", filename="<stdin>", code_object_version=None,
+             include_dirs=()) -> bytes:
+    """Assemble ``source`` into the bytes of an ELF relocatable code object.
+
+    ``.include``/``.incbin`` names are looked up as given, then in ``include_dirs``.
+    """
+    data, _ = assemble_object(source, target, filename, code_object_version,
+                              include_dirs=include_dirs)
     return data

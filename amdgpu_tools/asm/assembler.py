@@ -63,12 +63,14 @@ class Assembler(ControlFlow):
     """Assembles one source file for one target."""
 
     def __init__(self, target="gfx900", filename="<stdin>", code_object_version=None,
-                 show_encoding=False, features=None):
+                 show_encoding=False, features=None, include_dirs=()):
         from .objfile import parse_features
         self.target = get_target(target)
         self.features = parse_features(_target_features(target))
         self.features.update(features or {})
         self.filename = filename
+        #: where .include and .incbin look after the working directory (-I)
+        self.include_dirs = tuple(include_dirs)
         self.requested_version = code_object_version
         self.code_object_version = code_object_version or DEFAULT_CODE_OBJECT_VERSION
         self.show_encoding = show_encoding
@@ -412,7 +414,8 @@ class Assembler(ControlFlow):
         line = self.line
         if line is None:
             return Location(self.filename, 0, 1, "")
-        return Location(line.filename, line.number, column or self._first_column(line), line.raw)
+        return Location(line.filename, line.number, column or self._first_column(line), line.raw,
+                        line.included_from)
 
     def error(self, message, column=None, where: Location | None = None):
         where = where or self.location(column)

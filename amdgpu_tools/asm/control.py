@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ToolchainError
-from .source import SourceLine, split_arguments
+from .source import SourceLine, find_include, split_arguments, strip_comments
 from .syntax import parse_arguments
 
 #: Directives that open a block whose lines are collected raw until the end marker.
@@ -35,6 +35,8 @@ _CONDITIONALS = frozenset((
 
 _MAX_EXPANSION_LINES = 1_000_000
 _MAX_NESTING = 20
+#: Files deep that .include may nest (llvm-mc recurses without a bound).
+_MAX_INCLUDE_DEPTH = 64
 
 
 class StatementError(ToolchainError):
@@ -73,6 +75,9 @@ class ControlFlow:
             return True
         if lowered in (".endm", ".endr", ".endmacro"):
             raise StatementError(f"unexpected '{word}' outside a block", self._first_column(line))
+        if lowered == ".include":
+            self._include(rest, line)
+            return True
         if lowered in (".end",):
             self.pending.clear()
             return True
@@ -80,6 +85,36 @@ class ControlFlow:
             self._expand_macro(lowered, rest, line)
             return True
         return False
+
+    # ---- .include ------------------------------------------------------------------
+
+    def _include(self, rest: str, line: SourceLine):
+        """Queue the lines of the named file in place of the ``.include`` line.
+
+        The file is looked up as llvm-mc does (source.find_include); its lines
+        keep their own file name and numbers, and carry the chain of include
+        sites so diagnostics print llvm-mc's "Included from" lines.
+        """
+        column = len(line.text) - len(line.text.lstrip()) + len(".include") + 1
+        column += len(rest) - len(rest.lstrip()) + 1
+        name = _quoted(rest)
+        if name is None:
+            raise StatementError("expected string in '.include' directive", column)
+        chain = line.included_from + ((line.filename, line.number),)
+        if len(chain) > _MAX_INCLUDE_DEPTH:
+            raise StatementError(f"'.include' nested more than {_MAX_INCLUDE_DEPTH} files deep "
+                                 "(a file that includes itself?)", column)
+        path = find_include(name, self.include_dirs)
+        if path is None:
+            raise StatementError(f"Could not find include file '{name}'", column)
+        try:
+            with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+                text = handle.read()
+        except OSError as error:
+            raise StatementError(f"cannot read include file '{name}': {error.strerror}",
+                                 column) from None
+        self.amdgpu.detect_version(text)
+        self.pending.extendleft(reversed(strip_comments(text, path, chain)))
 
     # ---- conditionals ------------------------------------------------------------
 
@@ -177,8 +212,7 @@ class ControlFlow:
             raise StatementError(f"macros cannot be nested more than {_MAX_NESTING} levels deep", None)
         self._check_expansion(len(lines))
         self.expanded_lines += len(lines)
-        self.pending.extendleft(reversed([SourceLine(l.filename, l.number, l.text, l.raw, depth)
-                                          for l in lines]))
+        self.pending.extendleft(reversed([l._replace(depth=depth) for l in lines]))
 
     def _irp(self, name, rest, body, first):
         symbol, _, values = rest.partition(",")
@@ -217,8 +251,7 @@ class ControlFlow:
             values[pname] = args[index] if index < len(args) and args[index] != "" else default
         values["@"] = str(self.macro_counter)
         self.macro_counter += 1
-        expanded = [SourceLine(line.filename, line.number, _substitute(b, values).text, line.raw)
-                    for b in body]
+        expanded = [line._replace(text=_substitute(b, values).text) for b in body]
         self._push_expansion(expanded, line)
 
 
@@ -228,4 +261,10 @@ def _substitute(line: SourceLine, values: dict) -> SourceLine:
         for name in sorted(values, key=len, reverse=True):
             text = text.replace("\\" + name, values[name])
         text = text.replace("\\()", "")
-    return SourceLine(line.filename, line.number, text, line.raw)
+    return line._replace(text=text)
+
+
+def _quoted(text: str) -> str | None:
+    """The contents of a double-quoted string that is all of ``text``, else None."""
+    match = re.fullmatch(r'\s*"((?:[^"\\]|\\.)*)"\s*', text)
+    return match.group(1) if match else None

@@ -15,6 +15,9 @@ class Diagnostic:
     def format(self) -> str:
         where = self.where
         head = f"{where.filename}:{where.line}:{where.column}: {self.severity}: {self.message}"
+        included = "".join(f"Included from {filename}:{line}:\n"
+                           for filename, line in getattr(where, "included_from", ()))
+        head = included + head
         if not where.line:
             return head
         source = where.source.expandtabs(8)

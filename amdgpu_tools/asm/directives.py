@@ -241,6 +241,52 @@ def _strings(terminate):
     return handler
 
 
+def directive_incbin(asm, directive):
+    """``.incbin "file"[, skip[, count]]``: the file's bytes from ``skip`` on,
+    at most ``count`` of them, looked up as ``.include`` looks for files."""
+    from .source import find_include
+    args = _args(directive)
+    if not args or not isinstance(args[0], StringLit):
+        raise _error(asm, "expected string in '.incbin' directive")
+    if len(args) > 3:
+        raise _error(asm, "unexpected token in '.incbin' directive")
+    name = args[0].value.decode("utf-8", "surrogateescape")
+    skip = asm.absolute(args[1]) if len(args) > 1 else 0
+    count = asm.absolute(args[2]) if len(args) > 2 else None
+    if skip < 0:
+        error = _error(asm, "skip is negative")
+        error.column = _argument_column(directive, 1)
+        raise error
+    if count is not None and count < 0:
+        asm.warning("negative count has no effect", _argument_column(directive, 2))
+        return
+    path = find_include(name, asm.include_dirs)
+    if path is None:
+        raise _error(asm, f"Could not find incbin file '{name}'")
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(skip)
+            data = handle.read() if count is None else handle.read(count)
+    except OSError as error:
+        raise _error(asm, f"cannot read incbin file '{name}': {error.strerror}") from None
+    asm.emit(data)
+
+
+def _argument_column(directive, index):
+    """Column of the ``index``-th comma-separated argument of a directive
+    (commas inside string literals do not count)."""
+    rest, commas, quoted = directive.rest, 0, False
+    for offset, char in enumerate(rest):
+        if char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            commas += 1
+            if commas == index:
+                tail = rest[offset + 1:]
+                return directive.rest_column + offset + 1 + len(tail) - len(tail.lstrip())
+    return directive.rest_column
+
+
 def directive_zero(asm, directive):
     args = _args(directive)
     if not args or len(args) > 2:
@@ -385,6 +431,7 @@ HANDLERS = {
     ".set": directive_set, ".equ": directive_set, ".equiv": directive_set,
     ".comm": directive_comm, ".common": directive_comm, ".lcomm": directive_comm,
     ".ascii": _strings(False), ".asciz": _strings(True), ".string": _strings(True),
+    ".incbin": directive_incbin,
     ".zero": directive_zero, ".space": directive_zero, ".skip": directive_zero,
     ".fill": directive_fill,
     ".uleb128": _leb128(False), ".sleb128": _leb128(True),

@@ -19,6 +19,8 @@ class Location:
     line: int
     column: int
     source: str
+    #: the .include sites that led to this file, outermost first: ((file, line), ...)
+    included_from: tuple = ()
 
 
 @dataclass

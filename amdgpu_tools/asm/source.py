@@ -8,6 +8,7 @@ numbering so diagnostics point at the right place.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import NamedTuple
 
@@ -24,23 +25,35 @@ class SourceLine(NamedTuple):
     text: str
     raw: str
     depth: int = 0  # macro / repetition nesting that produced this line
+    #: the .include lines that brought this file in, outermost first: ((file, line), ...)
+    included_from: tuple = ()
 
 
 #: Characters that may start a comment or a string: lines without any are taken as they are.
 _SPECIAL = re.compile(r'[/;#"*]')
 
 
-def strip_comments(source: str, filename: str) -> list:
+def strip_comments(source: str, filename: str, included_from: tuple = ()) -> list:
     """Every line of ``source`` with comments replaced by nothing."""
     lines = []
     in_block = False
     for number, raw in enumerate(source.splitlines(), start=1):
         if not in_block and _SPECIAL.search(raw) is None:
-            lines.append(SourceLine(filename, number, raw, raw))
+            lines.append(SourceLine(filename, number, raw, raw, 0, included_from))
             continue
         text, in_block = _strip_line(raw, in_block)
-        lines.append(SourceLine(filename, number, text, raw))
+        lines.append(SourceLine(filename, number, text, raw, 0, included_from))
     return lines
+
+
+def find_include(name: str, include_dirs) -> str | None:
+    """The path ``.include``/``.incbin`` of ``name`` opens, as llvm-mc looks for it:
+    the name as given (relative to the working directory), then each ``-I``
+    directory in order. None when no such file exists."""
+    for candidate in (name, *(os.path.join(folder, name) for folder in include_dirs)):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
 
 
 def _strip_line(raw: str, in_block: bool):

@@ -42,15 +42,17 @@ _LLVM_SPELLINGS = {
 @click.option("--filetype", type=click.Choice(["obj", "null"]), default="obj",
               help="obj writes the object; null only checks the source.")
 @click.option("--show-encoding", is_flag=True, help="Print each instruction with its encoding.")
+@click.option("-I", "include_dirs", multiple=True, metavar="DIR",
+              help="Directory searched by .include and .incbin (after the working directory).")
 def command(source, mcpu, triple, arch, mattr, code_object_version, output, filetype,
-            show_encoding):
+            show_encoding, include_dirs):
     """Assemble SOURCE (an AMDGPU .s file, '-' for stdin) into an ELF code object."""
     if not triple.startswith("amdgcn") or (arch and arch != "amdgcn"):
         raise ToolchainError(f"unsupported target triple '{triple}' (use amdgcn-amd-amdhsa)")
     text, filename = _read_source(source)
     try:
         data, asm = assemble_object(text, mcpu, filename, code_object_version,
-                                    show_encoding, mattr or None)
+                                    show_encoding, mattr or None, include_dirs)
     except AsmError as failure:
         for diagnostic in failure.diagnostics:
             click.echo(diagnostic.format(), err=True)
