@@ -1,11 +1,14 @@
-"""d16 typed buffer access in code clang-19 generated: LLVM decides how the
-16-bit components sit in VGPRs (four VGPRs, low halves, on gfx803; two
-packed VGPRs on gfx900) and packs/unpacks them itself, so these kernels
-check the executor's d16 layout against LLVM's, independently of our tests'
-own reading of the manuals.
+"""Code clang-19 generated from LLVM's buffer intrinsics, run on the executor.
 
-``data/vmem_d16.ll`` is the source; the code objects built from it are
-recorded next to it; with clang-19 and ld.lld-19 installed it is rebuilt too.
+- d16 typed access (``data/vmem_d16.ll``): LLVM decides how the 16-bit
+  components sit in VGPRs (four VGPRs, low halves, on gfx803; two packed
+  VGPRs on gfx900) and packs/unpacks them itself, so the kernels check the
+  executor's d16 layout against LLVM's, not against our reading of the manuals.
+- loads to LDS (``data/vmem_lds_dma.ll``): LLVM sets M0 from an LDS pointer
+  and reads the slots back with ordinary LDS loads (M0 + 4 * lane).
+
+The code objects built from the sources are recorded next to them; with
+clang-19 and ld.lld-19 installed the sources are rebuilt too.
 """
 
 import re
@@ -20,6 +23,17 @@ from conftest import find_tool
 
 DATA = Path(__file__).parent / "data"
 TARGETS = ("gfx803", "gfx900")
+
+
+def check_lds_dma(code_object):
+    device = Device()
+    program = device.load(str(code_object))
+    data = np.arange(256, dtype=np.uint32) * 7 + 1
+    out = device.zeros(128, np.uint32)
+    program["lds_dma"](device.array(data), out, grid=(128,), block=(128,))
+    device.synchronize()
+    # each item reads the slot its right-hand neighbour (in the group) filled
+    assert out.numpy().tolist() == data[(np.arange(128) + 1) % 128].tolist()
 
 
 def check(code_object):
@@ -45,18 +59,36 @@ def test_recorded_code_object(cpu):
     check(DATA / f"vmem_d16_{cpu}.hsaco")
 
 
+@pytest.mark.parametrize("cpu", TARGETS)
+def test_recorded_lds_dma_code_object(cpu):
+    check_lds_dma(DATA / f"vmem_lds_dma_{cpu}.hsaco")
+
+
+def build(clang, lld, source, cpu, tmp_path):
+    obj, hsaco = tmp_path / f"{source.stem}.o", tmp_path / f"{source.stem}.hsaco"
+    subprocess.run([clang, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-nogpulib", "-O2",
+                    "-c", str(source), "-o", str(obj)], check=True, capture_output=True)
+    subprocess.run([lld, "-shared", str(obj), "-o", str(hsaco)], check=True,
+                   capture_output=True)
+    return hsaco
+
+
+@pytest.mark.llvm
+@pytest.mark.parametrize("cpu", TARGETS)
+def test_freshly_compiled_lds_dma(cpu, tmp_path):
+    clang, lld = find_tool("clang-19"), find_tool("ld.lld-19")
+    if clang is None or lld is None:
+        pytest.skip("clang-19 / ld.lld-19 are not installed")
+    check_lds_dma(build(clang, lld, DATA / "vmem_lds_dma.ll", cpu, tmp_path))
+
+
 @pytest.mark.llvm
 @pytest.mark.parametrize("cpu", TARGETS)
 def test_freshly_compiled(cpu, tmp_path):
     clang, lld = find_tool("clang-19"), find_tool("ld.lld-19")
     if clang is None or lld is None:
         pytest.skip("clang-19 / ld.lld-19 are not installed")
-    obj, hsaco = tmp_path / "k.o", tmp_path / "k.hsaco"
-    subprocess.run([clang, "-target", "amdgcn-amd-amdhsa", f"-mcpu={cpu}", "-nogpulib", "-O2",
-                    "-c", str(DATA / "vmem_d16.ll"), "-o", str(obj)], check=True,
-                   capture_output=True)
-    subprocess.run([lld, "-shared", str(obj), "-o", str(hsaco)], check=True,
-                   capture_output=True)
+    hsaco = build(clang, lld, DATA / "vmem_d16.ll", cpu, tmp_path)
     objdump = find_tool("llvm-objdump-19")
     if objdump is not None:                      # LLVM's own VGPR count for the d16 load
         text = subprocess.run([objdump, "-d", str(hsaco)], capture_output=True,
