@@ -466,7 +466,9 @@ def _build_swizzle(inst, program):
 
     def run(ctx):
         state, lanes = ctx.state, ctx.exec_lanes()
-        data = state.vgpr[int(inst.fields["data0"]), ctx.sel]
+        # the swizzled value travels in the ADDR field (as llvm-mc encodes
+        # `ds_swizzle_b32 vdst, vsrc`), DATA0 is unused
+        data = state.vgpr[int(inst.fields["addr"]), ctx.sel]
         result = np.where(lanes[:, sources], data[:, sources], _U32(0))
         state.write_vgpr(ctx.sel, int(inst.fields["vdst"]), result, lanes)
     return run

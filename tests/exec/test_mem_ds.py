@@ -249,11 +249,12 @@ def test_wrxchg2_swaps_two_dwords():
 def test_swizzle_modes():
     state = make_state(waves=1)
     state.vgpr[1] = LANE + 100
+    state.vgpr[0] = 7                  # DATA0 (unused): the source is in ADDR
     # bit-mask mode: and 0x1f, or 0, xor 1: swap neighbours
-    run(state, "ds_swizzle_b32", "DS", ds(data0=1, vdst=2, offset=(1 << 10) | 0x1F))
+    run(state, "ds_swizzle_b32", "DS", ds(addr=1, data0=0, vdst=2, offset=(1 << 10) | 0x1F))
     assert state.vgpr[2, 0].tolist() == ((LANE ^ 1) + 100).tolist()
     # quad-permute mode: every lane takes lane 3 of its quad ... reversed order
-    run(state, "ds_swizzle_b32", "DS", ds(data0=1, vdst=2, offset=0x8000 | 0b00011011))
+    run(state, "ds_swizzle_b32", "DS", ds(addr=1, data0=0, vdst=2, offset=0x8000 | 0b00011011))
     assert state.vgpr[2, 0].tolist() == ((LANE & ~3) + 3 - (LANE & 3) + 100).tolist()
 
 
