@@ -7,6 +7,11 @@ Each file under tests/e2e/hip is built for each configuration below, at -O2:
 headers and device libraries. Both write offload bundles, which ``Device.load``
 opens itself. Launch helpers (``run``, ``rng``) and the build cache are those
 of test_opencl.
+
+Left out of the matrix: -O0 (hipcc 5.2 fails to select llvm.amdgcn.permlanex16
+for warp.hip; clang-19 -O0 code object v5 for gfx803 loads the scratch/LDS
+apertures from the absolute addresses 0xc0/0xc4, faulting on hardware too,
+while the same build as v4 runs: a clang-19 / ROCm 5.2 device library mismatch).
 """
 
 import hashlib
