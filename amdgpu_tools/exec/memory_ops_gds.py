@@ -124,11 +124,11 @@ def _records(state, name):
 
 def _require_gds(inst, name):
     if not int(inst.fields.get("gds", 0)):
-        raise _Reject(f"{name} is a GDS-only instruction: its gds bit is not set "
+        raise UnmodelledEncoding(f"{name} is a GDS-only instruction: its gds bit is not set "
                       "(not supported)")
 
 
-class _Reject(Exception):
+class UnmodelledEncoding(Exception):
     """An encoding the executor cannot run, reported when a wave reaches it."""
 
 
@@ -139,11 +139,11 @@ def _rejecting(message):
 
 
 def _guarded(build):
-    """Build ``build(inst, program)``, turning a _Reject into a run-time fault."""
+    """Build ``build(inst, program)``, turning a UnmodelledEncoding into a run-time fault."""
     def make(inst, program):
         try:
             return build(inst, program)
-        except _Reject as reason:
+        except UnmodelledEncoding as reason:
             return _rejecting(str(reason))
     return make
 
@@ -257,19 +257,19 @@ _WAVE_RELEASE, _WAVE_DONE, _SHADER_TYPE, _SWAP, _GFX10_DWORDS = 0x01, 0x02, 0x0C
 
 
 def ordered_count_fields(offset0: int, offset1: int):
-    """(counter index, release, done, swap) of a ds_ordered_count, or a _Reject."""
+    """(counter index, release, done, swap) of a ds_ordered_count, or a UnmodelledEncoding."""
     if offset1 & _SHADER_TYPE:
-        raise _Reject(f"ds_ordered_count with shader type {(offset1 & _SHADER_TYPE) >> 2} "
+        raise UnmodelledEncoding(f"ds_ordered_count with shader type {(offset1 & _SHADER_TYPE) >> 2} "
                       "(graphics ordering) is not supported: only compute (0) is modelled")
     if offset1 & _GFX10_DWORDS:
-        raise _Reject("ds_ordered_count with offset1[7:5] set (the GFX10 dword count) "
+        raise UnmodelledEncoding("ds_ordered_count with offset1[7:5] set (the GFX10 dword count) "
                       "is not supported on GFX6-GFX9")
     if offset0 & 3:
-        raise _Reject(f"ds_ordered_count offset0 0x{offset0:x}: bits [1:0] must be zero "
+        raise UnmodelledEncoding(f"ds_ordered_count offset0 0x{offset0:x}: bits [1:0] must be zero "
                       "(the counter index is offset0[7:2]) (not supported)")
     index = offset0 >> 2
     if index >= 4:
-        raise _Reject(f"ds_ordered_count counter index {index}: there are 4 ordered-count "
+        raise UnmodelledEncoding(f"ds_ordered_count counter index {index}: there are 4 ordered-count "
                       "counters (not supported)")
     return (index, bool(offset1 & _WAVE_RELEASE), bool(offset1 & _WAVE_DONE),
             bool(offset1 & _SWAP))

@@ -10,7 +10,7 @@ import pytest
 from amdgpu_tools.errors import KernelError
 from amdgpu_tools.exec import dispatch
 from amdgpu_tools.exec.context import Retry
-from amdgpu_tools.exec.memory_ops_gds import _Reject, gds_storage, ordered_count_fields
+from amdgpu_tools.exec.memory_ops_gds import UnmodelledEncoding, gds_storage, ordered_count_fields
 
 from .test_mem_ds import ds
 from .test_mem_support import make_state, run
@@ -32,7 +32,7 @@ def test_fields_of_llvm_encodings():
     (0, 0x04, "shader type 1"), (0, 0x20, "GFX10 dword count"), (16, 0, "counter index 4"),
     (2, 0, "bits \\[1:0\\]")])
 def test_unmodelled_fields_are_refused(offset0, offset1, message):
-    with pytest.raises(_Reject, match=message):
+    with pytest.raises(UnmodelledEncoding, match=message):
         ordered_count_fields(offset0, offset1)
     state = make_state(waves=1)
     with pytest.raises(KernelError, match="not supported"):
