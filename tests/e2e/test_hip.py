@@ -443,8 +443,6 @@ def test_dpp_row_shift_builtin(hip):
     np.testing.assert_array_equal(got[:, 0], np.where(lane % 16 == 0, 0, v[lane - 1]))
 
 
-@pytest.mark.xfail(strict=True, reason="executor: ds_swizzle_b32 reads the DATA0 field, not "
-                                       "ADDR (exec/memory_ops_ds.py)")
 def test_ds_swizzle_builtin(hip):
     v, got = cross_lanes(hip)
     np.testing.assert_array_equal(got[:, 1], v[np.arange(128) ^ 1])

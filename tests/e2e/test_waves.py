@@ -1,6 +1,7 @@
 """End to end: OpenCL 2.0 sub-group (wavefront) and work-group collectives,
 compiled by clang-19 with the ROCm device libraries (DPP row and wave shifts,
-row broadcasts, readlane), run on the executor and checked against NumPy.
+row broadcasts, readlane on GFX8/9; ds_swizzle on GFX7, which has no DPP), run
+on the executor and checked against NumPy.
 
 Uses test_opencl's build matrix and launch helper; clang-14 configurations
 (no device libraries) are skipped. The grid of 300 work-items in work-groups of
@@ -17,12 +18,6 @@ N, BLOCK, WAVE = 300, 128, 64
 INT_MIN = np.iinfo(np.int32).min
 
 
-#: GFX7 has no DPP: the device library reduces with ds_swizzle_b32, whose source
-#: operand the executor reads from the DATA0 field instead of ADDR (executor bug,
-#: owned by exec/memory_ops_ds.py; reproduction in the hip helper's report)
-SWIZZLE_BUG = "executor: ds_swizzle_b32 reads the DATA0 field, not ADDR (GFX7 sub-group ops)"
-
-
 @pytest.fixture(autouse=True)
 def known_limits(request):
     compiler, cpu, opt, version = request.node.callspec.params["toolchain"]
@@ -33,8 +28,6 @@ def known_limits(request):
         # implicit-argument pointer of the library's LDS-to-flat cast to null and loads
         # hidden_shared_base from address 0xc4, which faults on hardware as well.
         pytest.skip("clang-19 -O0 v5 + ROCm 5.2 device libs load the LDS aperture from 0xc4")
-    if cpu == "gfx700":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=SWIZZLE_BUG))
 
 
 def segments(size):
