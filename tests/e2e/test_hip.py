@@ -446,3 +446,21 @@ def test_dpp_row_shift_builtin(hip):
 def test_ds_swizzle_builtin(hip):
     v, got = cross_lanes(hip)
     np.testing.assert_array_equal(got[:, 1], v[np.arange(128) ^ 1])
+
+
+def test_amdgpu_run_spec_with_a_hipcc_bundle(tmp_path, capsys):
+    """The launch-spec path of amdgpu-run takes hipcc's bundle as its code object."""
+    import yaml
+    from amdgpu_tools.cli.run import main as amdgpu_run
+    bundle = build(("hipcc", "gfx900"), "basic.hip")
+    a = rng().uniform(-1, 1, 256).astype(np.float32)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "sum.npy", a + a)
+    spec = {"name": "hip-vadd", "code_object": str(bundle),
+            "buffers": {"a": {"file": "a.npy"}, "c": {"zeros": 256, "dtype": "float32"}},
+            "launches": [{"kernel": "vadd", "grid": [256, 1, 1], "block": [64, 1, 1],
+                          "args": [{"buf": "a"}, {"buf": "a"}, {"buf": "c"}, {"i32": 256}]}],
+            "expect": {"c": {"file": "sum.npy", "rtol": 0.0, "atol": 0.0}}}
+    (tmp_path / "spec.yaml").write_text(yaml.safe_dump(spec))
+    assert amdgpu_run(["--spec", str(tmp_path / "spec.yaml")]) == 0
+    assert "PASS hip-vadd: 1/1 buffers match" in capsys.readouterr().out
