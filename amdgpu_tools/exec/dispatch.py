@@ -274,6 +274,8 @@ class Scheduler:
                     self.in_turn = True
                     sel = self._take(pc)
                 else:
+                    if self.in_turn:
+                        self._restart_waiting()      # a fair round just ended
                     self.in_turn = False
                     pc = min(groups)
                     sel = self._take(pc)
@@ -319,8 +321,16 @@ class Scheduler:
         if self.deferred:
             self._reinstate(check_progress=False)
         self.turns = sorted(other for other in self.groups if other != pc)
+        self._restart_waiting()
+
+    def _restart_waiting(self):
+        """Every waiting group counts as served from now on (at the start
+        of a fair round, and at its end, so the group that resumes gets a
+        whole slice before the next round)."""
         for other in self.waiting_since:
             self.waiting_since[other] = self.steps
+        if self.deferred_since is not None:
+            self.deferred_since = self.steps
 
     def _reinstate(self, check_progress):
         """Deferred waves try their instruction again.

@@ -276,3 +276,48 @@ DONE:
         assert out.numpy().tolist() == (2 * 20 * np.arange(128)).tolist()
     assert results[0] == results[1]
     assert 20 * 127 * 6 > 2 * dispatch.FAIR_SLICE_STEPS      # the loop outlasts slices
+
+
+def test_after_a_fair_round_the_resumed_group_gets_a_whole_slice(device, monkeypatch):
+    # three one-wave work-groups loop independently in three code regions;
+    # wave 0 (lowest PC) has ~20000 steps of work, waves 1 and 2 ~30000 each.
+    # Slices alternate (wave 0, then waves 1 and 2 in a round), so wave 0
+    # ends first; if the group resuming after a round were cut short (the
+    # others already waited during the round) it would end last
+    ended = []
+    original = dispatch.Scheduler._end
+
+    def spy(self, sel):
+        ended.extend(int(self.state.workgroup_id[w, 0]) for w in np.atleast_1d(
+            np.arange(sel.start, sel.stop) if isinstance(sel, slice) else sel))
+        return original(self, sel)
+    monkeypatch.setattr(dispatch.Scheduler, "_end", spy)
+    kernel = build(device, """
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc0 NOT0
+  s_mov_b32 s3, 6667
+L0:
+  s_sub_u32 s3, s3, 1
+  s_cmp_lg_u32 s3, 0
+  s_cbranch_scc1 L0
+  s_endpgm
+NOT0:
+  s_cmp_eq_u32 s2, 1
+  s_cbranch_scc0 NOT1
+  s_mov_b32 s3, 10000
+L1:
+  s_sub_u32 s3, s3, 1
+  s_cmp_lg_u32 s3, 0
+  s_cbranch_scc1 L1
+  s_endpgm
+NOT1:
+  s_mov_b32 s3, 10000
+L2:
+  s_sub_u32 s3, s3, 1
+  s_cmp_lg_u32 s3, 0
+  s_cbranch_scc1 L2
+""", buffers=0)
+    kernel(grid=(192,), block=(64,))
+    device.synchronize()
+    assert ended[0] == 0 and sorted(ended) == [0, 1, 2]
+    assert 3 * 6667 > 4 * dispatch.FAIR_SLICE_STEPS
