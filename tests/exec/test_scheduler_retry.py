@@ -41,7 +41,8 @@ def install_gate(monkeypatch, need, whole_group_bool=False):
 
 # Wave w (one wave per work-group) loops w * 20 times, then jumps back to
 # DONE (below the loop: the lowest PC, so it runs at once, alone), stores
-# w + 1 into flags[w], passes the gate and copies flags[(w + 1) % 4] to out[w].
+# w + 1 into flags[w], passes the gate and copies flags[(w + 1) % 4] to out[w]
+# (also below the loop: a wave the gate did not hold would read 0 there).
 STAGGERED = """
   s_load_dwordx4 s[4:7], s[0:1], 0x0
   s_waitcnt lgkmcnt(0)
@@ -54,7 +55,13 @@ DONE:
   global_store_dword v2, v1, s[4:5]
   s_waitcnt vmcnt(0)
   s_ttracedata
-  s_branch AFTER
+  s_and_b32 s11, s9, 3
+  s_lshl_b32 s11, s11, 2
+  v_mov_b32 v3, s11
+  global_load_dword v4, v3, s[4:5]
+  s_waitcnt vmcnt(0)
+  global_store_dword v2, v4, s[6:7]
+  s_endpgm
 START:
   s_mul_i32 s8, s2, 20
 LOOP:
@@ -62,13 +69,6 @@ LOOP:
   s_cbranch_scc1 DONE
   s_sub_u32 s8, s8, 1
   s_branch LOOP
-AFTER:
-  s_and_b32 s11, s9, 3
-  s_lshl_b32 s11, s11, 2
-  v_mov_b32 v3, s11
-  global_load_dword v4, v3, s[4:5]
-  s_waitcnt vmcnt(0)
-  global_store_dword v2, v4, s[6:7]
 """
 
 
@@ -106,8 +106,8 @@ def test_retried_executions_count_in_the_instruction_budget(device, monkeypatch)
     device.synchronize()
     executed, retried = results[0]
     # per wave: 3 + s_mul + the loop (4 a pass, 2 to leave) + 6 + the gate +
-    # s_branch + 6 + s_endpgm; waves 0-2 were each blocked once
-    plain = sum(3 + 1 + 4 * 20 * w + 2 + 6 + 1 + 1 + 6 + 1 for w in range(4))
+    # 6 + s_endpgm; waves 0-2 were each blocked once
+    plain = sum(3 + 1 + 4 * 20 * w + 2 + 6 + 1 + 6 + 1 for w in range(4))
     assert retried == 3
     assert executed == plain + retried
 
@@ -183,3 +183,21 @@ END:
     device.synchronize()
     assert out.numpy().tolist() == [7, 9]
     assert attempts == [1, 1]
+
+
+def test_a_real_gws_barrier_holds_waves_arriving_one_by_one(device):
+    # the STAGGERED kernel with ds_gws_barrier (resource 0, initialised by
+    # all four waves together to 4 - 1) as the gate: waves 0-2 wait in it
+    # (Retry) until wave 3 arrives; the waves also start at different PCs
+    body = STAGGERED.replace("  s_branch START\n", """  s_mov_b32 m0, 0
+  v_mov_b32 v9, 3
+  ds_gws_init v9 gds
+  s_waitcnt lgkmcnt(0)
+  s_branch START
+""", 1).replace("  s_ttracedata\n", "  ds_gws_barrier v9 gds\n  s_waitcnt lgkmcnt(0)\n")
+    kernel = build(device, body, buffers=2)
+    flags, out = device.zeros(4, np.uint32), device.zeros(4, np.uint32)
+    kernel(flags, out, grid=(4,), block=(1,))
+    device.synchronize()
+    assert flags.numpy().tolist() == [1, 2, 3, 4]
+    assert out.numpy().tolist() == [2, 3, 4, 1]
