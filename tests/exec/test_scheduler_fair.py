@@ -15,7 +15,7 @@ from amdgpu_tools.errors import WatchdogTimeout
 from amdgpu_tools.exec import dispatch
 from amdgpu_tools.exec.launch import ExecutionLimits
 
-from .test_scheduler_kernels import build
+from .test_scheduler_kernels import build, new_device
 
 # p0: [0] lock word, [1] counter; a delay loop of s3 passes in the critical
 # section makes the holder stay while the others spin.
@@ -80,8 +80,7 @@ WAIT:
 
 @pytest.fixture
 def device():
-    from amdgpu_tools import Device
-    return Device("gfx900", limits=ExecutionLimits(max_wave_instructions=5_000_000))
+    return new_device(limits=ExecutionLimits(max_wave_instructions=5_000_000))
 
 
 @pytest.mark.parametrize("grid,block", [((256,), (256,)),      # 4 waves, one work-group
@@ -223,8 +222,7 @@ END:
 def test_a_lane_level_spin_lock_in_one_wave_still_hits_the_watchdog():
     # every lane of the wave wants the lock; the wave loops while any lane
     # failed, so the winner never gets to release it: a hang on hardware too
-    from amdgpu_tools import Device
-    device = Device("gfx900", limits=ExecutionLimits(max_wave_instructions=5_000))
+    device = new_device(limits=ExecutionLimits(max_wave_instructions=5_000))
     kernel = build(device, """
   s_load_dwordx2 s[4:5], s[0:1], 0x0
   s_waitcnt lgkmcnt(0)

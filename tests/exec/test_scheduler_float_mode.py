@@ -8,7 +8,13 @@ import pytest
 
 from amdgpu_tools.exec import dispatch
 
-from .test_scheduler_kernels import build, device  # noqa: F401  (fixture)
+from .test_scheduler_kernels import build, new_device
+
+
+@pytest.fixture
+def device():
+    return new_device()
+
 
 TINY = np.float32(1e-20)                 # TINY * TINY = 1e-40: an f32 denormal
 DENORMAL = (np.float64(TINY) * np.float64(TINY)).astype(np.float32)

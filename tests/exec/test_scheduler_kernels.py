@@ -68,10 +68,15 @@ def build(device, body, *, buffers=1, lds=0, vgprs=16, sgprs=32, name="k", extra
     return device.load(assemble(source, target=target))[name]
 
 
+def new_device(**options):
+    """A gfx900 Device (``options`` go to the Device constructor)."""
+    from amdgpu_tools import Device
+    return Device("gfx900", **options)
+
+
 @pytest.fixture
 def device():
-    from amdgpu_tools import Device
-    return Device("gfx900")
+    return new_device()
 
 
 def test_build_passes_buffers_group_ids_and_work_item_ids(device):

@@ -6,18 +6,27 @@ A test-only semantic (a gate that opens once ``need`` waves have reached it,
 as a GWS barrier does) replaces ``s_ttracedata`` for the duration of a test.
 """
 
+import importlib
+
 import numpy as np
 import pytest
 
-import amdgpu_tools.exec.semantics  # noqa: F401  (registers the real s_ttracedata first)
 from amdgpu_tools.errors import KernelError, WatchdogTimeout
 from amdgpu_tools.exec.context import Retry
 from amdgpu_tools.exec.launch import ExecutionLimits
 from amdgpu_tools.exec.registry import SEMANTICS, Semantic
 
-from .test_scheduler_kernels import build, device  # noqa: F401  (fixture)
+from .test_scheduler_kernels import build, new_device
+
+
+@pytest.fixture
+def device():
+    return new_device()
+
 
 GATE_OP = "s_ttracedata"
+# register every real semantic first, so the gate replaces s_ttracedata's
+importlib.import_module("amdgpu_tools.exec.semantics")
 
 
 def install_gate(monkeypatch, need, whole_group_bool=False):
@@ -150,8 +159,7 @@ def test_a_deferred_wave_gets_its_turn_while_another_group_spins(monkeypatch):
     # wave 1 spins on a flag that wave 0 sets only after passing the gate;
     # the gate opens on wave 0's second attempt: the spinning group must let
     # the deferred wave retry (fair slice) instead of spinning until the watchdog
-    from amdgpu_tools import Device
-    device = Device("gfx900", limits=ExecutionLimits(max_wave_instructions=2_000_000))
+    device = new_device(limits=ExecutionLimits(max_wave_instructions=2_000_000))
     attempts = []
 
     def gate(ctx):

@@ -6,7 +6,13 @@ to its own address."""
 import numpy as np
 import pytest
 
-from .test_scheduler_kernels import build, device  # noqa: F401  (fixture)
+from .test_scheduler_kernels import build, new_device
+
+
+@pytest.fixture
+def device():
+    return new_device()
+
 
 # out[4 * wave + 0..3] = (the value set at the target, STATUS.PRIV before,
 # STATUS.PRIV after, STATUS.INST_ATC after); wave w returns to TARGET + w * 8
