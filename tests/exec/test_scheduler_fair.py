@@ -319,3 +319,28 @@ L2:
     device.synchronize()
     assert ended[0] == 0 and sorted(ended) == [0, 1, 2]
     assert 3 * 6667 > 4 * dispatch.FAIR_SLICE_STEPS
+
+
+def test_a_wave_waiting_for_a_flag_nobody_sets_ends_in_the_watchdog():
+    # fair turns do not hide a real hang: wave 1 spins on a flag that
+    # wave 0 (which has ended) never sets
+    device = new_device(limits=ExecutionLimits(max_wave_instructions=20_000))
+    kernel = build(device, """
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc1 END
+  v_mov_b32 v1, 0
+SPIN:
+  global_load_dword v2, v1, s[4:5] glc
+  s_waitcnt vmcnt(0)
+  v_readfirstlane_b32 s6, v2
+  s_cmp_eq_u32 s6, 0
+  s_cbranch_scc1 SPIN
+END:
+""")
+    flag = device.zeros(1, np.uint32)
+    with pytest.raises(WatchdogTimeout, match="instruction budget of 20000") as caught:
+        kernel(flag, grid=(128,), block=(64,))
+        device.synchronize()
+    assert caught.value.workgroup == (1, 0, 0)
