@@ -33,7 +33,7 @@ from .context import BARRIER, END, Branch, Context, Jump, Retry
 from .launch import DispatchResult
 from .operands import OperandError
 from .program import Program
-from .state import EXEC_HI, EXEC_LO, WaveState
+from .state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, WaveState
 from .trace import Tracer
 
 #: Bytes of VGPR state, LDS and scratch a batch may hold (bounds the host
@@ -52,8 +52,6 @@ CLOCK_CHECK_STEPS = 256
 HOST_SERVICE_STEPS = 64
 #: Granularity of the periodic checks: a power of two dividing both periods.
 CHECK_STEPS = 64
-#: MODE[9:0]: the float-mode bits (FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE)
-FLOAT_MODE_BITS = np.uint32(0x3FF)
 #: Steps a group may run while other groups wait before each of them gets a
 #: turn (a multiple of CHECK_STEPS: the slice is looked at with the periodic
 #: checks, so the run loop pays nothing per step for it).

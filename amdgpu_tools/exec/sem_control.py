@@ -14,7 +14,7 @@ from .context import BARRIER, END, Branch, Jump
 from .formats import field, write_scalar
 from .operands import scalar_getter
 from .registry import builder, instruction, unsupported
-from .state import EXEC_HI, EXEC_LO, M0, VCC_HI, VCC_LO
+from .state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, M0, VCC_HI, VCC_LO
 
 _M64 = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 
@@ -331,7 +331,7 @@ def s_rfe_restore_b64(inst, program):
         pcs = np.broadcast_to(target(state, sel), (ctx.n,)).astype(np.int64)
         atc = np.broadcast_to(np.asarray(inst_atc(state, sel), np.uint32) & np.uint32(1), (ctx.n,))
         status = state.status[sel] & ~(STATUS_PRIV | STATUS_INST_ATC)
-        state.status[sel] = status | (atc << np.uint32(23))
+        state.status[sel] = status | (atc * STATUS_INST_ATC)
         return Jump(pcs)
     return run
 
@@ -504,10 +504,6 @@ def read_hwreg(state, sel, reg_id, ctx):
         shared = (getattr(request, "shared_aperture_base", 0) or 0) >> 48
         return np.full(n, (private & 0xFFFF) | ((shared & 0xFFFF) << 16), np.uint32)
     raise ctx.fault(f"s_getreg of hardware register {reg_id} is not supported")
-
-
-#: MODE[9:0]: FP_ROUND, FP_DENORM, DX10_CLAMP, IEEE (the float-mode flags)
-FLOAT_MODE_BITS = 0x3FF
 
 
 def write_hwreg(ctx, reg_id, offset, size, value):

@@ -28,6 +28,9 @@ VCC_HI = 107
 M0 = 124
 EXEC_LO = 126
 EXEC_HI = 127
+#: MODE[9:0]: FP_ROUND, FP_DENORM, DX10_CLAMP and IEEE, the bits the float
+#: flags of ``WaveState.apply_float_mode`` come from.
+FLOAT_MODE_BITS = 0x3FF
 #: Rows of ``sgpr``: every 8-bit scalar register operand code.
 SGPR_ROWS = 128
 WAVE_SIZE = 64
@@ -126,7 +129,7 @@ class WaveState:
         and runs a group whose waves disagree one part per MODE value.
         """
         mode = int(mode)
-        self.float_mode_bits = mode & 0x3FF
+        self.float_mode_bits = mode & FLOAT_MODE_BITS
         self.round_f32 = mode & 3
         self.round_f64_f16 = (mode >> 2) & 3
         self.denorm_f32 = (mode >> 4) & 3
