@@ -10,11 +10,16 @@ every live wave of their work-group has arrived.
 
 Fairness: lowest-PC-first alone starves spin loops between waves (the waiter
 loops back to a low PC and runs forever while the lock holder waits at a
-higher one). So once some group has waited ``FAIR_SLICE_STEPS`` scheduler
-steps, the running group is put back and every other group gets a turn (one
-bounded slice each, in PC order) before lowest-PC-first resumes. Loops
-shorter than a slice keep their reconvergence; the policy counts steps, not
-time, so runs stay deterministic.
+higher one). So once some group has waited a slice of scheduler steps, the
+running group is put back and every other group gets a turn (one slice
+each, in PC order) before lowest-PC-first resumes. The slice starts at
+``FAIR_SLICE_STEPS`` and halves with every fair round down to
+``MIN_FAIR_SLICE_STEPS``: a batch that needs rounds again and again is
+handing a lock around, and each hand-over costs one slice of spinning. A
+group that then runs alone for a whole ``FAIR_SLICE_STEPS`` (the waves met
+again) restores the long slice, which keeps reconvergence in later loops.
+Divergent stretches shorter than a slice keep their reconvergence; the
+policy counts steps, not time, so runs stay deterministic.
 
 Waves that must wait for other waves (``Retry`` outcome) are *deferred*: they
 run the instruction again at the next turn round or once no other group can
@@ -56,6 +61,8 @@ CHECK_STEPS = 64
 #: turn (a multiple of CHECK_STEPS: the slice is looked at with the periodic
 #: checks, so the run loop pays nothing per step for it).
 FAIR_SLICE_STEPS = 4096
+#: The shortest slice (after repeated fair rounds; a multiple of CHECK_STEPS).
+MIN_FAIR_SLICE_STEPS = 64
 
 
 def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
@@ -223,6 +230,10 @@ class Scheduler:
         self.deferred_since = None
         #: True while a group runs its turn of a fair round
         self.in_turn = False
+        #: the current slice: halved by every fair round, down to the minimum
+        self.slice_steps = FAIR_SLICE_STEPS
+        #: step since which the running group has been alone (None: others wait)
+        self.alone_since = None
         #: wave-executions that were blocked (Retry): not progress
         self.retried = 0
         #: progress mark (executed - retried) when deferred waves last came back
@@ -301,13 +312,18 @@ class Scheduler:
         round, when its slice is over; otherwise when some group (or a
         deferred wave) has waited a whole slice."""
         if not (self.groups or self.deferred):
+            if self.alone_since is None:
+                self.alone_since = steps
+            elif steps - self.alone_since >= FAIR_SLICE_STEPS:
+                self.slice_steps = FAIR_SLICE_STEPS
             return False
+        self.alone_since = None
         if self.in_turn:
             return steps >= slice_end
         oldest = min(self.waiting_since.values(), default=steps)
         if self.deferred_since is not None:
             oldest = min(oldest, self.deferred_since)
-        return steps - oldest >= FAIR_SLICE_STEPS
+        return steps - oldest >= self.slice_steps
 
     def _preempt(self, pc, sel):
         """Put the running group back and, unless a fair round is under way,
@@ -319,6 +335,7 @@ class Scheduler:
         if self.deferred:
             self._reinstate(check_progress=False)
         self.turns = sorted(other for other in self.groups if other != pc)
+        self.slice_steps = max(MIN_FAIR_SLICE_STEPS, self.slice_steps // 2)
         self._restart_waiting()
 
     def _restart_waiting(self):
@@ -449,7 +466,7 @@ class Scheduler:
         # the host service, the clock and the fair slice are looked at every
         # CHECK_STEPS steps
         check_mask = CHECK_STEPS - 1
-        slice_end = steps + FAIR_SLICE_STEPS
+        slice_end = steps + self.slice_steps
         while True:
             record = records.get(pc)
             if record is None:

@@ -344,3 +344,39 @@ END:
         kernel(flag, grid=(128,), block=(64,))
         device.synchronize()
     assert caught.value.workgroup == (1, 0, 0)
+
+
+def test_the_slice_shrinks_while_a_lock_is_handed_around_and_comes_back(device, monkeypatch):
+    # eight waves of one work-group take the mutex in turn (a fair round per
+    # hand-over: the slice halves down to the minimum), then meet at a
+    # barrier and run a long uniform loop as one group: the slice is restored
+    slices, final = [], []
+    preempt, run = dispatch.Scheduler._preempt, dispatch.Scheduler.run
+
+    def spy_preempt(self, pc, sel):
+        preempt(self, pc, sel)
+        slices.append(self.slice_steps)
+
+    def spy_run(self):
+        run(self)
+        final.append(self.slice_steps)
+    monkeypatch.setattr(dispatch.Scheduler, "_preempt", spy_preempt)
+    monkeypatch.setattr(dispatch.Scheduler, "run", spy_run)
+    kernel = build(device, MUTEX + """
+  s_barrier
+  s_mov_b32 s3, 3000
+AGAIN:
+  s_sub_u32 s3, s3, 1
+  s_cmp_lg_u32 s3, 0
+  s_cbranch_scc1 AGAIN
+""")
+    words = device.zeros(2, np.uint32)
+    kernel(words, grid=(512,), block=(512,))
+    device.synchronize()
+    assert words.numpy().tolist() == [0, 8]
+    halving = [dispatch.FAIR_SLICE_STEPS >> k for k in range(1, 7)]
+    assert halving[-1] == dispatch.MIN_FAIR_SLICE_STEPS
+    assert slices[:6] == halving
+    assert min(slices) == dispatch.MIN_FAIR_SLICE_STEPS
+    assert final == [dispatch.FAIR_SLICE_STEPS]
+    assert 3 * 3000 > dispatch.FAIR_SLICE_STEPS + dispatch.CHECK_STEPS
