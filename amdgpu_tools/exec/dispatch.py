@@ -24,6 +24,10 @@ policy counts steps, not time, so runs stay deterministic.
 Waves that must wait for other waves (``Retry`` outcome) are *deferred*: they
 run the instruction again at the next turn round or once no other group can
 run. A whole round in which nothing but deferred waves ran is a deadlock.
+
+MODE is per wave but the float flags the ALU semantics read are per batch:
+once some wave wrote MODE[9:0], each group runs with its own MODE applied,
+and a group whose waves disagree runs one part per MODE value.
 """
 
 from __future__ import annotations
