@@ -21,7 +21,7 @@ import numpy as np
 from ..elf.constants import ELF_MAGIC
 from ..errors import ToolchainError
 from ..exec.launch import ExecutionLimits, TraceOptions
-from ..runtime.bundle import is_offload_bundle, unbundle
+from ..runtime.bundle import is_offload_bundle
 from .common import llvm_style_args, run_click
 
 TOOL = "amdgpu-run"
@@ -29,18 +29,15 @@ DEFAULT_ASM_CPU = "gfx900"
 
 
 def read_program(path: str, mcpu: str | None) -> bytes:
-    """The bytes to load: an object as is, the entry of an offload bundle for
-    ``mcpu`` (a target ID: its feature settings choose too), or an assembly
-    file assembled."""
+    """The bytes to load: an object or offload bundle as is (the device, made
+    for ``mcpu``, picks the bundle's entry), or an assembly file assembled."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as failure:
         raise ToolchainError(f"cannot read '{path}': {failure.strerror}") from None
-    if data[:4] == ELF_MAGIC:
+    if data[:4] == ELF_MAGIC or is_offload_bundle(data):
         return data
-    if is_offload_bundle(data):
-        return unbundle(data, mcpu)
     from ..asm import assemble
     return assemble(data.decode("utf-8", "replace"), target=mcpu or DEFAULT_ASM_CPU,
                     filename=path)

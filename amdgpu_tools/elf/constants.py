@@ -66,6 +66,21 @@ EF_AMDGPU_FEATURE_SRAMECC_ON_V4 = 0xC00
 
 V4_FEATURE_SETTING = {0: "unsupported", 1: "any", 2: "off", 3: "on"}
 
+
+def feature_settings(flags: int, code_object_version: int) -> dict:
+    """{"xnack": ..., "sramecc": ...} as "on", "off", "any" or "unsupported" from e_flags.
+
+    v4+ carry two-bit settings; v3 one bit each (set = on, clear = off);
+    v2 only an xnack bit. A feature a version cannot express is "any".
+    """
+    if code_object_version >= 4:
+        return {"xnack": V4_FEATURE_SETTING[(flags & EF_AMDGPU_FEATURE_XNACK_V4) >> 8],
+                "sramecc": V4_FEATURE_SETTING[(flags & EF_AMDGPU_FEATURE_SRAMECC_V4) >> 10]}
+    if code_object_version == 3:
+        return {"xnack": "on" if flags & EF_AMDGPU_FEATURE_XNACK_V3 else "off",
+                "sramecc": "on" if flags & EF_AMDGPU_FEATURE_SRAMECC_V3 else "off"}
+    return {"xnack": "on" if flags & EF_AMDGPU_FEATURE_XNACK_V2 else "any", "sramecc": "any"}
+
 # --- sections -------------------------------------------------------------
 SHN_UNDEF = 0
 SHN_LORESERVE = 0xFF00

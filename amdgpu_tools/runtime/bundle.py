@@ -213,7 +213,7 @@ def select_entry(entries: list[BundleEntry], target=None) -> BundleEntry:
             return device_entries[0]
         raise LoadError(f"offload bundle has code objects for several targets ({listing}): "
                         "choose one with the device target (Device('gfx900'), --mcpu)")
-    wanted = _device_target_id(target)
+    wanted = device_target_id(target)
     fitting = [e for e in device_entries if _fits(e.target_id, wanted)]
     if not fitting:
         raise LoadError(f"offload bundle has no code object for {wanted} (entries: {listing})")
@@ -226,7 +226,7 @@ def select_entry(entries: list[BundleEntry], target=None) -> BundleEntry:
     return chosen[0]
 
 
-def _device_target_id(target) -> TargetId:
+def device_target_id(target) -> TargetId:
     """The device's target ID with its processor's canonical name."""
     wanted = TargetId(target.name) if isinstance(target, Target) else TargetId.parse(str(target))
     return TargetId(get_target(wanted.processor).name, wanted.features)

@@ -23,14 +23,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ToolchainError
-from ..isa.targets import get_target
+from ..errors import TargetError, ToolchainError
+from ..isa.targets import ALL_TARGETS, get_target
+from .bundle import TargetId, device_target_id
 from .layouts import HSA_QUEUE_TYPE_MULTIPLE
 from .loader import load_code_object
 from .memory import DeviceMemory
 from .processor import KernelObject, PacketProcessor
 from .queues import MAX_QUEUE_SIZE, Queue
 from .signals import Signal
+
+
+def _checked_target_id(target) -> TargetId:
+    """The target id of a device made for ``target``; a feature setting the
+    processor does not have (``gfx803:xnack-``) is a TargetError, as in clang."""
+    target_id = device_target_id(target)
+    processor = get_target(target_id.processor)
+    supported = {"xnack": processor.supports_xnack, "sramecc": processor.supports_sramecc}
+    for feature, _ in target_id.features:
+        if not supported.get(feature, False):
+            raise TargetError(f"processor {processor.name} has no '{feature}' feature to set "
+                              f"(target id '{target}')")
+    return target_id
 
 
 class RegionError(ToolchainError):
@@ -67,6 +81,9 @@ class Agent:
     def __init__(self, target=None, executor=None, compute_units=4):
         #: None until the first code object is loaded, which then sets it
         self.target = None if target is None else get_target(target)
+        #: the processor with the feature settings asked for (``gfx900:xnack-``);
+        #: a feature left out is "any", and loads accept every setting of it
+        self.target_id = None if target is None else _checked_target_id(target)
         self.memory = DeviceMemory()
         self.processor = PacketProcessor(self.memory, self.target, executor)
         self.compute_units = compute_units
@@ -86,7 +103,15 @@ class Agent:
 
     @property
     def isa_name(self) -> str:
-        return f"amdgcn-amd-amdhsa--{self.name}"
+        return self.isa_names[0]
+
+    @property
+    def isa_names(self) -> list:
+        """The ISAs the agent runs: its target id's, or (before the first code
+        object fixes the target) every processor the executor emulates."""
+        if self.target is None:
+            return [f"amdgcn-amd-amdhsa--{target.name}" for target in ALL_TARGETS]
+        return [f"amdgcn-amd-amdhsa--{self.target_id or self.target.name}"]
 
     def properties(self) -> dict:
         """hsa_agent_info_t values, under the names rocminfo prints."""
@@ -111,7 +136,8 @@ class Agent:
             "Max Waves Per CU": 40,
             "Max Work-item Per CU": 2560,
             "LDS per Work-group": GROUP_SEGMENT_SIZE,
-            "ISA Name": self.isa_name,
+            "ISA Name": self.isa_name if self.target else
+            "(any GFX6-GFX9 processor: the first code object loaded sets it)",
             "ISA Version": ".".join(str(v) for v in self.target.isa_version)
             if self.target else "(set by the first code object)",
         }
@@ -142,9 +168,10 @@ class Agent:
             lines.append(f"      {'Alloc Granule:':<32}{region.alloc_granule // 1024}KB")
             lines.append(f"      {'Alloc Alignment:':<32}{region.alloc_alignment // 1024}KB")
         lines.append("  ISA Info:")
-        lines.append(f"    ISA 1")
-        lines.append(f"      {'Name:':<32}{self.isa_name}")
-        lines.append(f"      {'Workgroup Max Size:':<32}{MAX_WORKGROUP_SIZE}")
+        for number, isa_name in enumerate(self.isa_names, 1):
+            lines.append(f"    ISA {number}")
+            lines.append(f"      {'Name:':<32}{isa_name}")
+            lines.append(f"      {'Workgroup Max Size:':<32}{MAX_WORKGROUP_SIZE}")
         return "\n".join(lines)
 
     # ---------------------------------------------------------------- memory
@@ -208,9 +235,10 @@ class Agent:
     def load(self, data: bytes):
         """Load a code object (bytes); returns a LoadedCodeObject whose kernels
         are ready to be named by dispatch packets (kernel_object addresses)."""
-        loaded = load_code_object(self.memory, data, self.target)
+        loaded = load_code_object(self.memory, data, self.target_id)
         if self.target is None:
             self.target = self.processor.target = loaded.target
+            self.target_id = TargetId(loaded.target.name)
         for kernel in loaded.kernels.values():
             self.processor.kernel_objects[kernel.kernel_object] = KernelObject(
                 kernel.name, kernel.setup)

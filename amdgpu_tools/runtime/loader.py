@@ -18,7 +18,7 @@ from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
 from ..isa.targets import ALL_TARGETS, Target, get_target, target_by_mach
 from ..link import link
-from .bundle import unbundle
+from .bundle import TargetId, unbundle
 from .codeobject import CodeObject, code_object_of, read_checked_elf
 from .descriptors import decode_amd_kernel_code, decode_kernel_descriptor
 from .printf import parse_printf_formats
@@ -125,10 +125,7 @@ def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObjec
     code = read_loadable(unbundle(bytes(data), device_target))
     target = code_object_target(code)
     if device_target is not None:
-        device_target = get_target(device_target)
-        if device_target.mach != target.mach:
-            raise LoadError(f"code object is for {target.name}, but the device is "
-                            f"{device_target.name}")
+        _check_target(code, target, device_target)
     if not code.segments:
         raise LoadError("code object has no PT_LOAD segment")
     try:
@@ -141,6 +138,24 @@ def load_code_object(memory, data: bytes, device_target=None) -> LoadedCodeObjec
     if not kernels:
         raise LoadError("code object defines no kernel")
     return LoadedCodeObject(code, target, base, allocation, kernels, printf_formats)
+
+
+def _check_target(code: CodeObject, target: Target, device_target) -> None:
+    """The device's processor must be the code object's, and each xnack/sramecc
+    setting the device states must be one the code object accepts ("any",
+    or the same), as ROCm's loader matches target ids."""
+    device = get_target(device_target)
+    if device.mach != target.mach:
+        raise LoadError(f"code object is for {target.name}, but the device is {device.name}")
+    if not isinstance(device_target, TargetId):
+        return
+    settings = C.feature_settings(code.elf.flags, code.elf.code_object_version)
+    for feature, on in device_target.features:
+        wanted = settings.get(feature, "any")
+        if wanted in ("on", "off") and (wanted == "on") != on:
+            raise LoadError(f"code object is for {target.name}:{feature}"
+                            f"{'+' if wanted == 'on' else '-'}, but the device is "
+                            f"{device_target}")
 
 
 def _map_segments(memory, code: CodeObject):
