@@ -17,6 +17,7 @@ from ..elf.structs import Elf64_Dyn, Elf64_Rela, Elf64_Sym, align_up
 from ..errors import LinkError
 from . import layout as L
 from .archive import is_archive, read_archive
+from .comdat import ComdatGroups
 from .dynamic import DynamicSymbols, dynamic_bytes, dynamic_entries, rela_dyn
 from .notes import merge_note_sections
 from .objects import InputSection, load_object
@@ -89,6 +90,7 @@ class Linker:
         self.outputs: list[L.OutputSection] = []
         self.synthetic: dict[str, InputSection] = {}
         self.plan = RelocationPlan()
+        self.comdat = ComdatGroups()
 
     # --- stages -----------------------------------------------------------
     def run(self, inputs) -> bytes:
@@ -114,7 +116,7 @@ class Linker:
             if is_archive(data):
                 archives.append(read_archive(data, name))
                 continue
-            self._add(load_object(data, name))
+            self._add(load_object(data, name, self.comdat))
         self._extract_archive_members(archives)
 
     def _add(self, obj) -> None:
@@ -130,7 +132,7 @@ class Linker:
             if chosen is None:
                 return
             pending.remove(chosen)
-            self._add(load_object(chosen.data, chosen.name))
+            self._add(load_object(chosen.data, chosen.name, self.comdat))
 
     def _symbols_in_table_order(self):
         """Global symbols, then each object's locals (only read as far as needed)."""

@@ -16,6 +16,7 @@ from ..elf import constants as C
 from ..elf.reader import ElfFile, read_elf
 from ..elf.structs import Elf64_Rela
 from ..errors import ElfFormatError
+from .comdat import ComdatGroups
 
 #: Section types that hold link-time bookkeeping, never output content.
 _BOOKKEEPING_TYPES = {C.SHT_NULL, C.SHT_SYMTAB, C.SHT_STRTAB, C.SHT_RELA, C.SHT_REL,
@@ -68,6 +69,8 @@ class InputObject:
     sections: dict = field(default_factory=dict)
     #: the resolved Symbol for each symbol-table index (filled by the resolver)
     symbol_refs: list = field(default_factory=list)
+    #: section index -> signature, for members of COMDAT groups another object won
+    comdat_discarded: dict = field(default_factory=dict)
 
     @property
     def flags(self) -> int:
@@ -94,15 +97,19 @@ class InputObject:
         return name or f"EF_AMDGPU_MACH 0x{self.flags & C.EF_AMDGPU_MACH:x}"
 
 
-def load_object(data: bytes, name: str) -> InputObject:
-    """Parse one relocatable object, keeping the sections the output needs."""
+def load_object(data: bytes, name: str, groups: ComdatGroups | None = None) -> InputObject:
+    """Parse one relocatable object, keeping the sections the output needs
+    (``groups``: the link's COMDAT signatures; members of groups an earlier
+    object provided are left out)."""
     elf = read_elf(data, name, contents=False)
     if elf.type != C.ET_REL:
         kind = C.ET_NAMES.get(elf.type, str(elf.type))
         raise ElfFormatError(f"{name}: is ET_{kind}, expected a relocatable object (ET_REL)")
     obj = InputObject(name, elf)
+    if groups is not None:
+        obj.comdat_discarded = groups.discarded_sections(elf, name)
     for section in elf.sections:
-        if _is_content(section):
+        if _is_content(section) and section.index not in obj.comdat_discarded:
             align = section.addralign
             if align & (align - 1) or align > 1 << 32:
                 _alignment_error(name, section)

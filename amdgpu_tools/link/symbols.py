@@ -83,8 +83,11 @@ class SymbolTable:
         """Resolve ``obj``'s symbols against the table; fills ``obj.symbol_refs``."""
         refs, locals_ = [], []
         sections = obj.sections
+        discarded = obj.comdat_discarded
         for esym in obj.elf.symbols:
             kind, section = _classify(esym, sections)
+            if kind == DISCARDED and esym.shndx in discarded and esym.bind != C.STB_LOCAL:
+                kind = UNDEFINED  # a reference to the copy of the group that was kept
             if esym.bind == C.STB_LOCAL:
                 symbol = Symbol(esym.name, C.STB_LOCAL, esym.type, esym.visibility, esym.size,
                                 esym.value, section, kind, obj)

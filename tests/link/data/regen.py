@@ -49,6 +49,8 @@ OBJECTS = {
     "cl_printf2.o": CLANG19 + ["-mcode-object-version=5", "cl_printf2.cl"],
     "cl_v5_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5.cl"],
     "cl_v5_func_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5_func.cl"],
+    "comdat_a.o": MC19 + ["-mcpu=gfx900", "comdat_a.s"],
+    "comdat_b.o": MC19 + ["-mcpu=gfx900", "comdat_b.s"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
     "cl_v2_b.o": CLANG14 + ["cl_v2_b.cl"],
     "cl_v2_globals.o": CLANG14 + ["cl_v2_globals.cl"],
@@ -58,6 +60,14 @@ OBJECTS = {
 V3_OBJECTS = {"v3_kernel_call.o": "v5_kernel_call.s", "v3_func.o": "v5_func.s"}
 MC14_V3 = ["/usr/bin/llvm-mc", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx900", "-mattr=+xnack",
            "--amdhsa-code-object-version=3", "-filetype=obj"]
+
+#: HIP -fgpu-rdc objects: device bitcode (no HIP headers or device libraries), then
+#: its object file, as the relocatable link step of -fgpu-rdc sees it
+HIP_OBJECTS = {"hip_comdat_a.o": "hip_comdat_a.hip", "hip_comdat_b.o": "hip_comdat_b.hip"}
+HIP_BITCODE = ["clang-19", "-x", "hip", "--cuda-device-only", "-fgpu-rdc", "-nogpuinc",
+               "-nogpulib", "--offload-arch=gfx900", "-O2", "-c", "-emit-llvm"]
+HIP_OBJECT = ["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib", "-O2",
+              "-c"]
 
 #: reference link name -> its inputs (ld.lld-19 -shared)
 LINKS = {
@@ -74,6 +84,9 @@ LINKS = {
     "cl_v5_debug.lld.so": ["cl_v5_debug.o", "cl_v5_func_debug.o"],
     "cl_v2_two.lld.so": ["cl_v2.o", "cl_v2_b.o"],
     "cl_v2_globals.lld.so": ["cl_v2_globals.o"],
+    "comdat.lld.so": ["comdat_a.o", "comdat_b.o"],
+    "comdat_reversed.lld.so": ["comdat_b.o", "comdat_a.o"],
+    "hip_comdat.lld.so": ["hip_comdat_a.o", "hip_comdat_b.o"],
 }
 
 
@@ -83,6 +96,11 @@ def main():
     for name, source in V3_OBJECTS.items():
         text = (SRC / source).read_text().replace('gfx900"', 'gfx900+xnack"')
         subprocess.run(MC14_V3 + ["-o", str(HERE / name)], input=text.encode(), check=True)
+    for name, source in HIP_OBJECTS.items():
+        bitcode = HERE / (name + ".bc")
+        subprocess.run(HIP_BITCODE + [source, "-o", str(bitcode)], cwd=SRC, check=True)
+        subprocess.run(HIP_OBJECT + [str(bitcode), "-o", str(HERE / name)], check=True)
+        bitcode.unlink()
     (HERE / "libfunc.a").unlink(missing_ok=True)
     subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", "rcs", "libfunc.a", "v5_func.o"],
                    cwd=HERE, check=True)

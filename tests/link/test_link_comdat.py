@@ -1,0 +1,76 @@
+"""COMDAT groups against ld.lld-19: the first group of a signature wins.
+
+Recorded inputs (data/regen.py): llvm-mc objects with hand-written groups
+(comdat_a.s / comdat_b.s, both orders) and clang-19 -fgpu-rdc HIP objects that
+each instantiate one template. Every allocated byte, header and symbol must be
+ld.lld's (only the .comment string differs, see test_link_lld).
+"""
+
+import pytest
+
+from amdgpu_tools.errors import ElfFormatError
+from amdgpu_tools.link import link
+
+from .elfview import View, assert_matches_lld, data_path, read_data
+
+CASES = {
+    "comdat.lld.so": ["comdat_a.o", "comdat_b.o"],
+    "comdat_reversed.lld.so": ["comdat_b.o", "comdat_a.o"],
+    "hip_comdat.lld.so": ["hip_comdat_a.o", "hip_comdat_b.o"],
+}
+
+
+@pytest.mark.parametrize("reference", sorted(CASES))
+def test_matches_lld(reference):
+    ours = View(link([data_path(n) for n in CASES[reference]], merge_notes=False))
+    assert_matches_lld(ours, View(read_data(reference)))
+
+
+def test_first_group_wins_with_its_symbols():
+    """comdat_a's tmpl is `s_mov_b32 s0, 1` (4+4 bytes); comdat_b's local and its
+    .data.tmpl section (with a relocation) vanish with the losing group."""
+    view = View(link([data_path("comdat_a.o"), data_path("comdat_b.o")]))
+    names = [row[0] for row in view.symbols(".symtab")]
+    assert "tmpl_local" in names and "tmpl_local2" not in names
+    assert names.count("tmpl") == 1
+    tmpl = view.symbol("tmpl")
+    assert view.read(tmpl["st_value"], 4) == bytes.fromhex("810080be")  # s_mov_b32 s0, 1
+    assert view.section(".data") is None and view.dynamic_relocations() == []
+
+
+def test_losing_group_alone_is_kept_in_the_other_order():
+    view = View(link([data_path("comdat_b.o"), data_path("comdat_a.o")]))
+    names = [row[0] for row in view.symbols(".symtab")]
+    assert "tmpl_local2" in names and "tmpl_local" not in names
+    assert view.section(".data") is not None and view.section(".rodata") is None
+
+
+def test_hip_template_instantiated_once():
+    alone = View(link([data_path("hip_comdat_a.o")]))
+    both = View(link([data_path("hip_comdat_a.o"), data_path("hip_comdat_b.o")]))
+    name = "_Z5twiceIfET_S0_"
+    assert [r[0] for r in both.symbols(".symtab")].count(name) == 1
+    assert both.symbol(name)["st_size"] == alone.symbol(name)["st_size"] > 0
+
+
+def _with_group_word(blob: bytes, word_index: int, value: int) -> bytes:
+    from amdgpu_tools.elf.reader import read_elf
+    group = next(s for s in read_elf(blob).sections if s.name == ".group")
+    at = group.offset + 4 * word_index
+    return blob[:at] + value.to_bytes(4, "little") + blob[at + 4:]
+
+
+def test_group_naming_a_missing_section_is_an_error():
+    blob = _with_group_word(read_data("comdat_a.o"), 1, 999)
+    with pytest.raises(ElfFormatError, match=r"bad\.o: section group '\.group' names section "
+                                             r"index 999"):
+        link([data_path("comdat_a.o"), ("bad.o", blob)])
+
+
+def test_non_comdat_group_is_always_kept():
+    """Flag word 0 (no GRP_COMDAT): ld.lld keeps every copy; two strong copies
+    of a global would clash, the weak hidden tmpl keeps the first definition."""
+    plain = _with_group_word(read_data("comdat_b.o"), 0, 0)
+    view = View(link([data_path("comdat_a.o"), ("plain.o", plain)]))
+    names = [row[0] for row in view.symbols(".symtab")]
+    assert "tmpl_local" in names and "tmpl_local2" in names
