@@ -6,6 +6,7 @@ most specific (most fixed bits) to the least, so a refinement (SOP1 inside
 SOPK, VOP3P inside VOP3, DPP inside VOP1) wins over the format it refines.
 """
 
+import struct
 from functools import lru_cache
 
 from ..errors import DecodeError
@@ -43,13 +44,17 @@ def find_format(word0, generation):
     return None
 
 
+_DWORDS = tuple(struct.Struct(f"<{n}I") for n in range(4))
+
+
 def read_words(code, offset, count):
     """``count`` little-endian dwords at ``offset``; DecodeError when truncated."""
-    end = offset + 4 * count
-    if end > len(code):
+    if offset + 4 * count > len(code):
         raise DecodeError(f"truncated instruction at offset {offset}: need {4 * count} bytes,"
                           f" have {len(code) - offset}")
-    return tuple(int.from_bytes(code[i:i + 4], "little") for i in range(offset, end, 4))
+    if count < len(_DWORDS):
+        return _DWORDS[count].unpack_from(code, offset)
+    return struct.unpack_from(f"<{count}I", code, offset)
 
 
 def decode(code, offset, target):

@@ -65,8 +65,12 @@ class Format:
                 self.fields[field.name] = field
             else:
                 self.fixed[field] = fixed
-        # (name, shift, mask) per field: unpack is on the disassembler's hot path
+        # (name, shift, mask) per field: unpack is on the disassembler's hot path, so
+        # it is compiled once from this layout into one dict display
         self._extract = tuple((name, f.lo, (1 << f.width) - 1) for name, f in self.fields.items())
+        self.unpack = _compile_unpack(self._extract)
+        op = self.fields.get("op")
+        self._op_shift, self._op_mask = (op.lo, (1 << op.width) - 1) if op else (0, 0)
         self.match_mask = 0
         self.match_value = 0
         for field, fixed in self.fixed.items():
@@ -79,9 +83,9 @@ class Format:
     def matches(self, value):
         return value & self.match_mask == self.match_value
 
-    def unpack(self, value):
-        """Every named field of ``value`` (an int of ``words`` dwords)."""
-        return {name: (value >> shift) & mask for name, shift, mask in self._extract}
+    def opcode_of(self, value):
+        """The ``op`` field of ``value`` (0 when the format has none)."""
+        return (value >> self._op_shift) & self._op_mask
 
     def pack(self, fields):
         """An int holding the fixed bits and the given field values (others 0)."""
@@ -89,6 +93,15 @@ class Format:
         for name, field_value in fields.items():
             value = self.fields[name].put(value, field_value)
         return value
+
+
+def _compile_unpack(extract):
+    """``unpack(value) -> {name: field value}`` for ``(name, shift, mask)`` triples,
+    as one generated dict display (twice as fast as a loop over the triples)."""
+    items = ", ".join(f"{name!r}: (value >> {shift}) & {mask}" for name, shift, mask in extract)
+    unpack = eval(f"lambda value: {{{items}}}")  # pylint: disable=eval-used
+    unpack.__doc__ = "Every named field of ``value`` (an int of ``words`` dwords)."
+    return unpack
 
 
 def _parse_field(token):

@@ -12,6 +12,7 @@ executor's operand fetch all use these functions.
 import math
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 
 LITERAL = 255
 NULL_CODE = 125
@@ -92,8 +93,10 @@ class OperandValue:
     value: object = None
 
 
+@lru_cache(maxsize=None)
 def decode_operand(code, generation):
-    """Name the meaning of an operand field value (9-bit space)."""
+    """Name the meaning of an operand field value (9-bit space); memoised: the
+    answer is a frozen value of a bounded key space, asked once per operand printed."""
     lay = _LAYOUTS[generation]
     if code >= VGPR_BASE:
         return OperandValue("vgpr", code - VGPR_BASE)
@@ -134,6 +137,7 @@ def register_text(file, first, count):
     return f"{file}[{first}:{first + count - 1}]"
 
 
+@lru_cache(maxsize=16384)
 def operand_text(code, generation, width=1, size=32, literal=None, is_float=False,
                  int16=False):
     """The text llvm-objdump prints for an operand field value.
@@ -141,6 +145,8 @@ def operand_text(code, generation, width=1, size=32, literal=None, is_float=Fals
     ``width`` is the register count in dwords; ``size`` the value's bit size
     (16, 32, 64) for constants; ``literal`` the literal dword when ``code`` is
     the literal marker; ``is_float`` for 64-bit float operands (literal = high half).
+    Memoised (bounded: literals make the key space open): the disassembler asks
+    the same few hundred register/constant texts over and over.
     """
     op = decode_operand(code, generation)
     kind = op.kind

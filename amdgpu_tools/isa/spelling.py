@@ -44,6 +44,7 @@ def waitcnt_encode(counts, generation):
     return value
 
 
+@lru_cache(maxsize=4096)
 def waitcnt_text(simm16, generation):
     counts = waitcnt_decode(simm16, generation)
     limits = waitcnt_max(generation)
@@ -54,10 +55,12 @@ def waitcnt_text(simm16, generation):
 
 
 # ---- hwreg ------------------------------------------------------------------------
+@lru_cache(maxsize=None)
 def hwreg_names(generation):
     return {int(k): v for k, v in _data()["hwreg"][_gen_key(generation)].items()}
 
 
+@lru_cache(maxsize=4096)
 def hwreg_text(simm16, generation):
     reg, offset, size = simm16 & 0x3F, (simm16 >> 6) & 0x1F, ((simm16 >> 11) & 0x1F) + 1
     name = hwreg_names(generation).get(reg)
@@ -80,10 +83,12 @@ def hwreg_id(name, generation):
 
 
 # ---- sendmsg ----------------------------------------------------------------------
+@lru_cache(maxsize=None)
 def sendmsg_texts(generation):
     return {int(k): v for k, v in _data()["sendmsg"][_gen_key(generation)].items()}
 
 
+@lru_cache(maxsize=4096)
 def sendmsg_text(simm16, generation):
     """llvm names a known message by its low 10 bits (message, operation, stream)."""
     texts = sendmsg_texts(generation)

@@ -12,10 +12,12 @@ _NOT_SMEM_DATA = (124, 126, 127)
 class ScalarMemoryFamily(TableFamily):
     """SMRD/SMEM: the offset operand is an immediate, an SGPR or (CI) a literal."""
 
-    def needs_literal(self, row, fields):
-        return (row.format == "SMRD" and not fields.get("imm")
-                and fields.get("offset") == codec.LITERAL
-                and any(spec.get("kind") == "smem_offset" for spec in row.operands))
+    def literal_rule(self, row):
+        if row.format == "SMRD" and any(spec.get("kind") == "smem_offset"
+                                        for spec in row.operands):
+            return lambda fields: (not fields.get("imm")
+                                   and fields.get("offset") == codec.LITERAL)
+        return None
 
     def operand_text(self, inst, spec):
         if spec.get("kind") == "smem_offset":

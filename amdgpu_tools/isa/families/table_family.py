@@ -40,6 +40,24 @@ def is_float_type(spec):
     return vtype.startswith("f")
 
 
+class DecodePlan:
+    """What one (target, format, opcode) decodes to, worked out on its first sight:
+    the row, the layout to unpack, when a literal follows, the validity rules."""
+
+    __slots__ = ("row", "layout", "unpack", "literal_rule", "rules", "op", "encoding",
+                 "base_encoding")
+
+    def __init__(self, row, layout, literal_rule, rules):
+        self.row = row
+        self.layout = layout
+        self.unpack = layout.unpack
+        self.literal_rule = literal_rule
+        self.rules = rules
+        self.op = row.name
+        self.encoding = row.encoding
+        self.base_encoding = row.get("base_encoding", row.encoding)
+
+
 class TableFamily(EncodingMixin):
     """Decode/print (and, with ``encoder.py``, encode) the rows of one data file."""
 
@@ -98,51 +116,78 @@ class TableFamily(EncodingMixin):
 
     # ---- decoding -------------------------------------------------------------
     def decode_instruction(self, fmt, code, offset, target):
-        gen = target.generation
         words = read_words(code, offset, fmt.words)
-        value = words_to_int(words)
-        opcode = fmt.fields["op"].get(value)
+        value = words[0] if len(words) == 1 else words_to_int(words)
+        opcode = fmt.opcode_of(value)
+        plan = self._plans.get((target.name, fmt, opcode))
+        if plan is None:
+            plan = self._decode_plan(fmt, opcode, target, words)
+        fields = plan.unpack(value)
+        literal = None
+        needs = plan.literal_rule
+        if needs is not None and (needs is True or needs(fields)):
+            literal, = read_words(code, offset + 4 * len(words), 1)
+            words = words + (literal,)
+        for rule in plan.rules:
+            rule(fields)
+        return Instruction(plan.op, plan.encoding, plan.base_encoding, opcode, words, fields,
+                           plan.row, target, self, plan.layout, literal)
+
+    @property
+    def _plans(self):
+        """{(target name, format, opcode): DecodePlan}: an opcode's row is looked up once."""
+        plans = self.__dict__.get("_plan_cache")
+        if plans is None:
+            plans = self.__dict__["_plan_cache"] = {}
+        return plans
+
+    def _decode_plan(self, fmt, opcode, target, words):
         row = None
-        for candidate in self.rows_for(fmt.name, gen, opcode):
+        for candidate in self.rows_for(fmt.name, target.generation, opcode):
             if candidate.available_on(target):
                 row = candidate
                 break
         if row is None:
             raise DecodeError(f"no {target.name} {fmt.encoding} instruction with opcode {opcode}"
                               f" (0x{words[0]:08x})")
-        layout = self.layouts[(row.format, gen)]
-        fields = layout.unpack(value) if layout is not fmt else fmt.unpack(value)
-        literal = None
-        if self.needs_literal(row, fields):
-            literal, = read_words(code, offset + 4 * fmt.words, 1)
-            words = words + (literal,)
-        self.check(row, fields, target, words)
-        return Instruction(op=row.name, encoding=row.encoding,
-                           base_encoding=row.get("base_encoding", row.encoding), opcode=opcode,
-                           words=words, fields=fields, info=row, target=target, family=self,
-                           format=layout, literal=literal)
+        plan = DecodePlan(row, self.layouts[(row.format, target.generation)],
+                          self.literal_rule(row), tuple(self.decode_rules(row, target)))
+        self._plans[(target.name, fmt, opcode)] = plan
+        return plan
 
-    def needs_literal(self, row, fields):
+    def literal_rule(self, row):
+        """When a literal dword follows ``row``: None (never), True (always) or a test
+        of the decoded fields (an operand holds the literal marker)."""
+        marked = []
         for spec in row.operands:
             kind = spec.get("kind")
             if kind == "literal":
                 return True
-            if kind in LITERAL_KINDS and fields.get(spec["field"]) == codec.LITERAL:
-                return True
-        return False
+            if kind in LITERAL_KINDS:
+                marked.append(spec["field"])
+        if not marked:
+            return None
+        marked = tuple(marked)
+        return lambda fields: any(fields.get(name) == codec.LITERAL for name in marked)
 
-    def check(self, row, fields, target, words):
-        """Reject encodings llvm refuses to decode: reserved operand codes (and DPP/SDWA
-        markers outside VOP1/2/C src0), a 64-bit operand starting at the high half of a
-        named pair.  Families add their rules."""
+    def decode_rules(self, row, target):
+        """Tests of the decoded fields (each raises DecodeError) for encodings llvm
+        refuses to decode: reserved operand codes (and DPP/SDWA markers outside
+        VOP1/2/C src0), a 64-bit operand starting at the high half of a named pair.
+        Families add their rules."""
         bad_codes, half_pairs = _reserved_codes(target.generation)
-        for spec in row.operands:
-            if spec.get("kind") not in ("src", "ssrc", "sdst"):
-                continue
-            code = fields.get(spec["field"])
-            if code in bad_codes or (code in half_pairs and spec.get("width", 1) == 2):
-                raise DecodeError(f"{row.asm}: operand code {code} is not valid for"
-                                  f" {spec['field']} on {target.name}")
+        checked = tuple((spec["field"], spec.get("width", 1) == 2) for spec in row.operands
+                        if spec.get("kind") in ("src", "ssrc", "sdst"))
+        if not checked:
+            return []
+
+        def reserved_codes(fields):
+            for name, wide in checked:
+                code = fields.get(name)
+                if code in bad_codes or (wide and code in half_pairs):
+                    raise DecodeError(f"{row.asm}: operand code {code} is not valid for"
+                                      f" {name} on {target.name}")
+        return [reserved_codes]
 
     # ---- printing -------------------------------------------------------------
     def instruction_text(self, inst):

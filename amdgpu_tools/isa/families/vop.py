@@ -42,24 +42,33 @@ def _bits_list(value, count):
 class VectorFamily(VectorEncoding, TableFamily):
     """Source modifiers and the trailing modifiers of VOP3/VOP3P/DPP/SDWA."""
 
-    def needs_literal(self, row, fields):
+    def literal_rule(self, row):
         if row.encoding in ("VOP3", "VOP3P"):
-            return False  # GFX6-9 VOP3 has no literal dword (check() rejects the marker)
-        return super().needs_literal(row, fields)
+            return None  # GFX6-9 VOP3 has no literal dword (a rule rejects the marker)
+        return super().literal_rule(row)
 
-    def check(self, row, fields, target, words):
+    def decode_rules(self, row, target):
         from ...errors import DecodeError
-        super().check(row, fields, target, words)
+        rules = super().decode_rules(row, target)
         if row.encoding == "SDWA":
             used = {spec.get("field") for spec in row.operands}
-            sels = ["src0_sel"] + (["src1_sel"] if "vsrc1" in used else []) + \
-                (["dst_sel"] if row.get("base_encoding") != "VOPC" else [])
-            if any(fields.get(sel, 0) > 6 for sel in sels):
-                raise DecodeError(f"{row.asm}: invalid SDWA selector")
-        if row.encoding in ("VOP3", "VOP3P") and any(
-                fields.get(spec.get("field")) == codec.LITERAL for spec in row.operands
-                if spec.get("kind") == "src"):
-            raise DecodeError(f"{row.asm}: VOP3 cannot take a literal on {target.name}")
+            sels = ("src0_sel",) + (("src1_sel",) if "vsrc1" in used else ()) + \
+                (("dst_sel",) if row.get("base_encoding") != "VOPC" else ())
+
+            def valid_selectors(fields):
+                if any(fields.get(sel, 0) > 6 for sel in sels):
+                    raise DecodeError(f"{row.asm}: invalid SDWA selector")
+            rules.append(valid_selectors)
+        if row.encoding in ("VOP3", "VOP3P"):
+            sources = tuple(spec.get("field") for spec in row.operands
+                            if spec.get("kind") == "src")
+
+            def no_literal(fields):
+                if any(fields.get(name) == codec.LITERAL for name in sources):
+                    raise DecodeError(f"{row.asm}: VOP3 cannot take a literal on {target.name}")
+            if sources:
+                rules.append(no_literal)
+        return rules
 
     def source_count(self, inst):
         return sum(1 for spec in inst.info.operands
