@@ -2,8 +2,11 @@
 
 Takes ld.lld's spellings used for AMDGPU (``-shared``/``--shared``, ``-o``,
 ``--no-undefined``, ``-z defs``/``-z undefs``, ``-Map``/``-M``/
-``--print-map``, ``-e``/``--entry``, ``@response-file``) so build scripts
-written for ld.lld work unchanged. The
+``--print-map``, ``-e``/``--entry``, ``-soname``/``-h``, ``-L``/``-l``,
+``--whole-archive``, ``-Bstatic``/``-Bdynamic``, ``@response-file``) so build
+scripts written for ld.lld work unchanged. Options whose meaning depends on
+their place among the inputs (``-l``, ``--whole-archive``, ``-Bstatic``)
+travel through click as marked positional arguments, in order. The
 output is written through a temporary file and a rename: after an error no
 output file is left behind.
 """
@@ -17,7 +20,8 @@ import click
 
 from .. import __version__
 from ..errors import LinkError, ToolchainError
-from ..link import link_result
+from ..link import WholeArchive, link_result
+from ..link.libsearch import find_library
 from .common import remove_stale_output, run_click, write_output
 
 TOOL = "amdgpu-ld"
@@ -26,6 +30,20 @@ TOOL = "amdgpu-ld"
 _ALIASES = {"-shared": "--shared", "-Bshareable": "--shared", "-M": "--print-map",
             "-print-map": "--print-map", "-no-undefined": "--no-undefined",
             "-e": "--entry", "-entry": "--entry"}
+
+#: Marks a positional argument that is an option tied to its place among the
+#: inputs (no file name starts with this control character in practice).
+MARK = "\x1f"
+#: ld.lld spellings of the positional options -> their marked token.
+_POSITIONAL = {"--whole-archive": "whole", "-whole-archive": "whole",
+               "--no-whole-archive": "nowhole", "-no-whole-archive": "nowhole",
+               "-Bstatic": "static", "-static": "static", "--static": "static",
+               "-dn": "static", "-non_shared": "static",
+               "-Bdynamic": "dynamic", "-dy": "dynamic", "-call_shared": "dynamic"}
+#: options taking a value (-> our option; None: the value is a library name).
+_VALUED = {"-soname": "--soname", "--soname": "--soname", "-h": "--soname",
+           "-L": "--library-path", "--library-path": "--library-path",
+           "-l": None, "--library": None}
 
 
 def expand_response_files(args, depth: int = 0) -> list[str]:
@@ -53,6 +71,15 @@ def translate_args(args) -> list[str]:
     for arg in items:
         if arg in _ALIASES:
             out.append(_ALIASES[arg])
+        elif arg in _POSITIONAL:
+            out.append(MARK + _POSITIONAL[arg])
+        elif arg in _VALUED and (arg != "-h" or _has_more(items)):
+            out += _valued(arg, next(items, None))
+        elif arg.startswith(tuple(f"{o}=" for o in _VALUED if o.startswith("--")) + ("-soname=",)):
+            option, value = arg.split("=", 1)
+            out += _valued(option, value)
+        elif arg.startswith(("-l", "-L")) and len(arg) > 2:
+            out += _valued(arg[:2], arg[2:])
         elif arg in ("-Map", "--Map"):
             out += ["--map", next(items, "")]
         elif arg.startswith(("-Map=", "--Map=")):
@@ -66,6 +93,37 @@ def translate_args(args) -> list[str]:
         else:
             out.append(arg)
     return out
+
+
+def _has_more(items) -> bool:
+    """Whether -h has a value after it (alone it asks for help)."""
+    return getattr(items, "__length_hint__", lambda: 0)() > 0
+
+
+def _valued(option: str, value: str | None) -> list[str]:
+    if value is None:
+        raise click.UsageError(f"{option}: missing argument")
+    target = _VALUED[option]
+    return [MARK + "l" + value] if target is None else [target, value]
+
+
+def resolve_inputs(arguments, library_dirs) -> list:
+    """Input paths in command-line order, with -l names found in the -L
+    directories and archives under --whole-archive wrapped in WholeArchive."""
+    inputs, whole, static_only = [], False, False
+    for argument in arguments:
+        if not argument.startswith(MARK):
+            inputs.append(WholeArchive(argument) if whole else argument)
+            continue
+        word = argument[1:]
+        if word in ("whole", "nowhole"):
+            whole = word == "whole"
+        elif word in ("static", "dynamic"):
+            static_only = word == "static"
+        else:  # "l" + library name
+            path = find_library(word[1:], library_dirs, static_only)
+            inputs.append(WholeArchive(path) if whole else path)
+    return inputs
 
 
 def _z_option(keyword: str) -> str:
@@ -89,14 +147,21 @@ def _z_option(keyword: str) -> str:
 @click.option("--entry", "-e", "entry", default=None, help="Symbol whose address is e_entry.")
 @click.option("--concatenate-notes", is_flag=True,
               help="Keep every input note as ld.lld does instead of one merged note set.")
+@click.option("--soname", default=None, help="DT_SONAME of the output (-soname, -h).")
+@click.option("--library-path", "-L", "library_dirs", multiple=True,
+              help="Directory searched by -l NAME (libNAME.so, then libNAME.a).")
 def command(inputs, shared, output, no_undefined, map_file, print_map, entry,
-            concatenate_notes):
-    """Link relocatable AMDGPU objects (and .a archives) into a shared code object."""
-    if not inputs:
-        raise LinkError("no input files")
+            concatenate_notes, soname, library_dirs):
+    """Link relocatable AMDGPU objects (and .a archives) into a shared code object.
+
+    -l NAME, --whole-archive / --no-whole-archive and -Bstatic / -Bdynamic
+    apply in their place among the inputs, as in ld.lld."""
     try:
-        result = link_result(list(inputs), no_undefined=no_undefined,
-                             merge_notes=not concatenate_notes, entry=entry)
+        files = resolve_inputs(inputs, library_dirs)
+        if not files:
+            raise LinkError("no input files")
+        result = link_result(files, no_undefined=no_undefined,
+                             merge_notes=not concatenate_notes, entry=entry, soname=soname)
     except ToolchainError as failure:
         remove_stale_output(output)
         diagnostics = getattr(failure, "diagnostics", None)

@@ -17,6 +17,7 @@ Where it differs from ld.lld, on purpose:
 * .comment names amdgpu-ld.
 """
 
+from .archive import WholeArchive
 from .linker import LINKER_COMMENT, Linker, LinkResult, link, link_result
 
-__all__ = ["link", "link_result", "Linker", "LinkResult", "LINKER_COMMENT"]
+__all__ = ["link", "link_result", "Linker", "LinkResult", "LINKER_COMMENT", "WholeArchive"]

@@ -39,6 +39,15 @@ class StringTable:
             self.size += len(encoded)
         return offset
 
+    def append(self, text: str) -> int:
+        """Add ``text`` as a new entry even if it is already there (ld.lld
+        writes .dynstr's symbol names without recording them)."""
+        encoded = text.encode() + b"\0"
+        offset = self.size
+        self._parts.append(encoded)
+        self.size += len(encoded)
+        return offset
+
     def data(self) -> bytes:
         return b"".join(self._parts)
 
@@ -169,8 +178,11 @@ def rela_dyn(relocations) -> bytes:
 
 
 def dynamic_entries(tables: dict) -> list[tuple[int, int]]:
-    """The .dynamic entries ld.lld writes for a shared object without DT_NEEDED."""
+    """The .dynamic entries ld.lld writes for a shared object without DT_NEEDED
+    (DT_SONAME first when the link names one)."""
     entries = []
+    if tables.get("soname_offset"):
+        entries.append((C.DT_SONAME, tables["soname_offset"]))
     if tables.get("rela_size"):
         entries += [(C.DT_RELA, tables["rela_addr"]), (C.DT_RELASZ, tables["rela_size"]),
                     (C.DT_RELAENT, Elf64_Rela.size)]

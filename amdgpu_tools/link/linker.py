@@ -16,7 +16,7 @@ from ..elf import constants as C
 from ..elf.structs import Elf64_Dyn, Elf64_Rela, Elf64_Sym, align_up
 from ..errors import LinkError
 from . import layout as L
-from .archive import is_archive, read_archive
+from .archive import WholeArchive, is_archive, read_archive
 from .comdat import ComdatGroups
 from .dynamic import DynamicSymbols, dynamic_bytes, dynamic_entries, rela_dyn
 from .notes import merge_note_sections
@@ -42,18 +42,20 @@ class LinkResult:
 
 
 def link(inputs, *, no_undefined: bool = True, merge_notes: bool = True,
-         entry: str | None = None) -> bytes:
-    """Link relocatable AMDGPU objects (paths, bytes or (name, bytes)) into a
-    shared object. ``merge_notes=False`` keeps every input note as ld.lld
-    does; ``entry`` names the symbol whose address becomes e_entry."""
+         entry: str | None = None, soname: str | None = None) -> bytes:
+    """Link relocatable AMDGPU objects (paths, bytes or (name, bytes); archives;
+    ``WholeArchive(item)`` to take every member) into a shared object.
+    ``merge_notes=False`` keeps every input note as ld.lld does; ``entry``
+    names the symbol whose address becomes e_entry; ``soname`` is DT_SONAME."""
     return link_result(inputs, no_undefined=no_undefined, merge_notes=merge_notes,
-                       entry=entry).data
+                       entry=entry, soname=soname).data
 
 
 def link_result(inputs, *, no_undefined: bool = True, merge_notes: bool = True,
-                entry: str | None = None) -> LinkResult:
+                entry: str | None = None, soname: str | None = None) -> LinkResult:
     """``link`` that also keeps the finished ``Linker``, for the link map."""
-    linker = Linker(no_undefined=no_undefined, merge_notes=merge_notes, entry=entry)
+    linker = Linker(no_undefined=no_undefined, merge_notes=merge_notes, entry=entry,
+                    soname=soname)
     collecting = gc.isenabled()
     gc.disable()  # a link allocates many small, long-lived objects and frees none
     try:
@@ -81,7 +83,8 @@ class Linker:
     """One link: call ``run(inputs)`` once."""
 
     def __init__(self, *, no_undefined: bool = True, merge_notes: bool = True,
-                 entry: str | None = None):
+                 entry: str | None = None, soname: str | None = None):
+        self.soname = soname
         self.no_undefined = no_undefined
         self.entry = entry
         self.merge_notes = merge_notes
@@ -112,12 +115,20 @@ class Linker:
     def _load(self, inputs) -> None:
         archives = []
         for number, item in enumerate(inputs):
-            name, data = _read_input(item, number)
-            if is_archive(data):
-                archives.append(read_archive(data, name))
-                continue
-            self._add(load_object(data, name, self.comdat))
+            whole = isinstance(item, WholeArchive)
+            name, data = _read_input(item.item if whole else item, number)
+            if not is_archive(data):
+                self._add(load_object(data, name, self.comdat))
+            elif whole:
+                for member in read_archive(data, name):
+                    self._add(load_object(member.data, member.name, self.comdat))
+            else:
+                members = read_archive(data, name)
+                for member in members:
+                    self.symbols.reserve(member.names)
+                archives.append(members)
         self._extract_archive_members(archives)
+        self.symbols.put_in_insertion_order()
 
     def _add(self, obj) -> None:
         self.objects.append(obj)
@@ -240,6 +251,7 @@ class Linker:
                     if s.output_binding != C.STB_LOCAL and s.kind != DISCARDED
                     and (s.kind == UNDEFINED or s.visibility in (C.STV_DEFAULT, C.STV_PROTECTED))]
         self.dynsyms = DynamicSymbols(exported)
+        soname_offset = self.dynsyms.strings.append(self.soname) if self.soname else 0
         count = len(exported) + 1
         defined = sum(1 for s in exported if s.is_defined)
         rodata = C.SHF_ALLOC
@@ -260,7 +272,7 @@ class Linker:
                             size=Elf64_Rela.size * len(relocations), entsize=Elf64_Rela.size)
         relative = sum(1 for r in relocations if r.type == C.R_AMDGPU_RELATIVE64)
         self.dynamic_shape = {"rela_size": Elf64_Rela.size * len(relocations),
-                              "relative_count": relative}
+                              "relative_count": relative, "soname_offset": soname_offset}
         entries = len(dynamic_entries({**self.dynamic_shape, "rela_addr": 0, "dynsym_addr": 0,
                                        "dynstr_addr": 0, "dynstr_size": 0, "gnu_hash_addr": 0,
                                        "hash_addr": 0}))
@@ -372,4 +384,4 @@ def _first_references(objects, names) -> dict:
     return places
 
 
-__all__ = ["link", "link_result", "Linker", "LinkResult", "LINKER_COMMENT"]
+__all__ = ["link", "link_result", "Linker", "LinkResult", "LINKER_COMMENT", "WholeArchive"]

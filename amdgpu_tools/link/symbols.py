@@ -78,6 +78,19 @@ class SymbolTable:
         self.globals: dict[str, Symbol] = {}
         #: each object's local symbols (those .symtab lists), by object
         self.locals: dict = {}
+        #: every global name in the order ld.lld first inserts it (archive
+        #: members' definitions count where the archive stands: lazy symbols)
+        self._first_seen: dict[str, int] = {}
+
+    def reserve(self, names) -> None:
+        """Names an archive offers: a place in the symbol order, no symbol yet."""
+        for name in names:
+            self._first_seen.setdefault(name, len(self._first_seen))
+
+    def put_in_insertion_order(self) -> None:
+        """Order the globals as ld.lld's symbol table (lazy names included)."""
+        order = self._first_seen
+        self.globals = dict(sorted(self.globals.items(), key=lambda item: order[item[0]]))
 
     def add_object(self, obj) -> None:
         """Resolve ``obj``'s symbols against the table; fills ``obj.symbol_refs``."""
@@ -102,6 +115,7 @@ class SymbolTable:
     def _resolve(self, obj, esym, kind, section) -> Symbol:
         existing = self.globals.get(esym.name)
         if existing is None:
+            self._first_seen.setdefault(esym.name, len(self._first_seen))
             symbol = Symbol(esym.name, esym.bind, esym.type, esym.visibility, esym.size,
                             esym.value, section, kind, obj)
             self.globals[esym.name] = symbol

@@ -89,6 +89,15 @@ LINKS = {
     "hip_comdat.lld.so": ["hip_comdat_a.o", "hip_comdat_b.o"],
 }
 
+#: reference links made with ld.lld options (test_link_options.py runs amdgpu-ld
+#: with the same arguments, file names taken from this folder)
+OPTION_LINKS = {
+    "soname.lld.so": ["-soname", "libk.so.1", "v5_kernel_call.o", "v5_func.o"],
+    "lib_search.lld.so": ["-L", ".", "-lfunc", "v5_kernel_call.o"],
+    "whole_archive.lld.so": ["v5_kernel_call.o", "--whole-archive", "libextra.a"],
+    "thin_archive.lld.so": ["v5_kernel_call.o", "libthin.a"],
+}
+
 
 def main():
     for name, command in OBJECTS.items():
@@ -104,7 +113,12 @@ def main():
     (HERE / "libfunc.a").unlink(missing_ok=True)
     subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", "rcs", "libfunc.a", "v5_func.o"],
                    cwd=HERE, check=True)
-    for name, inputs in LINKS.items():
+    for name, members, flags in (("libextra.a", ["v5_func.o", "v5_symbols.o"], "rcs"),
+                                 ("libthin.a", ["v5_func.o"], "rcsT")):
+        (HERE / name).unlink(missing_ok=True)
+        subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", flags, name, *members], cwd=HERE,
+                       check=True)
+    for name, inputs in {**LINKS, **OPTION_LINKS}.items():
         subprocess.run(["ld.lld-19", "-shared", *inputs, "-o", name], cwd=HERE, check=True)
 
 
