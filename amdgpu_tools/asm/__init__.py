@@ -18,11 +18,17 @@ __all__ = ["assemble", "assemble_object", "Assembler", "AsmError"]
 
 def assemble_object(source: str, target="gfx900", filename="<stdin>",
                     code_object_version=None, show_encoding=False, features=None,
-                    include_dirs=()) -> tuple:
-    """(ELF bytes, the finished Assembler) for ``source``; raises AsmError."""
+                    include_dirs=(), dwarf_version=None, compilation_dir=None) -> tuple:
+    """(ELF bytes, the finished Assembler) for ``source``; raises AsmError.
+
+    ``dwarf_version``/``compilation_dir`` are llvm-mc's -dwarf-version and
+    -fdebug-compilation-dir: they shape .debug_line/.debug_frame when the
+    source has .file/.loc/.cfi_* directives (None: version 4, raised to 5 by
+    ``.file 0``; the working directory).
+    """
     asm = Assembler(target, filename, code_object_version, show_encoding,
                     parse_features(features) if isinstance(features, str) else features,
-                    include_dirs)
+                    include_dirs, dwarf_version, compilation_dir)
     asm.assemble(source)
     try:
         data = build_object(asm).to_bytes()

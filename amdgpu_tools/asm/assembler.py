@@ -23,6 +23,7 @@ from ..isa import encode_plan as isa_encoder
 from ..isa.targets import get_target
 from . import directives as general_directives
 from . import amdgpu_directives
+from . import cfi, dwarf_line
 from .diagnostics import Diagnostic
 from .expr import Binary, Const, Evaluator, ExprError, Sym, Unary, Value
 from .model import Fixup, Location, Section, Symbol
@@ -63,7 +64,8 @@ class Assembler(ControlFlow):
     """Assembles one source file for one target."""
 
     def __init__(self, target="gfx900", filename="<stdin>", code_object_version=None,
-                 show_encoding=False, features=None, include_dirs=()):
+                 show_encoding=False, features=None, include_dirs=(), dwarf_version=None,
+                 compilation_dir=None):
         from .objfile import parse_features
         self.target = get_target(target)
         self.features = parse_features(_target_features(target))
@@ -74,6 +76,13 @@ class Assembler(ControlFlow):
         self.requested_version = code_object_version
         self.code_object_version = code_object_version or DEFAULT_CODE_OBJECT_VERSION
         self.show_encoding = show_encoding
+        #: llvm-mc's -dwarf-version (None: 4, raised to 5 by ``.file 0``) and
+        #: -fdebug-compilation-dir (None: the working directory)
+        self.dwarf_version = dwarf_version
+        self.compilation_dir = compilation_dir
+        self.line_table = None  # dwarf_line.LineTable once .file/.loc is seen
+        self.dwarf_loc_pending = False  # a .loc waits for the next emitted bytes
+        self.cfi = None  # cfi.CfiState once a .cfi_* directive is seen
         self.listing: list[str] = []
         self.diagnostics: list[Diagnostic] = []
         self.sections: dict[str, Section] = {}
@@ -165,7 +174,7 @@ class Assembler(ControlFlow):
 
     def _directive(self, directive: Directive):
         handler = general_directives.HANDLERS.get(directive.name) or \
-            amdgpu_directives.HANDLERS.get(directive.name)
+            DEBUG_HANDLERS.get(directive.name) or amdgpu_directives.HANDLERS.get(directive.name)
         if handler is None:
             raise StatementError("unknown directive", directive.column)
         try:
@@ -216,6 +225,9 @@ class Assembler(ControlFlow):
         if section.sh_type == elfc.SHT_NOBITS:
             raise StatementError("cannot emit instructions in a bss section", statement.column)
         start = len(section.data)
+        if self.dwarf_loc_pending:
+            self.line_table.make_row(section, start)
+            self.dwarf_loc_pending = False
         section.data += encoded.data
         section.has_instructions = True
         for fix in encoded.fixups:
@@ -366,6 +378,12 @@ class Assembler(ControlFlow):
         return section
 
     def emit(self, data: bytes):
+        if self.dwarf_loc_pending:  # data takes a pending .loc as instructions do
+            self.line_table.make_row(self.current, self.current.size)
+            self.dwarf_loc_pending = False
+        self._append(data)
+
+    def _append(self, data: bytes):
         section = self.current
         if section.size + len(data) > MAX_SECTION_BYTES:
             raise StatementError(f"section '{section.name}' would exceed {MAX_SECTION_BYTES} bytes", None)
@@ -403,10 +421,10 @@ class Assembler(ControlFlow):
         if max_skip is not None and padding > max_skip:
             return
         if fill is None and section.is_code:
-            self.emit(_nop_fill(padding))
+            self._append(_nop_fill(padding))
         else:
             byte = (fill or 0) & 0xFF
-            self.emit(bytes([byte]) * padding)
+            self._append(bytes([byte]) * padding)
 
     # ---- diagnostics -------------------------------------------------------------
 
@@ -431,9 +449,31 @@ class Assembler(ControlFlow):
         if self.conditions:
             self.error("unmatched .if at end of file", 1, Location(self.filename, 0, 1, ""))
         from .fixups import resolve_fixups
+        self._debug_sections()
+        self._bind_section_names()
         resolve_fixups(self)
         self._symbol_sizes()
         self.amdgpu.finish()
+
+    def _debug_sections(self):
+        """Frame tables, then the line table, in the order llvm-mc creates them."""
+        version = self.line_table.version if self.line_table is not None \
+            else self.dwarf_version or dwarf_line.DEFAULT_DWARF_VERSION
+        if self.cfi is not None:
+            cfi.write_frames(self, version)
+        if self.line_table is not None:
+            dwarf_line.write_line_table(self)
+
+    def _bind_section_names(self):
+        """A section's name used as a symbol (``.long .debug_abbrev``) means the
+        section's start, as in llvm-mc where an ELF section's begin symbol carries
+        its name; relocations then go through the section symbol."""
+        for name, section in self.sections.items():
+            symbol = self.symbols.get(name)
+            if symbol is not None and not symbol.defined and symbol.variable is None \
+                    and symbol.binding is None:
+                symbol.defined, symbol.section, symbol.offset = True, section, 0
+                symbol.is_section = True
 
     def _symbol_sizes(self):
         """``.size`` values, once every label is placed; each bad one is a diagnostic."""
@@ -445,6 +485,11 @@ class Assembler(ControlFlow):
             except ToolchainError as error:
                 where = symbol.size_where or self.location()
                 self.error(f".size of '{symbol.name}': {error}", where.column, where)
+
+
+#: .file/.loc and the .cfi_* directives (llvm-mc's debug-information directives)
+DEBUG_HANDLERS = {".file": dwarf_line.directive_file, ".loc": dwarf_line.directive_loc,
+                  **cfi.HANDLERS}
 
 
 def _message(error) -> str:

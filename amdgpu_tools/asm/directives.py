@@ -2,8 +2,9 @@
 
 Each handler takes the assembler and the ``Directive`` statement (name and raw
 argument text) and parses its own arguments with ``syntax.parse_arguments``.
-Debug-info and bookkeeping directives that do not change the bytes llvm-mc
-writes for GCN code objects are accepted and ignored.
+Bookkeeping directives that do not change the bytes llvm-mc writes for GCN
+code objects are accepted and ignored; the debug-information ones (.file,
+.loc, .cfi_*) live in dwarf_line.py and cfi.py.
 """
 
 from __future__ import annotations
@@ -441,12 +442,8 @@ HANDLERS = {
     ".error": directive_error, ".warning": directive_warning,
 }
 HANDLERS.update({name: _data(size) for name, size in DATA_SIZES.items()})
-for _name in (".file", ".loc", ".cfi_sections", ".cfi_startproc",
-              ".cfi_endproc", ".cfi_def_cfa", ".cfi_def_cfa_offset", ".cfi_def_cfa_register",
-              ".cfi_offset", ".cfi_escape", ".cfi_undefined", ".cfi_register",
-              ".cfi_rel_offset", ".cfi_restore", ".cfi_same_value", ".cfi_remember_state",
-              ".cfi_restore_state", ".cfi_llvm_def_aspace_cfa", ".cfi_return_column",
-              ".loc_mark_labels", ".nops", ".file_info",
+# .file, .loc and .cfi_* are written out by dwarf_line.py and cfi.py
+for _name in (".loc_mark_labels", ".nops", ".file_info",
               ".debug_line", ".end_section", ".subsections_via_symbols", ".amdgpu_ias"):
     HANDLERS.setdefault(_name, _ignored)
 

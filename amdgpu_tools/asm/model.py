@@ -96,7 +96,7 @@ class Symbol:
     common_align: int = 0
     used: bool = False
     in_reloc: bool = False
-    is_section: bool = False
+    is_section: bool = False  # a section's name standing for its start
     where: Location | None = None
     alias_of: "Symbol | None" = None  # ``.set a, label``: a names label's place
     lds: tuple | None = None  # ``.amdgpu_lds``: (size, alignment)

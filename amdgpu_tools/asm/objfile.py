@@ -127,7 +127,7 @@ def _binding(symbol: Symbol) -> int:
 
 
 def _emitted(symbol: Symbol) -> bool:
-    if symbol.is_temporary or "\x02" in symbol.name or symbol.name == ".":
+    if symbol.is_temporary or symbol.is_section or "\x02" in symbol.name or symbol.name == ".":
         return False
     if symbol.variable is not None and not symbol.defined:
         return False
