@@ -12,7 +12,7 @@ from functools import lru_cache
 from ..errors import DecodeError
 from .fields import words_to_int
 from .instruction import Instruction
-from .targets import get_target
+from .targets import Target, get_target
 
 
 @lru_cache(maxsize=None)
@@ -57,15 +57,31 @@ def read_words(code, offset, count):
     return struct.unpack_from(f"<{count}I", code, offset)
 
 
+#: {(generation, word0[31:16]): ((format, family, its decode_instruction hook), ...)}
+_ROUTES = {}
+
+
+def _routes(generation, high_bits):
+    """The candidate formats of a word's high half with each family's decode hook."""
+    key = (generation, high_bits)
+    routes = _ROUTES.get(key)
+    if routes is None:
+        routes = _ROUTES[key] = tuple(
+            (fmt, module, getattr(module, "decode_instruction", None))
+            for fmt, module in _candidates(generation, high_bits))
+    return routes
+
+
 def decode(code, offset, target):
     """Decode the instruction at ``code[offset:]`` for ``target``."""
-    target = get_target(target)
+    if not isinstance(target, Target):
+        target = get_target(target)
     word0, = read_words(code, offset, 1)
-    found = find_format(word0, target.generation)
-    if found is None:
+    for fmt, module, hook in _routes(target.generation, word0 >> 16):
+        if word0 & fmt.match_mask == fmt.match_value:
+            break
+    else:
         raise DecodeError(f"no {target.name} encoding format matches 0x{word0:08x}")
-    fmt, module = found
-    hook = getattr(module, "decode_instruction", None)
     if hook is not None:
         return hook(fmt, code, offset, target)
     words = read_words(code, offset, fmt.words)

@@ -19,25 +19,29 @@ class ScalarMemoryFamily(TableFamily):
                                    and fields.get("offset") == codec.LITERAL)
         return None
 
-    def operand_text(self, inst, spec):
+    def operand_printer(self, row, spec, generation):
         if spec.get("kind") == "smem_offset":
-            if inst.symbols and "offset" in inst.symbols:
-                return inst.symbols["offset"]
-            fields = inst.fields
-            gen = inst.target.generation
-            if fields.get("soe"):  # GFX9: SGPR offset from soffset, plus the immediate
-                text = scalar_text(fields["soffset"], gen, 1)
-                if fields.get("imm"):
-                    text += " offset:" + self.immediate_offset_text(fields["offset"], gen)
-                return text
-            if fields.get("imm"):
-                return self.immediate_offset_text(fields["offset"], gen)
-            if inst.literal is not None:
-                return f"0x{inst.literal:x}"
-            return scalar_text(fields["offset"] & 0x7F, inst.target.generation, 1)
+            return lambda inst: self.offset_text(inst, generation)
         if spec.get("kind") == "imm":
-            return self.operand_text_imm(inst.fields[spec["field"]])
-        return super().operand_text(inst, spec)
+            field = spec["field"]
+            return lambda inst: self.operand_text_imm(inst.fields[field])
+        return super().operand_printer(row, spec, generation)
+
+    def offset_text(self, inst, gen):
+        """The offset operand: a fixup's symbol, SGPR (plus immediate), immediate or literal."""
+        if inst.symbols and "offset" in inst.symbols:
+            return inst.symbols["offset"]
+        fields = inst.fields
+        if fields.get("soe"):  # GFX9: SGPR offset from soffset, plus the immediate
+            text = scalar_text(fields["soffset"], gen, 1)
+            if fields.get("imm"):
+                text += " offset:" + self.immediate_offset_text(fields["offset"], gen)
+            return text
+        if fields.get("imm"):
+            return self.immediate_offset_text(fields["offset"], gen)
+        if inst.literal is not None:
+            return f"0x{inst.literal:x}"
+        return scalar_text(fields["offset"] & 0x7F, gen, 1)
 
     def encode_operand(self, ctx, spec, operand):
         if spec.get("kind") == "sdst" and spec.get("field") in ("sdata", "sdst"):

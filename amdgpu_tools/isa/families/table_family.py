@@ -9,6 +9,7 @@ add their modifier printing.
 """
 
 import re
+from functools import lru_cache
 
 from ...errors import DecodeError
 from .. import operands as codec
@@ -27,12 +28,16 @@ _TYPE_SIZE = {"16": 16, "32": 32, "64": 64}
 
 def type_size(spec):
     """Bit size of an operand's value: from its type ('f16', 'b64') or its width."""
-    vtype = spec.get("type")
+    return _type_size(spec.get("type"), spec.get("width", 1))
+
+
+@lru_cache(maxsize=None)
+def _type_size(vtype, width):
     if vtype:
         digits = re.match(r"[a-z]+(\d+)", vtype)  # 'f16x2' (packed) has 16-bit elements
         if digits and digits.group(1) in _TYPE_SIZE:
             return _TYPE_SIZE[digits.group(1)]
-    return 64 if spec.get("width", 1) == 2 else 32
+    return 64 if width == 2 else 32
 
 
 def is_float_type(spec):
@@ -70,6 +75,7 @@ class TableFamily(EncodingMixin):
                 self.layouts[(fmt.name, gen)] = fmt
         self.data_file = data_file
         self._rows = None
+        self._plans = {}  # {(target name, format, opcode): DecodePlan}
         self._index = None
         self._by_asm = None
 
@@ -133,14 +139,6 @@ class TableFamily(EncodingMixin):
         return Instruction(plan.op, plan.encoding, plan.base_encoding, opcode, words, fields,
                            plan.row, target, self, plan.layout, literal)
 
-    @property
-    def _plans(self):
-        """{(target name, format, opcode): DecodePlan}: an opcode's row is looked up once."""
-        plans = self.__dict__.get("_plan_cache")
-        if plans is None:
-            plans = self.__dict__["_plan_cache"] = {}
-        return plans
-
     def _decode_plan(self, fmt, opcode, target, words):
         row = None
         for candidate in self.rows_for(fmt.name, target.generation, opcode):
@@ -168,7 +166,13 @@ class TableFamily(EncodingMixin):
         if not marked:
             return None
         marked = tuple(marked)
-        return lambda fields: any(fields.get(name) == codec.LITERAL for name in marked)
+
+        def holds_marker(fields):
+            for name in marked:
+                if fields.get(name) == codec.LITERAL:
+                    return True
+            return False
+        return holds_marker
 
     def decode_rules(self, row, target):
         """Tests of the decoded fields (each raises DecodeError) for encodings llvm
@@ -191,18 +195,29 @@ class TableFamily(EncodingMixin):
 
     # ---- printing -------------------------------------------------------------
     def instruction_text(self, inst):
+        asm, printers = self.print_plan(inst.info, inst.target.generation)
         parts = []
-        for spec in inst.info.operands:
-            text = self.operand_text(inst, spec)
+        for printer in printers:
+            text = printer(inst)
             if text is not None:
                 parts.append(text)
-        out = inst.info.asm
+        out = asm
         if parts:
             out += " " + ", ".join(parts)
         mods = self.modifier_texts(inst)
         if mods:
             out += " " + " ".join(mods)
         return out
+
+    def print_plan(self, row, generation):
+        """``(mnemonic, operand printers)`` of ``row``: each operand's kind, width and
+        type are looked at once per row and generation, not once per instruction."""
+        plans = self.__dict__.setdefault("_print_plans", {})
+        plan = plans.get((row, generation))
+        if plan is None:
+            plan = plans[(row, generation)] = (row.asm, tuple(
+                self.operand_printer(row, spec, generation) for spec in row.operands))
+        return plan
 
     def text(self, info, fields, target):
         raise NotImplementedError("table families print whole Instructions")
@@ -211,51 +226,84 @@ class TableFamily(EncodingMixin):
         return []
 
     def operand_text(self, inst, spec):
+        """The text of one operand ``spec`` of ``inst`` (None: an optional one left out)."""
+        return self.operand_printer(inst.info, spec, inst.target.generation)(inst)
+
+    def operand_printer(self, row, spec, generation):
+        """``printer(inst) -> text | None`` for operand ``spec`` of ``row``: a fixed text,
+        else the symbol a fixup fills, else the field's value printed by kind."""
         if "fixed" in spec:
-            return spec["fixed"]
+            fixed = spec["fixed"]
+            return lambda inst: fixed
+        field = spec["field"] if "field" in spec else None
+        optional = spec.get("optional")
+        show = self.value_printer(row, spec, generation)
+
+        def printer(inst):
+            symbols = inst.symbols
+            if symbols and field in symbols:
+                return symbols[field]
+            value = inst.fields.get(field)
+            if optional and not value:
+                return None
+            return show(inst, value)
+        return printer
+
+    def value_printer(self, row, spec, gen):
+        """``show(inst, value) -> text`` for the operand kind of ``spec``."""
         kind = spec["kind"]
-        if inst.symbols and spec.get("field") in inst.symbols:
-            return inst.symbols[spec["field"]]
-        value = inst.fields.get(spec["field"])
-        if spec.get("optional") and not value:
-            return None
-        gen = inst.target.generation
         width = spec.get("width", 1)
         if kind == "vgpr":
-            return codec.register_text("v", value, width)
+            return lambda inst, value: codec.register_text("v", value, width)
         if kind in ("src", "ssrc"):
-            text = codec.operand_text(value, gen, width, type_size(spec), inst.literal,
-                                      is_float_type(spec), spec.get("type") == "i16")
-            if spec.get("no_const") and value == 126 and kind == "src":
-                text += "/*Invalid register, operand has 'SReg_1_XEXEC' register class*/"
-            return self.wrap_source(inst, spec, text)
+            return self.source_printer(row, spec, gen)
         if kind == "sdst":
-            return scalar_text(value, gen, width)
+            return lambda inst, value: scalar_text(value, gen, width)
         if kind == "sbase":
-            return scalar_text(value * 2, gen, width)
+            return lambda inst, value: scalar_text(value * 2, gen, width)
         if kind == "simm16":
-            if inst.encoding == "SOPP" and value <= 64:
-                return str(value)
-            return f"0x{value:x}"
+            if row.encoding == "SOPP":
+                return lambda inst, value: str(value) if value <= 64 else f"0x{value:x}"
+            return lambda inst, value: f"0x{value:x}"
         if kind in ("label", "imm"):
-            return str(value)
+            return lambda inst, value: str(value)
         if kind == "imm_hex":
-            return f"0x{value:x}"
+            return lambda inst, value: f"0x{value:x}"
         if kind == "gpr_idx":
-            return spelling.gpr_idx_text(value)
-        if kind == "hwreg":
-            return spelling.hwreg_text(value, gen)
-        if kind == "sendmsg":
-            return spelling.sendmsg_text(value, gen)
-        if kind == "waitcnt":
-            return spelling.waitcnt_text(value, gen)
+            return lambda inst, value: spelling.gpr_idx_text(value)
+        if kind in ("hwreg", "sendmsg", "waitcnt"):
+            spell = getattr(spelling, f"{kind}_text")
+            return lambda inst, value: spell(value, gen)
         if kind == "literal":
-            if inst.encoding == "SOPK":
-                return codec.literal_text(inst.literal, 32, gen)
-            return f"0x{inst.literal:x}"
-        raise ValueError(f"no printer for operand kind {kind!r}")
+            if row.encoding == "SOPK":
+                return lambda inst, value: codec.literal_text(inst.literal, 32, gen)
+            return lambda inst, value: f"0x{inst.literal:x}"
+
+        def unknown(inst, value):
+            raise ValueError(f"no printer for operand kind {kind!r}")
+        return unknown
+
+    def source_printer(self, row, spec, gen):
+        """A source field: register, inline constant or literal, then its modifiers."""
+        width = spec.get("width", 1)
+        size, is_float, int16 = type_size(spec), is_float_type(spec), spec.get("type") == "i16"
+        flag_exec = spec.get("no_const") and spec["kind"] == "src"
+        wrap = self.wrap_source if self.wraps_source(row, spec) else None
+        text_of = codec.operand_text
+
+        def show(inst, value):
+            text = text_of(value, gen, width, size, inst.literal, is_float, int16)
+            if flag_exec and value == 126:
+                text += "/*Invalid register, operand has 'SReg_1_XEXEC' register class*/"
+            return text if wrap is None else wrap(inst, spec, text)
+        return show
+
+    def wraps_source(self, row, spec):
+        """Whether ``wrap_source`` may change the text of this source of ``row``."""
+        return False
 
     def wrap_source(self, inst, spec, text):
+        """A source's text with its modifiers (neg, abs, sext): none by default."""
         return text
 
 

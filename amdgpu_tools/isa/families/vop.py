@@ -64,8 +64,10 @@ class VectorFamily(VectorEncoding, TableFamily):
                             if spec.get("kind") == "src")
 
             def no_literal(fields):
-                if any(fields.get(name) == codec.LITERAL for name in sources):
-                    raise DecodeError(f"{row.asm}: VOP3 cannot take a literal on {target.name}")
+                for name in sources:
+                    if fields.get(name) == codec.LITERAL:
+                        raise DecodeError(f"{row.asm}: VOP3 cannot take a literal on"
+                                          f" {target.name}")
             if sources:
                 rules.append(no_literal)
         return rules
@@ -74,17 +76,24 @@ class VectorFamily(VectorEncoding, TableFamily):
         return sum(1 for spec in inst.info.operands
                    if spec.get("field") in ("src0", "src1", "src2", "vsrc1"))
 
-    def operand_text(self, inst, spec):
-        if inst.encoding == "SDWA":
-            if spec.get("fixed") == "vcc" and "sd" in inst.fields and spec is inst.info.operands[0]:
-                if inst.fields["sd"]:
-                    return scalar_text(inst.fields["sdst"], inst.target.generation, 2)
-                return "vcc"
+    def operand_printer(self, row, spec, generation):
+        encoding = row.encoding
+        if encoding == "SDWA":
+            if spec.get("fixed") == "vcc" and spec is row.operands[0]:
+                return lambda inst: self.sdwa_carry_text(inst, generation)
             if spec.get("kind") == "sdwa_src":
-                return self.wrap_source(inst, spec, self.sdwa_source_text(inst, spec))
-        if inst.encoding == "DPP" and spec.get("field") in ("src0", "vsrc1"):
-            return self.wrap_source(inst, spec, super().operand_text(inst, spec))
-        return super().operand_text(inst, spec)
+                return lambda inst: self.wrap_source(inst, spec, self.sdwa_source_text(inst, spec))
+        base = super().operand_printer(row, spec, generation)
+        if encoding == "DPP" and spec.get("field") in ("src0", "vsrc1"):
+            return lambda inst: self.wrap_source(inst, spec, base(inst))
+        return base
+
+    @staticmethod
+    def sdwa_carry_text(inst, generation):
+        """GFX9 SDWA VOPC writes vcc or (sd=1) the SGPR pair in sdst."""
+        if "sd" in inst.fields and inst.fields["sd"]:
+            return scalar_text(inst.fields["sdst"], generation, 2)
+        return "vcc"
 
     def sdwa_source_text(self, inst, spec):
         field = spec["field"]
@@ -95,6 +104,13 @@ class VectorFamily(VectorEncoding, TableFamily):
             return codec.operand_text(value, inst.target.generation, width, 32, None,
                                       False, spec.get("type") == "i16")
         return codec.register_text("v", value, width)
+
+    def wraps_source(self, row, spec):
+        if _SRC_INDEX.get(spec["field"]) is None:
+            return False
+        if row.encoding == "VOP3P":
+            return bool(row.get("mix"))
+        return row.encoding in ("VOP3", "DPP", "SDWA")
 
     def wrap_source(self, inst, spec, text):
         fields = inst.fields
