@@ -1,10 +1,13 @@
 """amdgpu-ld: linking relocatable AMDGPU objects into a shared code object.
 
-``link(inputs, *, no_undefined=True, merge_notes=True, entry=None) -> bytes``
-takes paths, bytes or (name, bytes) pairs of ET_REL objects (code object
-v2-v5) and static archives, and lays the output out as ``ld.lld -shared``
-does (``layout``): same program headers, section order, addresses, .dynsym,
-hash tables, GOT and .rela.dyn. ``link_result`` also gives the link map.
+``link(inputs, *, no_undefined=True, merge_notes=True, entry=None,
+soname=None) -> bytes`` takes paths, bytes or (name, bytes) pairs of ET_REL
+objects (code object v2-v5) and static or thin archives (``WholeArchive(x)``
+links every member), and lays the output out as ``ld.lld -shared`` does
+(``layout``): same program headers, section order, addresses, .dynsym, hash
+tables, GOT and .rela.dyn; COMDAT groups (``comdat``) and SHF_MERGE sections
+(``merge``) are resolved as ld.lld resolves them. ``link_result`` also gives
+the link map.
 
 Where it differs from ld.lld, on purpose:
 
@@ -13,7 +16,6 @@ Where it differs from ld.lld, on purpose:
 * ``--no-undefined`` is the default;
 * R_AMDGPU_ABS32_LO/HI are applied against link-time constants (ld.lld
   rejects these types), and relocation fields are checked for overflow;
-* SHF_MERGE string sections are concatenated, not deduplicated;
 * .comment names amdgpu-ld.
 """
 

@@ -102,6 +102,15 @@ class OutputSection:
         self.sections.append(section)
 
 
+    def reflow(self) -> None:
+        """Place the input sections again (after a synthetic one changed size)."""
+        sections, self.sections, self.size = self.sections, [], 0
+        for section in sections:
+            section.out_offset = align_up(self.size, section.align)
+            self.size = section.out_offset + section.size
+            self.sections.append(section)
+
+
 #: Order of the synthetic sections ld.lld puts in the read-only segment.
 SYNTHETIC_READONLY = (".dynsym", ".gnu.hash", ".hash", ".dynstr", ".rela.dyn")
 

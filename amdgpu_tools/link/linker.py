@@ -19,6 +19,7 @@ from . import layout as L
 from .archive import WholeArchive, is_archive, read_archive
 from .comdat import ComdatGroups
 from .dynamic import DynamicSymbols, dynamic_bytes, dynamic_entries, rela_dyn
+from .merge import MergedSection, is_mergeable, merge_key
 from .notes import merge_note_sections
 from .objects import InputSection, load_object
 from .relocate import RelocationPlan, apply, got_contents, got_dynamic_relocations, scan
@@ -201,6 +202,7 @@ class Linker:
             output_for(commons).add(commons)
         notes: dict[str, list] = {}
         comments = []
+        merges: dict[tuple, MergedSection] = {}
         for obj in self.objects:
             for section in obj.sections.values():
                 if section.name == ".comment" and not section.is_alloc:
@@ -216,11 +218,31 @@ class Linker:
                         group[0].output.flags |= section.flags
                         section.output, section.out_offset = group[0].output, 0
                         continue
+                if is_mergeable(section):
+                    self._add_to_merge(output_for(section), section, merges)
+                    continue
                 output_for(section).add(section)
+        for merged in merges.values():
+            merged.finalize()
+        for out in {id(m.section.output): m.section.output for m in merges.values()}.values():
+            out.reflow()
         for group in notes.values():
             if len(group) > 1:
                 _merge_into_first(group)
         self._add_comment(comments)
+
+    @staticmethod
+    def _add_to_merge(out, section, merges) -> None:
+        """``section``'s pieces join the merged section of its kind in ``out``
+        (created in its place when it is the first of that kind)."""
+        key = (out.name, *merge_key(section))
+        merged = merges.get(key)
+        if merged is None:
+            merged = merges[key] = MergedSection(section)
+            out.add(merged.section)
+        out.flags |= section.flags & ~C.SHF_GROUP
+        section.output = out
+        merged.add(section)
 
     def _add_comment(self, inputs) -> None:
         """.comment: our identification, then each distinct input string once."""

@@ -45,6 +45,14 @@ class InputSection:
     output: object = None
     #: offset inside the output section, set by the layout
     out_offset: int = 0
+    #: the MergedSection holding this SHF_MERGE section's pieces (None: placed whole)
+    merge: object = None
+
+    def address_of(self, offset: int) -> int:
+        """The output address of ``offset`` in this section (merged pieces move)."""
+        if self.merge is not None:
+            return self.merge.section.address + self.merge.output_offset(self, offset)
+        return self.output.addr + self.out_offset + offset
 
     @property
     def is_alloc(self) -> bool:

@@ -75,6 +75,10 @@ def scan(sections, plan: RelocationPlan) -> None:
         writable = bool(section.flags & C.SHF_WRITE)
         for offset, rtype, index, addend in section.relocations:
             symbol = refs[index]
+            if symbol.type == C.STT_SECTION and symbol.section is not None \
+                    and symbol.section.merge is not None:
+                symbol, addend = symbol.section.merge.section_reference(
+                    symbol.section, symbol.value + addend)
             if not section.is_alloc:
                 patches.append((offset, rtype, symbol, addend))
                 continue

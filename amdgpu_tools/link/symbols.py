@@ -55,7 +55,7 @@ class Symbol:
     def address(self) -> int:
         """The symbol's value in the output (0 for undefined symbols)."""
         if self.kind == DEFINED:
-            return self.section.address + self.value
+            return self.section.address_of(self.value)
         if self.kind == ABSOLUTE:
             return self.value
         return 0
@@ -104,7 +104,8 @@ class SymbolTable:
             if esym.bind == C.STB_LOCAL:
                 symbol = Symbol(esym.name, C.STB_LOCAL, esym.type, esym.visibility, esym.size,
                                 esym.value, section, kind, obj)
-                if esym.index and esym.type != C.STT_SECTION and kind != DISCARDED:
+                if esym.index and esym.type != C.STT_SECTION and kind != DISCARDED \
+                        and not _assembler_temporary_in_merge(esym, section):
                     locals_.append(symbol)
                 refs.append(symbol)
                 continue
@@ -159,6 +160,13 @@ class SymbolTable:
         for symbol in self.globals.values():
             symbol.preemptible = symbol.visibility == C.STV_DEFAULT and symbol.kind != DISCARDED
             symbol.output_binding = symbol.final_binding()
+
+
+def _assembler_temporary_in_merge(esym, section) -> bool:
+    """A ``.L`` label the assembler kept only because it points into a SHF_MERGE
+    section: ld.lld leaves it out of .symtab (its default discard policy)."""
+    return (esym.name.startswith(".L") and section is not None
+            and bool(section.flags & C.SHF_MERGE))
 
 
 def _classify(esym, sections):

@@ -12,9 +12,11 @@ The other differences from ld.lld, each tested elsewhere:
   (test_link_semantics: test_metadata_merged_into_one_document);
 * --no-undefined is the default (test_link_errors);
 * R_AMDGPU_ABS32_LO/HI are applied against link-time constants, where
-  ld.lld reports "unknown relocation" (test_abs32_relocations_against_constants);
-* SHF_MERGE string sections are concatenated, not deduplicated
-  (test_printf_strings_reached_from_code).
+  ld.lld reports "unknown relocation" (test_abs32_relocations_against_constants).
+
+COMDAT groups, SHF_MERGE sections and the ld.lld options (-soname, -l, ...)
+have their own reference links: test_link_comdat, test_link_merge,
+test_link_options.
 """
 
 import pytest

@@ -162,8 +162,8 @@ def test_single_input_notes_are_copied_verbatim():
 
 
 def test_printf_strings_reached_from_code():
-    """SHF_MERGE string sections are concatenated (ld.lld deduplicates them: a
-    named layout difference); every code reference must still reach its string."""
+    """Each printf string is kept once (the layout is ld.lld's, see
+    test_link_merge); every code reference must still reach its string."""
     from elftools.elf.elffile import ELFFile
 
     names = ["cl_printf.o", "cl_printf2.o"]
@@ -189,8 +189,7 @@ def test_printf_strings_reached_from_code():
 
 def test_debug_info_relocated_like_lld():
     """DWARF from clang -g: addresses and cross-section offsets patched as ld.lld
-    patches them; only the string sections (concatenated, not deduplicated) and
-    the tables of offsets into them differ."""
+    patches them, and every string offset names the same string."""
     ours = View(link([data_path("cl_v5_debug.o"), data_path("cl_v5_func_debug.o")],
                      merge_notes=False))
     lld = View(read_data("cl_v5_debug.lld.so"))

@@ -49,6 +49,8 @@ OBJECTS = {
     "cl_printf2.o": CLANG19 + ["-mcode-object-version=5", "cl_printf2.cl"],
     "cl_v5_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5.cl"],
     "cl_v5_func_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5_func.cl"],
+    "merge_a.o": MC19 + ["-mcpu=gfx900", "merge_a.s"],
+    "merge_b.o": MC19 + ["-mcpu=gfx900", "merge_b.s"],
     "comdat_a.o": MC19 + ["-mcpu=gfx900", "comdat_a.s"],
     "comdat_b.o": MC19 + ["-mcpu=gfx900", "comdat_b.s"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
@@ -87,6 +89,9 @@ LINKS = {
     "comdat.lld.so": ["comdat_a.o", "comdat_b.o"],
     "comdat_reversed.lld.so": ["comdat_b.o", "comdat_a.o"],
     "hip_comdat.lld.so": ["hip_comdat_a.o", "hip_comdat_b.o"],
+    "merge.lld.so": ["merge_a.o", "merge_b.o"],
+    "merge_reversed.lld.so": ["merge_b.o", "merge_a.o"],
+    "cl_printf.lld.so": ["cl_printf.o", "cl_printf2.o"],
 }
 
 #: reference links made with ld.lld options (test_link_options.py runs amdgpu-ld
