@@ -90,8 +90,10 @@ def directive_section(asm, directive):
         raise _error(asm, "expected section name")
     if name in (".strtab", ".symtab", ".shstrtab") or name.startswith(".rela"):
         raise _error(asm, f"section '{name}' is written by the assembler itself")
-    args = parse_arguments(rest, 0) if rest.strip() else []
     flags = sh_type = None
+    if rest.strip().startswith("#"):  # Solaris style: .section .rodata,#alloc,#write
+        rest, flags = "", _sun_style_flags(asm, rest)
+    args = parse_arguments(rest, 0) if rest.strip() else []
     entsize = 0
     if args:
         first = args[0]
@@ -116,6 +118,21 @@ def directive_section(asm, directive):
         if section.flags != flags and (flags | elfc.SHF_ALLOC) != section.flags | elfc.SHF_ALLOC:
             raise _error(asm, "changed section flags for " + name)
     asm.switch_section(name, sh_type, flags, entsize)
+
+
+_SUN_STYLE_FLAGS = {"alloc": elfc.SHF_ALLOC, "write": elfc.SHF_WRITE, "execinstr": elfc.SHF_EXECINSTR,
+                    "exclude": elfc.SHF_EXCLUDE, "tls": elfc.SHF_TLS}
+
+
+def _sun_style_flags(asm, text: str) -> int:
+    """``#alloc,#write,...`` (clang-14 writes ``.section .rodata,#alloc``)."""
+    flags = 0
+    for word in text.split(","):
+        word = word.strip()
+        if not word.startswith("#") or word[1:] not in _SUN_STYLE_FLAGS:
+            raise _error(asm, "unknown flag")
+        flags |= _SUN_STYLE_FLAGS[word[1:]]
+    return flags
 
 
 def _split_section_name(rest: str):
