@@ -4,6 +4,8 @@
 llvm-objdump's layout (``<text>  // ADDRESS: WORDS``); ``--notes`` prints the
 notes with decoded metadata, ``--kernels`` every kernel descriptor field by
 field, ``--raw HEX --mcpu CPU`` disassembles bytes given on the command line.
+An input may also be a clang offload bundle (what hipcc --genco writes): its
+amdgcn entries are listed one after another (``--mcpu`` picks one).
 ``-t``/``--syms``, ``--section-headers`` and ``-r``/``--reloc`` print the
 tables. The listings themselves are ``amdgpu_tools.elf.listing``; this module
 parses arguments and prints.
@@ -17,8 +19,9 @@ import click
 
 from ..elf.listing import (disassembly, instruction_line, kernels_listing, notes_listing,
                            relocation_listing, section_headers, symbol_table)
-from ..elf.reader import ElfFile, read_elf_file
-from ..errors import ElfFormatError, ToolchainError
+from ..elf.reader import ElfFile, read_elf
+from ..errors import ElfFormatError, LoadError, ToolchainError
+from ..runtime.bundle import ELF_MAGIC, is_offload_bundle, read_bundle, select_entry
 from .common import llvm_style_args, run_click
 
 TOOL = "amdgpu-objdump"
@@ -45,21 +48,63 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
     if not (disassemble or notes or kernels or syms or headers or reloc):
         raise click.UsageError("choose at least one of -d, --notes, --kernels, -t, -h, -r")
     for path in files:
-        elf = read_elf_file(path)
-        click.echo(f"\n{path}:\tfile format elf64-amdgpu")
-        if headers:
-            click.echo(section_headers(elf), nl=False)
-        if syms:
-            click.echo(symbol_table(elf), nl=False)
-        if reloc:
-            click.echo(relocation_listing(elf), nl=False)
-        if notes:
-            click.echo(notes_listing(elf), nl=False)
-        if kernels:
-            click.echo(kernels_listing(elf), nl=False)
-        if disassemble:
-            click.echo(disassembly(elf, _target(elf, mcpu)), nl=False)
+        for name, elf in code_objects(path, mcpu):
+            _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu)
     return 0
+
+
+def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu):
+    """Every listing asked for, of one code object."""
+    click.echo(f"\n{name}:\tfile format elf64-amdgpu")
+    if headers:
+        click.echo(section_headers(elf), nl=False)
+    if syms:
+        click.echo(symbol_table(elf), nl=False)
+    if reloc:
+        click.echo(relocation_listing(elf), nl=False)
+    if notes:
+        click.echo(notes_listing(elf), nl=False)
+    if kernels:
+        click.echo(kernels_listing(elf), nl=False)
+    if disassemble:
+        click.echo(disassembly(elf, _target(elf, mcpu)), nl=False)
+
+
+# --- inputs -------------------------------------------------------------------
+def code_objects(path, mcpu=None) -> list[tuple[str, ElfFile]]:
+    """``[(name, ElfFile)]`` of one input file: the code object itself, or the
+    device entries of a clang offload bundle (``hipcc --genco``, ``clang -x hip
+    --cuda-device-only``, compressed or not), each named ``PATH(BUNDLE ID)`` as
+    llvm-objdump names an archive member. ``--mcpu`` picks the one entry that
+    processor (or target ID, ``gfx900:xnack-``) would load; without it every
+    amdgcn entry is listed, in bundle order."""
+    data = _read(path)
+    if not is_offload_bundle(data):
+        return [(str(path), read_elf(data, str(path)))]
+    try:
+        entries = read_bundle(data)
+        if mcpu:
+            entries = [select_entry(entries, mcpu)]
+        else:
+            entries = [e for e in entries if e.is_device_code] or [select_entry(entries)]
+    except LoadError as failure:  # select_entry names what the bundle holds
+        raise LoadError(f"{path}: {failure}") from None
+    objects = []
+    for entry in entries:
+        name = f"{path}({entry.bundle_id})"
+        if entry.data[:4] != ELF_MAGIC:
+            raise LoadError(f"{name}: bundle entry is not an ELF code object (bitcode or "
+                            "assembly bundles have nothing to disassemble)")
+        objects.append((name, read_elf(entry.data, name)))
+    return objects
+
+
+def _read(path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as failure:
+        raise ElfFormatError(f"{path}: cannot read: {failure.strerror}") from None
 
 
 def main(argv=None) -> int:
