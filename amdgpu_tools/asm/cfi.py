@@ -35,14 +35,13 @@ DW_CFA_advance_loc1, DW_CFA_advance_loc2, DW_CFA_advance_loc4 = 0x02, 0x03, 0x04
 DW_CFA_offset_extended, DW_CFA_restore_extended, DW_CFA_undefined = 0x05, 0x06, 0x07
 DW_CFA_same_value, DW_CFA_register, DW_CFA_remember_state = 0x08, 0x09, 0x0A
 DW_CFA_restore_state, DW_CFA_def_cfa, DW_CFA_def_cfa_register = 0x0B, 0x0C, 0x0D
-DW_CFA_def_cfa_offset, DW_CFA_offset_extended_sf = 0x0E, 0x11
-DW_CFA_val_offset, DW_CFA_val_offset_sf, DW_CFA_LLVM_def_aspace_cfa = 0x14, 0x15, 0x30
+DW_CFA_def_cfa_offset, DW_CFA_offset_extended_sf, DW_CFA_LLVM_def_aspace_cfa = 0x0E, 0x11, 0x30
 
 #: directive -> number of register/number operands
 _OPERANDS = {
     ".cfi_def_cfa": 2, ".cfi_def_cfa_offset": 1, ".cfi_adjust_cfa_offset": 1,
     ".cfi_def_cfa_register": 1, ".cfi_llvm_def_aspace_cfa": 3, ".cfi_offset": 2,
-    ".cfi_rel_offset": 2, ".cfi_val_offset": 2, ".cfi_register": 2, ".cfi_undefined": 1,
+    ".cfi_rel_offset": 2, ".cfi_register": 2, ".cfi_undefined": 1,
     ".cfi_same_value": 1, ".cfi_restore": 1, ".cfi_remember_state": 0,
     ".cfi_restore_state": 0, ".cfi_return_column": 1,
 }
@@ -303,11 +302,6 @@ def _instruction(out: DwarfBuffer, name: str, operands, cfa_offset: int) -> int:
         out.uleb(operands[0])
     elif name in (".cfi_offset", ".cfi_rel_offset"):
         _offset(out, operands[0], operands[1] - (cfa_offset if name == ".cfi_rel_offset" else 0))
-    elif name == ".cfi_val_offset":
-        scaled = _scaled(operands[1])
-        out.u8(DW_CFA_val_offset_sf if scaled < 0 else DW_CFA_val_offset)
-        out.uleb(operands[0])
-        (out.sleb if scaled < 0 else out.uleb)(scaled)
     elif name == ".cfi_register":
         out.u8(DW_CFA_register)
         out.uleb(operands[0])

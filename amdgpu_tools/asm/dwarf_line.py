@@ -406,8 +406,7 @@ def _v5_tables(table: LineTable, out: DwarfBuffer, strings, string_refs):
         if table.all_md5:
             out.raw(entry.md5 or bytes(16))
         if table.any_source:
-            source = entry.source or ""
-            string_ref("\n" if entry.source == "" else source)
+            string_ref(entry.source or "")
 
 
 def _bytes(text: str) -> bytes:

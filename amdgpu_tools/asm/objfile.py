@@ -56,7 +56,7 @@ def build_object(asm) -> RelocatableObject:
     obj = RelocatableObject(e_flags(asm.target, version, asm.features),
                             elfc.ELFOSABI_AMDGPU_HSA, elfc.ABI_VERSION_FOR_CODE_OBJECT[version])
     for section in asm.sections.values():
-        code_alignment = 4 if section.has_instructions or section.name == ".text" else 1
+        code_alignment = 4 if section.name == ".text" else 1
         alignment = max(section.alignment, code_alignment)
         added = obj.add_section(section.name, section.sh_type, section.flags, bytes(section.data),
                                 alignment, section.entsize)
