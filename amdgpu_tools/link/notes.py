@@ -8,6 +8,13 @@ concatenation of all inputs' (v2 YAML ``Kernels`` / v3+ msgpack
 ``amdhsa.kernels``, and the printf format lists likewise). The ELF layer's
 metadata module decodes, merges (v3+) and re-encodes the documents in
 LLVM's style. A single input's notes are copied byte for byte.
+
+Printf format ids are numbered per compilation unit by the compiler (from 1)
+and compiled into the code that writes printf records, so they cannot be
+renumbered after the fact; formats of one merged document must therefore
+not give one id two meanings. An entry repeated word for word is kept once;
+one id with two different formats is an error naming both objects
+(``--concatenate-notes`` keeps the documents apart, as ld.lld does).
 """
 
 from __future__ import annotations
@@ -76,16 +83,17 @@ def _merge_metadata(key, documents) -> Note:
     try:
         if key == _V3_METADATA:
             return Note(C.NOTE_OWNER_AMDGPU, C.NT_AMDGPU_METADATA,
-                        merge_msgpack_documents([note.desc for note, _ in documents]))
+                        merge_msgpack_documents([note.desc for note, _ in documents],
+                                                [origin for _, origin in documents]))
         merged = _merge_v2([metadata.parse_v2_yaml(decode_hsa_metadata_text(note.desc))
-                            for note, _ in documents])
+                            for note, _ in documents], [origin for _, origin in documents])
         return hsa_metadata_note(metadata.emit_v2_yaml(merged))
     except ToolchainError as bad:
         origins = ", ".join(origin for _, origin in documents)
         raise LinkError(f"cannot merge the metadata of {origins}: {bad}") from None
 
 
-def merge_msgpack_documents(descriptors) -> bytes:
+def merge_msgpack_documents(descriptors, origins=None) -> bytes:
     """One v3+ metadata document from several, as bytes.
 
     The ELF layer merges and encodes the small top-level entries (and checks
@@ -93,17 +101,58 @@ def merge_msgpack_documents(descriptors) -> bytes:
     most of the bytes, are spliced in element by element without decoding:
     each element is already in its producer's canonical encoding.
     """
-    small_documents, lists = [], {}
-    for descriptor in descriptors:
+    small_documents, lists, printf = [], {}, []
+    origins = origins or [f"document {n}" for n in range(len(descriptors))]
+    for descriptor, origin in zip(descriptors, origins):
         small, found = _split_lists(descriptor)
         small_documents.append(small)
         for name, (count, raw) in found.items():
             total, pieces = lists.setdefault(name, (0, []))
             pieces.append(raw)
             lists[name] = (total + count, pieces)
+            if name == "amdhsa.printf":
+                printf.append((origin, _elements(raw, count)))
+    if printf:
+        kept = unique_printf_formats(printf)
+        if len(kept) != lists["amdhsa.printf"][0]:
+            packer = msgpack.Packer()
+            lists["amdhsa.printf"] = (len(kept), [b"".join(packer.pack(e) for e in kept)])
     merged = metadata.merge_documents(small_documents)
     merged.update({name: [] for name in lists})
     return _splice_lists(metadata.encode_msgpack(merged), lists)
+
+
+def unique_printf_formats(lists) -> list:
+    """The printf entries of several objects ((origin, entries) pairs), each
+    once; a LinkError when one id stands for two different formats."""
+    kept, by_id = [], {}
+    for origin, entries in lists:
+        for entry in entries:
+            text = str(entry)
+            printf_id = text.split(":", 1)[0]
+            if printf_id not in by_id:
+                by_id[printf_id] = (text, origin)
+                kept.append(entry)
+                continue
+            first, first_origin = by_id[printf_id]
+            if first != text:
+                raise LinkError(
+                    f"printf format id {printf_id} means {first!r} in {first_origin} and "
+                    f"{text!r} in {origin}: the compiler numbers printf formats per "
+                    "compilation unit and writes the ids into the code, so one merged "
+                    "metadata document cannot describe both; compile them as one unit "
+                    "(link their bitcode first) or keep the notes apart with "
+                    "--concatenate-notes (merge_notes=False), as ld.lld does")
+    return kept
+
+
+def _elements(raw: bytes, count: int) -> list:
+    reader = msgpack.Unpacker(raw=False, strict_map_key=False)
+    reader.feed(raw)
+    try:
+        return [reader.unpack() for _ in range(count)]
+    except MSGPACK_ERRORS as bad:
+        raise not_msgpack(bad) from None
 
 
 def _split_lists(descriptor: bytes):
@@ -149,8 +198,9 @@ def _splice_lists(encoded: bytes, lists) -> bytes:
     return b"".join(out)
 
 
-def _merge_v2(documents) -> dict:
-    """v2 documents: Version from the first, Kernels and Printf concatenated."""
+def _merge_v2(documents, origins) -> dict:
+    """v2 documents: Version from the first, Kernels concatenated, Printf
+    formats each once (see ``unique_printf_formats``)."""
     merged = dict(documents[0])
     for document in documents[1:]:
         for name, value in document.items():
@@ -158,4 +208,7 @@ def _merge_v2(documents) -> dict:
                 merged[name] = list(merged.get(name, [])) + list(value)
             else:
                 merged.setdefault(name, value)
+    printf = [(origin, d["Printf"]) for d, origin in zip(documents, origins) if d.get("Printf")]
+    if printf:
+        merged["Printf"] = unique_printf_formats(printf)
     return merged

@@ -22,6 +22,9 @@ CLANG19 = ["clang-19", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-x", "cl
 CLANG14 = ["clang-14", "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx803",
            "-mcode-object-version=2", "-nogpulib", "-x", "cl", "-cl-std=CL2.0", "-O2", "-c"]
 
+#: the printf-buffer lowering of OpenCL printf (amdhsa.printf ids; see README)
+POSTOPT = ["-Xclang", "-mlink-builtin-bitcode-postopt"]
+
 #: object name -> command (source appended, then -o OUT)
 OBJECTS = {
     "v2_kernel.o": MC14 + ["v2_kernel.s"],
@@ -47,6 +50,11 @@ OBJECTS = {
     "cl_v4_func.o": CLANG19 + ["-mcode-object-version=4", "cl_v5_func.cl"],
     "cl_printf.o": CLANG19 + ["-mcode-object-version=5", "cl_printf.cl"],
     "cl_printf2.o": CLANG19 + ["-mcode-object-version=5", "cl_printf2.cl"],
+    "cl_printf_buf.o": CLANG19 + POSTOPT + ["-mcode-object-version=5", "cl_printf.cl"],
+    "cl_printf2_buf.o": CLANG19 + POSTOPT + ["-mcode-object-version=5", "cl_printf2.cl"],
+    "cl_printf3_buf.o": CLANG19 + POSTOPT + ["-mcode-object-version=5", "cl_printf3.cl"],
+    "cl_printf_buf_v4.o": CLANG19 + POSTOPT + ["-mcode-object-version=4", "cl_printf.cl"],
+    "cl_printf2_buf_v4.o": CLANG19 + POSTOPT + ["-mcode-object-version=4", "cl_printf2.cl"],
     "cl_v5_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5.cl"],
     "cl_v5_func_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5_func.cl"],
     "merge_a.o": MC19 + ["-mcpu=gfx900", "merge_a.s"],
