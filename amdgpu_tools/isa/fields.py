@@ -13,6 +13,7 @@ refines the other.
 """
 
 import re
+import struct
 from dataclasses import dataclass
 
 _FIELD_RE = re.compile(r"(\w+)\[(\d+)(?::(\d+))?\](?:=(0b[01]+|0x[0-9a-fA-F]+|\d+))?$")
@@ -69,6 +70,8 @@ class Format:
         # it is compiled once from this layout into one dict display
         self._extract = tuple((name, f.lo, (1 << f.width) - 1) for name, f in self.fields.items())
         self.unpack = _compile_unpack(self._extract)
+        #: ``read_words(code, offset)``: the format's dwords (struct.error past the end)
+        self.read_words = struct.Struct(f"<{words}I").unpack_from
         op = self.fields.get("op")
         self._op_shift, self._op_mask = (op.lo, (1 << op.width) - 1) if op else (0, 0)
         self.match_mask = 0

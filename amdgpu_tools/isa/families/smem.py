@@ -102,6 +102,9 @@ class ScalarMemoryFamily(TableFamily):
     def operand_text_imm(self, value):
         return str(value) if value <= 64 else f"0x{value:x}"
 
+    def modifier_printer(self, row):
+        return self.modifier_texts if "glc" in row.modifiers else None
+
     def modifier_texts(self, inst):
         return ["glc"] if inst.fields.get("glc") and "glc" in inst.info.modifiers else []
 

@@ -9,6 +9,7 @@ add their modifier printing.
 """
 
 import re
+import struct
 from functools import lru_cache
 
 from ...errors import DecodeError
@@ -76,6 +77,7 @@ class TableFamily(EncodingMixin):
         self.data_file = data_file
         self._rows = None
         self._plans = {}  # {(target name, format, opcode): DecodePlan}
+        self._print_plans = {}  # {generation: {row: print plan}}
         self._index = None
         self._by_asm = None
 
@@ -122,7 +124,10 @@ class TableFamily(EncodingMixin):
 
     # ---- decoding -------------------------------------------------------------
     def decode_instruction(self, fmt, code, offset, target):
-        words = read_words(code, offset, fmt.words)
+        try:
+            words = fmt.read_words(code, offset)
+        except struct.error:  # too few bytes left: read_words names the problem
+            words = read_words(code, offset, fmt.words)
         value = words[0] if len(words) == 1 else words_to_int(words)
         opcode = fmt.opcode_of(value)
         plan = self._plans.get((target.name, fmt, opcode))
@@ -195,7 +200,7 @@ class TableFamily(EncodingMixin):
 
     # ---- printing -------------------------------------------------------------
     def instruction_text(self, inst):
-        asm, printers = self.print_plan(inst.info, inst.target.generation)
+        asm, printers, modifiers = self.print_plan(inst.info, inst.target.generation)
         parts = []
         for printer in printers:
             text = printer(inst)
@@ -204,20 +209,29 @@ class TableFamily(EncodingMixin):
         out = asm
         if parts:
             out += " " + ", ".join(parts)
-        mods = self.modifier_texts(inst)
-        if mods:
-            out += " " + " ".join(mods)
+        if modifiers is not None:
+            mods = modifiers(inst)
+            if mods:
+                out += " " + " ".join(mods)
         return out
 
     def print_plan(self, row, generation):
-        """``(mnemonic, operand printers)`` of ``row``: each operand's kind, width and
-        type are looked at once per row and generation, not once per instruction."""
-        plans = self.__dict__.setdefault("_print_plans", {})
-        plan = plans.get((row, generation))
+        """``(mnemonic, operand printers, modifier printer or None)`` of ``row``: each
+        operand's kind, width and type are looked at once per row and generation,
+        not once per instruction."""
+        plans = self._print_plans.get(generation)
+        if plans is None:
+            plans = self._print_plans[generation] = {}
+        plan = plans.get(row)
         if plan is None:
-            plan = plans[(row, generation)] = (row.asm, tuple(
-                self.operand_printer(row, spec, generation) for spec in row.operands))
+            plan = plans[row] = (row.asm, tuple(
+                self.operand_printer(row, spec, generation) for spec in row.operands),
+                self.modifier_printer(row))
         return plan
+
+    def modifier_printer(self, row):
+        """``modifier_texts`` when ``row`` can have trailing modifiers, else None."""
+        return None
 
     def text(self, info, fields, target):
         raise NotImplementedError("table families print whole Instructions")

@@ -7,6 +7,12 @@ from .vop_encoding import SDWA_SEL, SDWA_UNUSED, VectorEncoding
 
 _SRC_INDEX = {"src0": 0, "src1": 1, "src2": 2, "vsrc1": 1}
 _OMOD = {1: "mul:2", 2: "mul:4", 3: "div:2"}
+#: per encoding, the fields that hold source modifiers (all zero: no source is wrapped)
+_SOURCE_MODIFIER_FIELDS = {
+    "VOP3": ("neg", "abs"), "VOP3P": ("neg_lo", "neg_hi"),
+    "DPP": ("src0_neg", "src0_abs", "src1_neg", "src1_abs"),
+    "SDWA": ("src0_neg", "src0_abs", "src0_sext", "src1_neg", "src1_abs", "src1_sext"),
+}
 
 
 def dpp_ctrl_text(ctrl):
@@ -118,6 +124,11 @@ class VectorFamily(VectorEncoding, TableFamily):
         if index is None:
             return text
         encoding = inst.encoding
+        for name in _SOURCE_MODIFIER_FIELDS.get(encoding, ()):
+            if fields.get(name):
+                break
+        else:
+            return text  # the common case: no source of this instruction has a modifier
         if encoding == "VOP3":
             mods = spec.get("mods", "")
             neg = (fields.get("neg", 0) >> index) & 1
@@ -149,6 +160,11 @@ class VectorFamily(VectorEncoding, TableFamily):
             constant = scalar and not absolute and _is_constant(fields.get(spec["field"]))
             text = f"neg({text})" if constant else "-" + text
         return text
+
+    def modifier_printer(self, row):
+        if row.encoding in ("VOP3", "VOP3P", "DPP", "SDWA"):
+            return self.modifier_texts
+        return None
 
     def modifier_texts(self, inst):
         encoding = inst.encoding
