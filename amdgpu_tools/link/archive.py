@@ -29,6 +29,8 @@ class ArchiveMember:
     data: bytes
     #: global symbols the member defines, in its symbol-table order
     names: tuple
+    #: set once the link has taken the member in
+    extracted: bool = False
 
     @property
     def defines(self) -> frozenset:

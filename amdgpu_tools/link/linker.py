@@ -95,6 +95,7 @@ class Linker:
         self.synthetic: dict[str, InputSection] = {}
         self.plan = RelocationPlan()
         self.comdat = ComdatGroups()
+        self._lazy: dict = {}
 
     # --- stages -----------------------------------------------------------
     def run(self, inputs) -> bytes:
@@ -114,7 +115,10 @@ class Linker:
         return write_shared_object(self)
 
     def _load(self, inputs) -> None:
-        archives = []
+        """Objects in command-line order; archive members where ld.lld extracts
+        them: when the archive is reached, for names already needed, or later,
+        as soon as an object needs a name a pending member offers."""
+        self._lazy = {}   # name -> the first unextracted archive member offering it
         for number, item in enumerate(inputs):
             whole = isinstance(item, WholeArchive)
             name, data = _read_input(item.item if whole else item, number)
@@ -124,27 +128,44 @@ class Linker:
                 for member in read_archive(data, name):
                     self._add(load_object(member.data, member.name, self.comdat))
             else:
-                members = read_archive(data, name)
-                for member in members:
-                    self.symbols.reserve(member.names)
-                archives.append(members)
-        self._extract_archive_members(archives)
+                self._offer(read_archive(data, name))
         self.symbols.put_in_insertion_order()
 
+    def _offer(self, members) -> None:
+        """An archive's members become lazy: each defined name takes its place in
+        the symbol order, and a name some object already needs pulls its member in."""
+        for member in members:
+            for name in member.names:
+                self.symbols.reserve([name])
+                if member.extracted:
+                    continue
+                if self._needed(name):
+                    self._extract(member)
+                else:
+                    self._lazy.setdefault(name, member)
+
+    def _needed(self, name: str) -> bool:
+        """A strong reference waits for ``name`` (a weak one alone extracts nothing)."""
+        symbol = self.symbols.globals.get(name)
+        return symbol is not None and symbol.kind == UNDEFINED and symbol.bind != C.STB_WEAK
+
+    def _extract(self, member) -> None:
+        member.extracted = True
+        self._add(load_object(member.data, member.name, self.comdat))
+
     def _add(self, obj) -> None:
+        """Add an object; then, in its symbol-table order, each strong undefined
+        reference that a pending archive member defines extracts that member
+        (depth first, as ld.lld resolves a reference against a lazy symbol)."""
         self.objects.append(obj)
         self.symbols.add_object(obj)
-
-    def _extract_archive_members(self, archives) -> None:
-        """Pull members that define a still-undefined symbol, until none does."""
-        pending = [member for members in archives for member in members]
-        while pending:
-            wanted = self.symbols.undefined_names()
-            chosen = next((m for m in pending if m.defines & wanted), None)
-            if chosen is None:
-                return
-            pending.remove(chosen)
-            self._add(load_object(chosen.data, chosen.name, self.comdat))
+        if not self._lazy:
+            return
+        for esym in obj.elf.symbols:
+            if esym.shndx == C.SHN_UNDEF and esym.bind == C.STB_GLOBAL and esym.name:
+                member = self._lazy.get(esym.name)
+                if member is not None and not member.extracted and self._needed(esym.name):
+                    self._extract(member)
 
     def _symbols_in_table_order(self):
         """Global symbols, then each object's locals (only read as far as needed)."""

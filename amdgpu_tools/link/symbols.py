@@ -149,12 +149,6 @@ class SymbolTable:
             existing.size = max(existing.size, esym.size)
             existing.value = max(existing.value, esym.value)  # a COMMON's value is its alignment
 
-    def undefined_names(self) -> set:
-        """Names an archive member may be extracted for: strong undefined references
-        (a weak reference alone does not pull a member in, as in ld.lld)."""
-        return {name for name, s in self.globals.items()
-                if s.kind == UNDEFINED and s.bind != C.STB_WEAK}
-
     def compute_preemption(self) -> None:
         """ld.lld's rule for -shared: default-visibility non-local symbols may be interposed."""
         for symbol in self.globals.values():

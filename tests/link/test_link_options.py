@@ -22,6 +22,7 @@ OPTION_LINKS = {
     "lib_search.lld.so": ["-L", ".", "-lfunc", "v5_kernel_call.o"],
     "whole_archive.lld.so": ["v5_kernel_call.o", "--whole-archive", "libextra.a"],
     "thin_archive.lld.so": ["v5_kernel_call.o", "libthin.a"],
+    "lazy_order.lld.so": ["lazy_a.o", "liblazy.a", "lazy_b.o"],
 }
 
 
@@ -99,6 +100,14 @@ def test_archive_before_its_user_orders_symbols_as_lld():
     assert_matches_lld(first, View(read_data("lib_search.lld.so")))
     last = View(link([data_path("v5_kernel_call.o"), data_path("libfunc.a")]))
     assert first.symbols(".dynsym") != last.symbols(".dynsym")
+
+
+def test_members_extracted_where_lld_extracts_them():
+    """lazy_a needs member 2 when the archive is reached; lazy_b needs member 1
+    afterwards: .text holds lazy_a, member 2, lazy_b, member 1 in that order."""
+    view = View(link([data_path(n) for n in ("lazy_a.o", "liblazy.a", "lazy_b.o")]))
+    order = sorted(("ka", "f2", "kb", "f1"), key=view.address)
+    assert order == ["ka", "f2", "kb", "f1"]
 
 
 def test_whole_archive_takes_unneeded_members_and_stops_at_no_whole_archive():

@@ -59,6 +59,10 @@ OBJECTS = {
     "cl_v5_func_debug.o": CLANG19 + ["-g", "-mcode-object-version=5", "cl_v5_func.cl"],
     "merge_a.o": MC19 + ["-mcpu=gfx900", "merge_a.s"],
     "merge_b.o": MC19 + ["-mcpu=gfx900", "merge_b.s"],
+    "lazy_a.o": MC19 + ["-mcpu=gfx900", "lazy_a.s"],
+    "lazy_b.o": MC19 + ["-mcpu=gfx900", "lazy_b.s"],
+    "lazy_m1.o": MC19 + ["-mcpu=gfx900", "lazy_m1.s"],
+    "lazy_m2.o": MC19 + ["-mcpu=gfx900", "lazy_m2.s"],
     "comdat_a.o": MC19 + ["-mcpu=gfx900", "comdat_a.s"],
     "comdat_b.o": MC19 + ["-mcpu=gfx900", "comdat_b.s"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
@@ -109,6 +113,7 @@ OPTION_LINKS = {
     "lib_search.lld.so": ["-L", ".", "-lfunc", "v5_kernel_call.o"],
     "whole_archive.lld.so": ["v5_kernel_call.o", "--whole-archive", "libextra.a"],
     "thin_archive.lld.so": ["v5_kernel_call.o", "libthin.a"],
+    "lazy_order.lld.so": ["lazy_a.o", "liblazy.a", "lazy_b.o"],
 }
 
 
@@ -127,7 +132,8 @@ def main():
     subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", "rcs", "libfunc.a", "v5_func.o"],
                    cwd=HERE, check=True)
     for name, members, flags in (("libextra.a", ["v5_func.o", "v5_symbols.o"], "rcs"),
-                                 ("libthin.a", ["v5_func.o"], "rcsT")):
+                                 ("libthin.a", ["v5_func.o"], "rcsT"),
+                                 ("liblazy.a", ["lazy_m1.o", "lazy_m2.o"], "rcs")):
         (HERE / name).unlink(missing_ok=True)
         subprocess.run(["/usr/lib/llvm-19/bin/llvm-ar", flags, name, *members], cwd=HERE,
                        check=True)
