@@ -17,7 +17,9 @@ def render_map(linker) -> str:
     local, global_ = linker.symtab_symbols()
     for symbol in local + global_:
         if symbol.kind == DEFINED and symbol.name:
-            by_section.setdefault(id(symbol.section), []).append(symbol)
+            merged = symbol.section.merge   # a symbol in merged pieces: under the merged section
+            home = merged.section if merged is not None else symbol.section
+            by_section.setdefault(id(home), []).append(symbol)
     lines = [_HEADER]
     for out in linker.outputs:
         lines.append(_row(out.addr, out.size, out.align, out.name))
@@ -26,7 +28,7 @@ def render_map(linker) -> str:
             lines.append(_row(section.address if out.is_alloc else section.out_offset,
                               section.size, section.align,
                               f"        {origin}:({section.name})"))
-            for symbol in sorted(by_section.get(id(section), []), key=lambda s: s.value):
+            for symbol in sorted(by_section.get(id(section), []), key=lambda s: s.address):
                 lines.append(_row(symbol.address, 0, 1, f"                {symbol.name}"))
     return "\n".join(lines) + "\n"
 

@@ -93,3 +93,13 @@ def test_unterminated_string_is_an_error():
     with pytest.raises(LinkError, match=r"bad\.o:\(\.rodata\.str1\.1\): string is not null "
                                         r"terminated"):
         link([("bad.o", blob)])
+
+
+def test_link_map_lists_symbols_under_the_merged_section():
+    from amdgpu_tools.link import link_result
+    result = link_result([data_path("merge_a.o"), data_path("merge_b.o")])
+    lines = result.map_text().splitlines()
+    at = next(n for n, line in enumerate(lines) if line.endswith("<internal>:(.rodata.cst8)"))
+    assert lines[at + 1].split()[-1] == "cst8_one" and lines[at + 2].split()[-1] == "cst8_two"
+    address = View(result.data).address("cst8_two")
+    assert int(lines[at + 2].split()[0], 16) == address
