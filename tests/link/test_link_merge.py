@@ -103,3 +103,28 @@ def test_link_map_lists_symbols_under_the_merged_section():
     assert lines[at + 1].split()[-1] == "cst8_one" and lines[at + 2].split()[-1] == "cst8_two"
     address = View(result.data).address("cst8_two")
     assert int(lines[at + 2].split()[0], 16) == address
+
+
+def _with_section_field(blob: bytes, section_name: str, field_at: int, value: int) -> bytes:
+    """``blob`` with one 8-byte field of a section header replaced."""
+    from amdgpu_tools.elf.reader import read_elf
+    elf = read_elf(blob)
+    index = next(s.index for s in elf.sections if s.name == section_name)
+    shoff = int.from_bytes(blob[0x28:0x30], "little")
+    at = shoff + 64 * index + field_at
+    return blob[:at] + value.to_bytes(8, "little") + blob[at + 8:]
+
+
+def test_entry_size_not_dividing_the_section_is_an_error():
+    blob = _with_section_field(read_data("merge_a.o"), ".rodata.cst16", 56, 12)  # sh_entsize
+    with pytest.raises(LinkError, match=r"bad\.o:\(\.rodata\.cst16\): SHF_MERGE section size "
+                                        r"\(16\) must be a multiple of sh_entsize \(12\)"):
+        link([("bad.o", blob)])
+
+
+def test_writable_merge_section_is_an_error():
+    flags = 0x2 | 0x1 | 0x10  # SHF_ALLOC | SHF_WRITE | SHF_MERGE
+    blob = _with_section_field(read_data("merge_a.o"), ".rodata.cst4", 8, flags)  # sh_flags
+    with pytest.raises(LinkError, match=r"bad\.o:\(\.rodata\.cst4\): writable SHF_MERGE "
+                                        r"section is not supported"):
+        link([("bad.o", blob)])
