@@ -68,7 +68,30 @@ class BufferResource:
     dst_sel: np.ndarray         # uint32, (waves, 4)
 
 
+#: Decoded V#s by (dwords, generation): a kernel uses a few descriptors again
+#: and again (-O0 code reaches scratch through one V# at every spill), and
+#: decoding one costs far more than looking it up. The fields are read-only.
+_DECODED_RESOURCES = {}
+_DECODED_RESOURCES_LIMIT = 256
+
+
 def decode_buffer_resource(words: np.ndarray, generation: int = 9) -> BufferResource:
+    """Split V# dwords (shape ``(waves, 4)``, uint32) into their fields
+    (memoised; see ``_split_buffer_resource``)."""
+    words = np.asarray(words, dtype=_U32)
+    key = (words.tobytes(), generation)
+    rsrc = _DECODED_RESOURCES.get(key)
+    if rsrc is None:
+        rsrc = _split_buffer_resource(words, generation)
+        for value in vars(rsrc).values():
+            value.flags.writeable = False
+        if len(_DECODED_RESOURCES) >= _DECODED_RESOURCES_LIMIT:
+            _DECODED_RESOURCES.clear()
+        _DECODED_RESOURCES[key] = rsrc
+    return rsrc
+
+
+def _split_buffer_resource(words: np.ndarray, generation: int) -> BufferResource:
     """Split V# dwords (shape ``(waves, 4)``, uint32) into their fields.
 
     On GFX8/GFX9 a descriptor with ADD_TID_ENABLE takes stride bits [17:14]
@@ -164,23 +187,37 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
         start = base + np.asarray(addr64, _U64) + sgpr + _U64(inst_offset)
         addresses = start[:, :, None] + comp
         return BufferAccess(addresses, np.ones(addresses.shape, bool))
-    idx = np.zeros(shape, _U64) if index is None else np.asarray(index, _U64) & _MASK32
-    idx = idx + np.where(rsrc.add_tid_enable[:, None], LANE_IDS[None, :], _U64(0))
+    idx = _lane_indices(rsrc, index, shape)
     off = (np.zeros(shape, _U64) if offset is None else np.asarray(offset, _U64) & _MASK32)
     off = (off + _U64(inst_offset)) & _MASK32
     comp_off = off[:, :, None] + comp                      # (waves, 64, components)
-    stride = rsrc.stride[:, None]
-    linear = base + sgpr + stride * idx
-    addresses = linear[:, :, None] + comp_off
-    if rsrc.swizzle_enable.any():
-        swizzled = _swizzle(rsrc, base + sgpr, idx, comp_off)
-        addresses = np.where(rsrc.swizzle_enable[:, None, None], swizzled, addresses)
+    swizzle = rsrc.swizzle_enable
+    if swizzle.all():              # the private segment V#: no linear layout to mix in
+        addresses = _swizzle(rsrc, base + sgpr, idx, comp_off)
+    else:
+        linear = base + sgpr + rsrc.stride[:, None] * idx
+        addresses = linear[:, :, None] + comp_off
+        if swizzle.any():
+            swizzled = _swizzle(rsrc, base + sgpr, idx, comp_off)
+            addresses = np.where(swizzle[:, None, None], swizzled, addresses)
     if structured is None:
-        raw = (rsrc.stride == 0) | rsrc.swizzle_enable
+        raw = (rsrc.stride == 0) | swizzle
     else:
         raw = np.full(waves, not structured)
     in_range = _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access)
     return BufferAccess(addresses, in_range)
+
+
+def _lane_indices(rsrc, index, shape):
+    """Each lane's index: the IDXEN VGPR (else 0) plus, with ADD_TID_ENABLE, its
+    lane number (the common cases, all or no waves adding it, skip the select)."""
+    idx = np.zeros(shape, _U64) if index is None else np.asarray(index, _U64) & _MASK32
+    add_tid = rsrc.add_tid_enable
+    if add_tid.all():
+        return idx + LANE_IDS[None, :]
+    if not add_tid.any():
+        return idx
+    return idx + np.where(add_tid[:, None], LANE_IDS[None, :], _U64(0))
 
 
 def _swizzle(rsrc, start, idx, comp_off):
@@ -197,13 +234,21 @@ def _swizzle(rsrc, start, idx, comp_off):
 
 
 def _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access):
+    """Which components are in range: raw buffers check bytes, structured ones
+    the index (each check computed only when some wave needs it)."""
     records = rsrc.num_records[:, None, None]
-    raw_ok = comp_off + _U64(component_bytes) <= records
-    if whole_access:
-        raw_ok = np.broadcast_to(raw_ok.all(axis=2, keepdims=True), raw_ok.shape)
+    all_raw = raw.all()
+    if all_raw or raw.any():
+        raw_ok = comp_off + _U64(component_bytes) <= records
+        if whole_access:
+            raw_ok = np.broadcast_to(raw_ok.all(axis=2, keepdims=True), raw_ok.shape)
+        if all_raw:
+            return raw_ok
     # a structured access must also start inside its record
     start_ok = comp_off[:, :, :1] < rsrc.stride[:, None, None]
     structured_ok = np.broadcast_to((idx[:, :, None] < records) & start_ok, comp_off.shape)
+    if not raw.any():
+        return structured_ok
     return np.where(raw[:, None, None], raw_ok, structured_ok)
 
 

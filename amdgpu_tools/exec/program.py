@@ -4,6 +4,15 @@ Instructions are decoded lazily the first time a wave reaches their address
 (functions called through s_swappc may live anywhere in the code object) and
 cached by address. A ``Record`` binds the decoded instruction to the closure
 its format wrapper built, so the run loop only calls ``record.run(ctx)``.
+
+Binding (building the closure) costs far more than running it once, and a
+kernel launched many times, or device-library code shared by kernels, would
+pay it on every dispatch: the closures are therefore shared by every
+dispatch through ``_BOUND``, keyed by everything a builder may read (the
+instruction bytes, the target, the decoder and the flat apertures), and
+used only while the registry still holds the semantic it was built from
+(tests replace semantics). A closure never depends on its address
+(branches read ``ctx.record.pc``).
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ GENERATION_RENAMES[7] = GENERATION_RENAMES[6]
 class Record:
     """One pre-decoded instruction."""
 
-    __slots__ = ("pc", "size", "inst", "text", "op", "run", "next_pc", "is_vector")
+    __slots__ = ("pc", "size", "inst", "_text", "op", "run", "next_pc", "is_vector")
 
     def __init__(self, pc, inst, run):
         self.pc = pc
@@ -40,10 +49,20 @@ class Record:
         self.size = inst.size
         self.next_pc = pc + inst.size
         self.op = inst.op
-        self.text = _text(inst)
+        self._text = None
         self.run = run
-        self.is_vector = inst.encoding not in ("SOP1", "SOP2", "SOPK", "SOPC", "SOPP",
-                                               "SMRD", "SMEM")
+        self.is_vector = inst.encoding not in _SCALAR_ENCODINGS
+
+    @property
+    def text(self):
+        """The instruction's assembly text, printed on first use (messages and
+        traces only need it: most records never do)."""
+        if self._text is None:
+            self._text = _text(self.inst)
+        return self._text
+
+
+_SCALAR_ENCODINGS = frozenset(("SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMRD", "SMEM"))
 
 
 def _text(inst):
@@ -64,6 +83,9 @@ def semantic_for(inst, generation):
 #: stale entry; bounded so a long session cannot grow it without limit.
 _DECODED = {}
 _DECODED_LIMIT = 1 << 16
+#: Bound closures shared by every dispatch:
+#: (binding key, bytes) -> (inst, semantic, run).
+_BOUND = {}
 
 
 class Program:
@@ -80,6 +102,10 @@ class Program:
             decode = decode_fn
         self._decode = decode
         self._records = {}
+        #: what a builder may read besides the instruction (see ``_BOUND``)
+        self._binding_key = (getattr(target, "name", None), self.generation, decode,
+                             getattr(request, "shared_aperture_base", 0) or 0,
+                             getattr(request, "private_aperture_base", 0) or 0)
 
     def at(self, pc: int) -> Record:
         record = self._records.get(pc)
@@ -98,6 +124,13 @@ class Program:
 
     def _build(self, pc):
         code = self._fetch(pc)
+        bound = _BOUND.get((self._binding_key, code))
+        if bound is None or semantic_for(bound[0], self.generation) is not bound[1]:
+            bound = self._decode_and_bind(code, pc)
+        return Record(pc, bound[0], bound[2])
+
+    def _decode_and_bind(self, code, pc):
+        """(instruction, semantic, run closure) of ``code``, remembered in ``_BOUND``."""
         key = (getattr(self.target, "name", None), code)
         inst = _DECODED.get(key)
         if inst is None:
@@ -108,7 +141,11 @@ class Program:
             if len(_DECODED) >= _DECODED_LIMIT:
                 _DECODED.clear()
             _DECODED[key] = inst
-        return Record(pc, inst, self._bind(inst, pc))
+        bound = (inst, semantic_for(inst, self.generation), self._bind(inst, pc))
+        if len(_BOUND) >= _DECODED_LIMIT:
+            _BOUND.clear()
+        _BOUND[(self._binding_key, code)] = bound
+        return bound
 
     def _bind(self, inst, pc):
         semantic = semantic_for(inst, self.generation)
