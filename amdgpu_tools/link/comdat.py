@@ -11,6 +11,7 @@ as a reference to the kept copy; a local one disappears).
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 
 from ..elf import constants as C
 from ..errors import ElfFormatError
@@ -24,8 +25,8 @@ class ComdatGroups:
     def __init__(self):
         self.winners: dict[str, str] = {}
 
-    def discarded_sections(self, elf, name: str) -> dict[int, str]:
-        """Section index -> group signature, for each member of a group of ``elf``
+    def discarded_sections(self, elf, name: str) -> dict[int, "DiscardedSection"]:
+        """Section index -> what was dropped, for each member of a group of ``elf``
         that an earlier object already provided (its first group of a signature
         claims the signature for the rest of the link)."""
         discarded = {}
@@ -37,10 +38,22 @@ class ComdatGroups:
                 continue
             signature = _signature(elf, section, name)
             if signature in self.winners:
-                discarded.update((index, signature) for index in members)
+                winner = self.winners[signature]
+                discarded.update((index, DiscardedSection(elf.sections[index].name, signature,
+                                                          winner)) for index in members)
             else:
                 self.winners[signature] = name
         return discarded
+
+
+@dataclass(frozen=True)
+class DiscardedSection:
+    """A section dropped with its COMDAT group (what ld.lld's error names when
+    allocated code or data still refers to it)."""
+
+    name: str
+    signature: str
+    winner: str
 
 
 def _group_words(section, name: str, section_count: int) -> tuple[int, list[int]]:

@@ -22,7 +22,8 @@ from .dynamic import DynamicSymbols, dynamic_bytes, dynamic_entries, rela_dyn
 from .merge import MergedSection, is_mergeable, merge_key
 from .notes import merge_note_sections
 from .objects import InputSection, load_object
-from .relocate import RelocationPlan, apply, got_contents, got_dynamic_relocations, scan
+from .relocate import (RelocationPlan, apply, check_discarded_references, got_contents,
+                       got_dynamic_relocations, scan)
 from .symbols import ABSOLUTE, COMMON, DEFINED, DISCARDED, UNDEFINED, Symbol, SymbolTable
 from .target import merged_identity
 from .writer import write_shared_object
@@ -108,6 +109,7 @@ class Linker:
         self._allocate_commons()
         self._create_output_sections()
         scan([s for o in self.outputs for s in o.sections if s.obj is not None], self.plan)
+        check_discarded_references(self.plan)
         self.plan.allocate_got(self._symbols_in_table_order())
         self._create_dynamic_sections()
         self._layout()

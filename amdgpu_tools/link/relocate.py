@@ -47,7 +47,8 @@ class RelocationPlan:
         self.dynamic = []
         #: input section -> list of (offset, type, symbol, addend) applied at link time
         self.static = {}
-
+        #: local symbol of a discarded COMDAT section -> places that refer to it
+        self.discarded_references = {}
         self._needs_got = {}
 
     def got_slot(self, symbol) -> None:
@@ -82,6 +83,9 @@ def scan(sections, plan: RelocationPlan) -> None:
             if not section.is_alloc:
                 patches.append((offset, rtype, symbol, addend))
                 continue
+            if symbol.discarded_with is not None:
+                plan.discarded_references.setdefault(symbol, []).append(section.where(offset))
+                continue
             if rtype in _GOT_TYPES:
                 plan.got_slot(symbol)
                 patches.append((offset, rtype, symbol, addend))
@@ -101,6 +105,25 @@ def scan(sections, plan: RelocationPlan) -> None:
                                 f">>> referenced by {section.where(offset)}")
             else:
                 patches.append((offset, rtype, symbol, addend))
+
+
+def check_discarded_references(plan: RelocationPlan) -> None:
+    """ld.lld's error for allocated code or data that refers to a section its
+    COMDAT group lost (debug sections may: they get 0); one message per symbol."""
+    if not plan.discarded_references:
+        return
+    messages = []
+    for symbol, places in plan.discarded_references.items():
+        dropped = symbol.discarded_with
+        messages.append("\n".join(
+            [f"relocation refers to a discarded section: {dropped.name}",
+             f">>> defined in {symbol.defined_in()}",
+             f">>> section group signature: {dropped.signature}",
+             f">>> prevailing definition is in {dropped.winner}"]
+            + [f">>> referenced by {place}" for place in places]))
+    failure = LinkError("\n".join(messages))
+    failure.diagnostics = messages
+    raise failure
 
 
 def got_dynamic_relocations(plan: RelocationPlan, got_section) -> None:

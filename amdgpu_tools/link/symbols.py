@@ -23,6 +23,7 @@ class Symbol:
     """A resolved symbol; ``section`` is the InputSection of a definition."""
 
     __slots__ = ("name", "bind", "type", "visibility", "size", "value", "section", "kind",
+                 "discarded_with",
                  "file", "preemptible", "got_index", "dynsym_index", "output_binding")
 
     def __init__(self, name, bind, type_, visibility, size, value, section, kind, file):
@@ -40,6 +41,8 @@ class Symbol:
         self.dynsym_index = 0
         #: the binding written to the output (final once resolution is done)
         self.output_binding = self.final_binding()
+        #: the DiscardedSection of a local defined in a losing COMDAT group
+        self.discarded_with = None
 
     @property
     def is_defined(self) -> bool:
@@ -104,6 +107,8 @@ class SymbolTable:
             if esym.bind == C.STB_LOCAL:
                 symbol = Symbol(esym.name, C.STB_LOCAL, esym.type, esym.visibility, esym.size,
                                 esym.value, section, kind, obj)
+                if kind == DISCARDED:
+                    symbol.discarded_with = discarded.get(esym.shndx)
                 if esym.index and esym.type != C.STT_SECTION and kind != DISCARDED \
                         and not _assembler_temporary_in_merge(esym, section):
                     locals_.append(symbol)

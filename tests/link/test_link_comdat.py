@@ -74,3 +74,28 @@ def test_non_comdat_group_is_always_kept():
     view = View(link([data_path("comdat_a.o"), ("plain.o", plain)]))
     names = [row[0] for row in view.symbols(".symtab")]
     assert "tmpl_local" in names and "tmpl_local2" in names
+
+
+def test_reference_into_a_discarded_group_is_reported_as_lld_does(tmp_path, capsys):
+    """ld.lld-19's message, word for word (comdat_stale.s says how it arises)."""
+    from amdgpu_tools.cli.ld import main
+    from amdgpu_tools.errors import LinkError
+    first, stale = data_path("comdat_a.o"), data_path("comdat_stale.o")
+    expected = (f"relocation refers to a discarded section: .rodata.tmpl\n"
+                f">>> defined in {stale}\n"
+                f">>> section group signature: tmpl\n"
+                f">>> prevailing definition is in {first}\n"
+                f">>> referenced by {stale}:(.text+0x8)\n"
+                f">>> referenced by {stale}:(.text+0x10)")
+    with pytest.raises(LinkError) as failure:
+        link([first, stale])
+    assert str(failure.value) == expected
+    out = tmp_path / "k.so"
+    assert main(["-shared", "-o", str(out), first, stale]) == 1
+    assert capsys.readouterr().err == "amdgpu-ld: error: " + expected + "\n"
+    assert not out.exists()
+
+
+def test_group_alone_keeps_its_references():
+    view = View(link([data_path("comdat_stale.o")]))
+    assert "tmpl_local3" in [row[0] for row in view.symbols(".symtab")]

@@ -65,6 +65,7 @@ OBJECTS = {
     "lazy_m2.o": MC19 + ["-mcpu=gfx900", "lazy_m2.s"],
     "comdat_a.o": MC19 + ["-mcpu=gfx900", "comdat_a.s"],
     "comdat_b.o": MC19 + ["-mcpu=gfx900", "comdat_b.s"],
+    "comdat_stale.o": MC19 + ["-mcpu=gfx900", "comdat_stale.s"],
     "cl_v2.o": CLANG14 + ["cl_v2.cl"],
     "cl_v2_b.o": CLANG14 + ["cl_v2_b.cl"],
     "cl_v2_globals.o": CLANG14 + ["cl_v2_globals.cl"],
