@@ -75,7 +75,8 @@ def test_shared_library_found_first_unless_bstatic(tmp_path):
     shutil.copy(data_path("soname.lld.so"), tmp_path / "libfunc.so")
     assert find_library("func", [str(tmp_path)]) == str(tmp_path / "libfunc.so")
     assert find_library("func", [str(tmp_path)], static_only=True) == str(tmp_path / "libfunc.a")
-    assert find_library(":libfunc.a", ["/nonexistent", str(tmp_path)]) == str(tmp_path / "libfunc.a")
+    found = find_library(":libfunc.a", ["/nonexistent", str(tmp_path)])
+    assert found == str(tmp_path / "libfunc.a")
     out = tmp_path / "out.so"
     assert main(["-shared", "-o", str(out), "-L", str(tmp_path), "-Bstatic", "-lfunc",
                  data_path("v5_kernel_call.o")]) == 0
