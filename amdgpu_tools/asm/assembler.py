@@ -116,6 +116,7 @@ class Assembler(ControlFlow):
         """Assemble ``source``; returns the finished state or raises AsmError."""
         with _cyclic_gc_paused():
             self.amdgpu.detect_version(source)
+            self.end_line = source.count("\n") + 1  # where end-of-file errors point
             self.pending.extend(strip_comments(source, self.filename))
             while self.pending:
                 self.line = self.pending.popleft()

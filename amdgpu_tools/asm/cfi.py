@@ -104,10 +104,18 @@ def directive_startproc(asm, directive):
     if word and word != "simple":
         raise _error("unexpected token", directive.rest_column)
     if state.open and state.open[-1].section is asm.current:
-        raise _error("starting new .cfi frame before finishing the previous one", directive.column)
+        asm.error("starting new .cfi frame before finishing the previous one", where=_next_line(asm))
+        return
     frame = Frame(asm.current, asm.current.size, simple=bool(word))
     state.frames.append(frame)
     state.open.append(frame)
+
+
+def _next_line(asm):
+    """Where llvm-mc reports frame errors: the start of the line after the directive."""
+    from .model import Location
+    line = asm.line
+    return Location(line.filename, line.number + 1, 1, "", line.included_from)
 
 
 def directive_endproc(asm, directive):
@@ -164,7 +172,8 @@ def write_frames(asm, dwarf_version: int):
     """Append .eh_frame and/or .debug_frame for every finished frame."""
     state = asm.cfi
     if state.open:
-        asm.error("Unfinished frame!", 1)
+        from .model import Location
+        asm.error("Unfinished frame!", where=Location(asm.filename, asm.end_line, 1, ""))
         return
     if not state.frames:
         return

@@ -201,8 +201,11 @@ def directive_file(asm, directive):
     md5 = source = None
     while tokens:
         kind, text, column = tokens.pop(0)
-        if kind != "name" or text not in ("md5", "source"):
+        if kind != "name":
             raise _error("unexpected token in '.file' directive", column)
+        if text not in ("md5", "source"):  # llvm-mc points past the unknown keyword
+            raise _error("unexpected token in '.file' directive",
+                         tokens[0][2] if tokens else end_column)
         if number is None:
             raise _error(f"{'MD5 checksum' if text == 'md5' else 'source'} specified, "
                          "but no file number", column)
