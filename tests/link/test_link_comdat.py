@@ -99,3 +99,27 @@ def test_reference_into_a_discarded_group_is_reported_as_lld_does(tmp_path, caps
 def test_group_alone_keeps_its_references():
     view = View(link([data_path("comdat_stale.o")]))
     assert "tmpl_local3" in [row[0] for row in view.symbols(".symtab")]
+
+
+@pytest.mark.llvm
+def test_fresh_hip_objects_match_lld(tmp_path):
+    """The HIP sources compiled now (clang-19 -fgpu-rdc) link as ld.lld-19 links them."""
+    import pathlib
+    import subprocess
+
+    from reftools import require_tool
+
+    clang, lld = require_tool("clang-19"), require_tool("ld.lld-19")
+    source_dir = pathlib.Path(data_path("src"))
+    objects = []
+    for name in ("hip_comdat_a", "hip_comdat_b"):
+        bitcode, obj = tmp_path / f"{name}.bc", tmp_path / f"{name}.o"
+        subprocess.run([clang, "-x", "hip", "--cuda-device-only", "-fgpu-rdc", "-nogpuinc",
+                        "-nogpulib", "--offload-arch=gfx900", "-O2", "-c", "-emit-llvm",
+                        str(source_dir / f"{name}.hip"), "-o", str(bitcode)], check=True)
+        subprocess.run([clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-nogpulib",
+                        "-O2", "-c", str(bitcode), "-o", str(obj)], check=True)
+        objects.append(str(obj))
+    subprocess.run([lld, "-shared", *objects, "-o", str(tmp_path / "ref.so")], check=True)
+    assert_matches_lld(View(link(objects, merge_notes=False)),
+                       View((tmp_path / "ref.so").read_bytes()))
