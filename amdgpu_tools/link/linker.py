@@ -209,7 +209,8 @@ class Linker:
     def _create_output_sections(self) -> None:
         """Input sections into output sections by name, in first-appearance order;
         .comment sections and (when merging) the second and later note sections of
-        one name are set aside and joined afterwards."""
+        one name are set aside and joined afterwards; SHF_MERGE sections give their
+        pieces to one merged section per kind, placed where the first of them was."""
         by_name: dict[str, L.OutputSection] = {}
 
         def output_for(section) -> L.OutputSection:
