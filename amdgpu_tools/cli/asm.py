@@ -44,15 +44,20 @@ _LLVM_SPELLINGS = {
 @click.option("--show-encoding", is_flag=True, help="Print each instruction with its encoding.")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR",
               help="Directory searched by .include and .incbin (after the working directory).")
+@click.option("--dwarf-version", type=click.IntRange(2, 5), default=None,
+              help="DWARF version of .debug_line/.debug_frame (default 4; .file 0 means 5).")
+@click.option("--fdebug-compilation-dir", "compilation_dir", default=None, metavar="DIR",
+              help="Compilation directory named in a DWARF 5 line table (default: cwd).")
 def command(source, mcpu, triple, arch, mattr, code_object_version, output, filetype,
-            show_encoding, include_dirs):
+            show_encoding, include_dirs, dwarf_version, compilation_dir):
     """Assemble SOURCE (an AMDGPU .s file, '-' for stdin) into an ELF code object."""
     if not triple.startswith("amdgcn") or (arch and arch != "amdgcn"):
         raise ToolchainError(f"unsupported target triple '{triple}' (use amdgcn-amd-amdhsa)")
     text, filename = _read_source(source)
     try:
         data, asm = assemble_object(text, mcpu, filename, code_object_version,
-                                    show_encoding, mattr or None, include_dirs)
+                                    show_encoding, mattr or None, include_dirs, dwarf_version,
+                                    compilation_dir)
     except AsmError as failure:
         for diagnostic in failure.diagnostics:
             click.echo(diagnostic.format(), err=True)

@@ -199,3 +199,15 @@ def _same_tables_as_clang_c(mine: bytes, argv_s: list, tmp_path):
     ours_line, their_line = _section(mine, ".debug_line"), _section(theirs, ".debug_line")
     header_end = 12 + int.from_bytes(ours_line[8:12], "little")
     assert ours_line[:4] != b"" and ours_line[4:header_end] == their_line[4:header_end]
+
+
+def test_cli_dwarf_options(tmp_path):
+    """amdgpu-as --dwarf-version/--fdebug-compilation-dir reach the line table."""
+    from amdgpu_tools.cli.asm import main
+    source = HERE / "loc_v5_nofile0.s"
+    output = tmp_path / "out.o"
+    assert main([str(source), "--mcpu=gfx900", "--dwarf-version=5",
+                 f"--fdebug-compilation-dir={record.COMPILATION_DIR}", "-o", str(output)]) == 0
+    assert_same_object(output.read_bytes(), source.with_suffix(".o").read_bytes())
+    assert main([str(source), "--mcpu=gfx900", "-o", str(output)]) == 0
+    assert _section(output.read_bytes(), ".debug_line")[4:6] == (4).to_bytes(2, "little")
