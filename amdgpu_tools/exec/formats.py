@@ -83,8 +83,16 @@ def build_salu(inst, semantic, program):
         dst_code = None
     old_dst = ops.scalar_getter(dst_code, dst_type) if flags.get("dst_in") else None
     if not scc_in and old_dst is None and not wide and not writes_exec and len(getters) <= 2:
-        return _plain_salu(fn, getters, scc_out, dst_code)
+        run = _plain_salu(fn, getters, scc_out, dst_code)
+    else:
+        run = _general_salu(fn, getters, scc_in, old_dst, scc_out, dst_code, wide, writes_exec)
+    one_wave = _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec)
+    return run if one_wave is None else _by_wave_count(one_wave, run)
 
+
+def _general_salu(fn, getters, scc_in, old_dst, scc_out, dst_code, wide, writes_exec):
+    """The run closure of any SALU op: sources, SCC and old destination in,
+    result (32 or 64 bits, maybe EXEC) and SCC out."""
     def run(ctx):
         state, sel = ctx.state, ctx.sel
         args = [get(state, sel) for get in getters]
@@ -98,6 +106,90 @@ def build_salu(inst, semantic, program):
             state.scc[sel] = scc
         if dst_code is not None:
             write_scalar(state, sel, dst_code, _scalar_bits(result, wide), wide)
+            if writes_exec:
+                ctx.exec_changed()
+        return None
+    return run
+
+
+def _by_wave_count(one_wave, run):
+    """Run ``one_wave(ctx, state, wave)`` for a group of one wave, else ``run``."""
+    def run_by_count(ctx):
+        sel = ctx.sel
+        if ctx.n == 1 and type(sel) is slice:
+            return one_wave(ctx, ctx.state, sel.start)
+        return run(ctx)
+    return run_by_count
+
+
+def _int_reader(code, type_, literal=None, aperture=None):
+    """``read(state, wave) -> int`` bits of a scalar source for one wave (what
+    ``ops.scalar_getter`` reads, as a Python int), or None for the operands
+    only the getter reads (VCCZ, EXECZ, apertures)."""
+    if ops.is_constant(code):
+        value = int(ops.constant_bits(code, type_, literal))
+        return lambda state, wave: value
+    if code <= 127:
+        if ops.bits_of(type_) == 64:
+            return lambda state, wave: (state.sgpr.item(code, wave)
+                                        | state.sgpr.item(code + 1, wave) << 32)
+        return lambda state, wave: state.sgpr.item(code, wave)
+    if code == ops.SCC_CODE:
+        return lambda state, wave: int(state.scc.item(wave))
+    return None
+
+
+def _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec):
+    """``run(ctx, state, wave)`` of an SALU op for a single wave with its
+    Python-int twin (sem_scalar_int.py), or None when it has none or an
+    operand only the NumPy getters read."""
+    from .sem_scalar_int import INT_SALU
+    twin = INT_SALU.get(semantic.op)
+    if twin is None:
+        return None
+    flags = semantic.flags
+    if inst.encoding == "SOPK":
+        imm = field(inst, "simm16")
+        readers = [lambda state, wave: imm]
+        if len(semantic.srcs) == 2:
+            readers.insert(0, _int_reader(field(inst, "sdst"), semantic.srcs[0]))
+    else:
+        readers = [_int_reader(field(inst, name), type_, inst.literal, aperture)
+                   for name, type_ in zip(("ssrc0", "ssrc1"), semantic.srcs)]
+    if flags["scc_in"]:
+        readers.append(lambda state, wave: int(state.scc.item(wave)))
+    if flags.get("dst_in"):
+        readers.append(_int_reader(dst_code, semantic.dst) if dst_code is not None else None)
+    if None in readers:
+        return None
+    return _int_salu_run(twin, readers, flags["scc_out"], dst_code, wide, writes_exec)
+
+
+def _int_salu_run(twin, readers, scc_out, dst_code, wide, writes_exec):
+    """The one-wave run closure: read ints, call the twin, write SCC and the
+    destination (masked to its width; 64-bit results as two dwords)."""
+    mask = 0xFFFF_FFFF_FFFF_FFFF if wide else 0xFFFFFFFF
+    if len(readers) == 1:
+        first, = readers
+        read = lambda state, wave: twin(first(state, wave))    # noqa: E731
+    elif len(readers) == 2:
+        first, second = readers
+        read = lambda state, wave: twin(first(state, wave), second(state, wave))  # noqa: E731
+    else:
+        read = lambda state, wave: twin(*[get(state, wave) for get in readers])  # noqa: E731
+
+    def run(ctx, state, wave):
+        result = read(state, wave)
+        if scc_out:
+            result, scc = result
+            state.scc[wave] = scc
+        if dst_code is not None:
+            result &= mask
+            if wide:
+                state.sgpr[dst_code, wave] = result & 0xFFFFFFFF
+                state.sgpr[dst_code + 1, wave] = result >> 32
+            else:
+                state.sgpr[dst_code, wave] = result
             if writes_exec:
                 ctx.exec_changed()
         return None
