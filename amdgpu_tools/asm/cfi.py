@@ -17,6 +17,7 @@ the DWARF standard's DW_CFA_* table and LLVM's FrameEmitterImpl choices.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..elf import constants as elfc
@@ -36,6 +37,23 @@ DW_CFA_offset_extended, DW_CFA_restore_extended, DW_CFA_undefined = 0x05, 0x06, 
 DW_CFA_same_value, DW_CFA_register, DW_CFA_remember_state = 0x08, 0x09, 0x0A
 DW_CFA_restore_state, DW_CFA_def_cfa, DW_CFA_def_cfa_register = 0x0B, 0x0C, 0x0D
 DW_CFA_def_cfa_offset, DW_CFA_offset_extended_sf, DW_CFA_LLVM_def_aspace_cfa = 0x0E, 0x11, 0x30
+
+#: DWARF register numbers llvm-mc gives GCN register names in CFI directives (the
+#: same on GFX6-GFX9): sN (N < 64), sN (N >= 64), vN, and single special registers.
+#: Other registers (vcc, m0, ttmpN, ranges such as s[30:31]) have none: 0xFFFFFFFF.
+_SGPR_LOW, _SGPR_HIGH, _VGPR = 32, 1088, 2560
+_SPECIAL_REGISTERS = {"pc": 16, "exec": 17, "exec_lo": 1}
+_NO_DWARF_NUMBER = 0xFFFFFFFF
+_NUMBERED = re.compile(r"([sv])(\d+)$")
+_UNNUMBERED = re.compile(
+    r"(exec_hi|vcc|vcc_lo|vcc_hi|m0|scc|vccz|execz|flat_scratch(_lo|_hi)?|xnack_mask(_lo|_hi)?"
+    r"|tba(_lo|_hi)?|tma(_lo|_hi)?|ttmp\d+|lds_direct|src_\w+"
+    r"|[sv]\[\d+(:\d+)?\]|ttmp\[\d+(:\d+)?\])$")
+
+#: directive -> positions of operands that name a register (a number or a register name)
+_REGISTER_OPERANDS = {".cfi_register": (0, 1), ".cfi_def_cfa_offset": (),
+                      ".cfi_adjust_cfa_offset": (), ".cfi_remember_state": (),
+                      ".cfi_restore_state": ()}
 
 #: directive -> number of register/number operands
 _OPERANDS = {
@@ -142,11 +160,46 @@ def directive_numeric(asm, directive):
     if len(args) != count:
         raise _error("expected comma" if len(args) < count else "expected newline",
                      directive.rest_column)
-    values = tuple(asm.absolute(arg) for arg in args)
+    registers = _REGISTER_OPERANDS.get(directive.name, (0,))
+    texts = _argument_texts(directive)
+    values = tuple(_register(asm, texts[i]) if i in registers and not _is_number(texts[i][0])
+                   else asm.absolute(arg) for i, arg in enumerate(args))
     if directive.name == ".cfi_return_column":
         frame.return_column = values[0]
         return
     frame.instructions.append((asm.current.size, directive.name, values))
+
+
+def _argument_texts(directive):
+    """(text, column) of each comma-separated argument."""
+    out, column = [], directive.rest_column
+    for piece in directive.rest.split(","):
+        stripped = piece.strip()
+        out.append((stripped, column + len(piece) - len(piece.lstrip())))
+        column += len(piece) + 1
+    return out
+
+
+def _is_number(text: str) -> bool:
+    """llvm-mc reads an operand starting with a digit as a register number."""
+    return text[:1].isdigit()
+
+
+def _register(asm, argument) -> int:
+    """The DWARF number of a register named in a CFI directive."""
+    text, column = argument
+    name = text.lower()
+    numbered = _NUMBERED.match(name)
+    if numbered:
+        index = int(numbered.group(2))
+        if numbered.group(1) == "v":
+            return _VGPR + index
+        return _SGPR_LOW + index if index < 64 else _SGPR_HIGH + index - 64
+    if name in _SPECIAL_REGISTERS:
+        return _SPECIAL_REGISTERS[name]
+    if _UNNUMBERED.match(name):
+        return _NO_DWARF_NUMBER
+    raise _error("invalid register name", column)
 
 
 def _arguments(directive):

@@ -127,6 +127,7 @@ ERRORS = [
     (".cfi_startproc\n.cfi_startproc\n", 3, 1,
      "starting new .cfi frame before finishing the previous one"),
     (".cfi_startproc\ns_nop 0\n", 3, 1, "Unfinished frame!"),
+    (".cfi_startproc\n.cfi_undefined x\n.cfi_endproc\n", 2, 16, "invalid register name"),
 ]
 
 
