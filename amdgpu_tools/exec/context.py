@@ -24,10 +24,20 @@ import numpy as np
 from ..errors import KernelError
 
 
-@dataclass(frozen=True)
 class Branch:
-    taken: object            # (n,) bool array or bool
-    target: int
+    """Go to ``target`` where ``taken`` ((n,) bool array or a Python bool).
+
+    A plain slotted class, not a dataclass: one is made at every taken
+    branch, and the frozen dataclass constructor costs several times more."""
+
+    __slots__ = ("taken", "target")
+
+    def __init__(self, taken, target):
+        self.taken = taken
+        self.target = target
+
+    def __repr__(self):
+        return f"Branch(taken={self.taken!r}, target={self.target!r})"
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,15 @@ _M64 = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 
 def branch_target(ctx):
     """PC + 4 + simm16 * 4 (simm16 signed), as SOPP branches compute it."""
-    simm = field(ctx.inst, "simm16")
+    return ctx.record.pc + branch_offset(ctx.inst)
+
+
+def branch_offset(inst):
+    """Target minus PC of a SOPP branch: 4 + simm16 * 4 (simm16 signed); worked
+    out once at pre-decode (a bound closure must not depend on its PC)."""
+    simm = field(inst, "simm16")
     simm = simm - 0x10000 if simm & 0x8000 else simm
-    return ctx.record.pc + 4 + simm * 4
+    return 4 + simm * 4
 
 
 # ------------------------------------------------------------------ SOPP
@@ -58,16 +64,32 @@ def s_barrier(ctx):
     return BARRIER
 
 
-@instruction("s_branch")
-def s_branch(ctx):
-    return Branch(True, branch_target(ctx))
+@builder("s_branch")
+def s_branch(inst, program):
+    offset = branch_offset(inst)
+
+    def run(ctx):
+        return Branch(True, ctx.record.pc + offset)
+    return run
 
 
-def _conditional_branch(name, condition):
-    @instruction(name)
-    def fn(ctx):
-        return Branch(condition(ctx.state, ctx.sel), branch_target(ctx))
-    fn.__name__ = name
+def _conditional_branch(name, condition, one_wave):
+    """Register a conditional branch: ``condition(state, sel)`` gives each
+    wave's decision, ``one_wave(state, wave)`` the same as a Python bool for
+    a wave running alone (no arrays; falling through returns None)."""
+    @builder(name)
+    def build(inst, program):
+        offset = branch_offset(inst)
+
+        def run(ctx):
+            sel = ctx.sel
+            if ctx.n == 1 and type(sel) is slice:
+                if one_wave(ctx.state, sel.start):
+                    return Branch(True, ctx.record.pc + offset)
+                return None
+            return Branch(condition(ctx.state, sel), ctx.record.pc + offset)
+        return run
+    build.__name__ = name
 
 
 def _vcc_zero(state, sel):
@@ -78,16 +100,26 @@ def _exec_zero(state, sel):
     return (state.sgpr[EXEC_LO, sel] | state.sgpr[EXEC_HI, sel]) == 0
 
 
-_conditional_branch("s_cbranch_scc0", lambda state, sel: ~state.scc[sel])
-_conditional_branch("s_cbranch_scc1", lambda state, sel: state.scc[sel].copy())
-_conditional_branch("s_cbranch_vccz", _vcc_zero)
-_conditional_branch("s_cbranch_vccnz", lambda state, sel: ~_vcc_zero(state, sel))
-_conditional_branch("s_cbranch_execz", _exec_zero)
-_conditional_branch("s_cbranch_execnz", lambda state, sel: ~_exec_zero(state, sel))
+def _pair_zero(low):
+    """One wave's SGPR pair at ``low`` is zero (VCCZ, EXECZ)."""
+    return lambda state, wave: not (state.sgpr.item(low, wave) | state.sgpr.item(low + 1, wave))
+
+
+_conditional_branch("s_cbranch_scc0", lambda state, sel: ~state.scc[sel],
+                    lambda state, wave: not state.scc.item(wave))
+_conditional_branch("s_cbranch_scc1", lambda state, sel: state.scc[sel].copy(),
+                    lambda state, wave: state.scc.item(wave))
+_vcc_zero_one, _exec_zero_one = _pair_zero(VCC_LO), _pair_zero(EXEC_LO)
+_conditional_branch("s_cbranch_vccz", _vcc_zero, _vcc_zero_one)
+_conditional_branch("s_cbranch_vccnz", lambda state, sel: ~_vcc_zero(state, sel),
+                    lambda state, wave: not _vcc_zero_one(state, wave))
+_conditional_branch("s_cbranch_execz", _exec_zero, _exec_zero_one)
+_conditional_branch("s_cbranch_execnz", lambda state, sel: ~_exec_zero(state, sel),
+                    lambda state, wave: not _exec_zero_one(state, wave))
 # No debugger is attached: the cdbg branches never branch.
 for _name in ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
               "s_cbranch_cdbgsys_and_user"):
-    _conditional_branch(_name, lambda state, sel: False)
+    _conditional_branch(_name, lambda state, sel: False, lambda state, wave: False)
 
 #: s_sendmsg message ids that matter to compute waves.
 MSG_INTERRUPT, MSG_GS, MSG_GS_DONE, MSG_SAVEWAVE, MSG_STALL_WAVE_GEN, MSG_SYSMSG = 1, 2, 3, 4, 5, 15
