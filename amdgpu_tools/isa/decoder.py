@@ -76,8 +76,20 @@ def decode(code, offset, target):
     """Decode the instruction at ``code[offset:]`` for ``target``."""
     if not isinstance(target, Target):
         target = get_target(target)
-    word0, = read_words(code, offset, 1)
-    for fmt, module, hook in _routes(target.generation, word0 >> 16):
+    return _decode(code, offset, target)
+
+
+def _decode(code, offset, target):
+    """``decode`` for a ``Target`` (the disassembler's loop resolves it once)."""
+    try:
+        word0, = _DWORDS[1].unpack_from(code, offset)
+    except struct.error:
+        read_words(code, offset, 1)  # names the truncation
+        raise
+    routes = _ROUTES.get((target.generation, word0 >> 16))
+    if routes is None:
+        routes = _routes(target.generation, word0 >> 16)
+    for fmt, module, hook in routes:
         if word0 & fmt.match_mask == fmt.match_value:
             break
     else:
@@ -127,7 +139,7 @@ def disassemble(code, target, base_address=0):
     offset = 0
     while offset < len(code):
         try:
-            inst = decode(code, offset, target)
+            inst = _decode(code, offset, target)
         except DecodeError as error:
             size = min(4, len(code) - offset)
             word = int.from_bytes(code[offset:offset + size], "little")
