@@ -484,10 +484,10 @@ def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out, pick=None):
     (exec/rounding.mode_picker) instead of the fixed ``fn``.
     """
     getters = tuple(_typed_getter(get, type_) for get, type_ in fetch)
-    to_bits = ops.to_bits
+    to_bits = ops.bits_converter(dst_type)
 
     def finish(ctx, state, sel, result):
-        bits = to_bits(result, dst_type)
+        bits = to_bits(result)
         if flush_out and not state.denorm_f32 & _ALLOW_OUTPUT:
             bits = _flush_f32(bits)
         elif flush_wide_out and not state.denorm_f64_f16 & _ALLOW_OUTPUT:
@@ -519,6 +519,13 @@ def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out, pick=None):
             def run(ctx):
                 state, sel = ctx.state, ctx.sel
                 return finish(ctx, state, sel, pick(state)(first(state, sel), second(state, sel)))
+    elif len(getters) == 3 and pick is None:
+        first, second, third = getters
+
+        def run(ctx):
+            state, sel = ctx.state, ctx.sel
+            return finish(ctx, state, sel, fn(first(state, sel), second(state, sel),
+                                              third(state, sel)))
     else:
         def run(ctx):
             state, sel = ctx.state, ctx.sel

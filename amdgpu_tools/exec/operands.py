@@ -164,6 +164,28 @@ def to_bits(values, type_):
     return bits
 
 
+def bits_converter(type_):
+    """``to_bits`` for results of one type, chosen at pre-decode: a result
+    already held in the type's own dtype (most are) is viewed as bits
+    directly, without asarray/astype; anything else goes through ``to_bits``."""
+    value_dtype, bits_dtype = _BITS_OUT.get(type_, (np.uint32, np.uint32))
+    if bits_dtype is np.uint16:
+        return lambda values: to_bits(values, type_)
+    value_dtype, bits_dtype = np.dtype(value_dtype), np.dtype(bits_dtype)
+    ndarray = np.ndarray
+    if value_dtype == bits_dtype:
+        def convert(values):
+            if type(values) is ndarray and values.dtype is value_dtype:
+                return values
+            return to_bits(values, type_)
+    else:
+        def convert(values):
+            if type(values) is ndarray and values.dtype is value_dtype:
+                return values.view(bits_dtype)
+            return to_bits(values, type_)
+    return convert
+
+
 def split64(bits):
     """uint64 bits -> (low, high) uint32 halves."""
     bits = np.asarray(bits, dtype=np.uint64)
