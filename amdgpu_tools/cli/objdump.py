@@ -4,7 +4,8 @@
 llvm-objdump's layout (``<text>  // ADDRESS: WORDS``); ``--notes`` prints the
 notes with decoded metadata, ``--kernels`` every kernel descriptor field by
 field, ``--raw HEX --mcpu CPU`` disassembles bytes given on the command line.
-An input may also be a clang offload bundle (what hipcc --genco writes): its
+An input may also be a clang offload bundle (what hipcc --genco writes), or a
+host object holding one in ``.hip_fatbin`` (clang -x hip -c): the bundle's
 amdgcn entries are listed one after another (``--mcpu`` picks one).
 ``-t``/``--syms``, ``--section-headers`` and ``-r``/``--reloc`` print the
 tables. The listings themselves are ``amdgpu_tools.elf.listing``; this module
@@ -13,12 +14,14 @@ parses arguments and prints.
 
 from __future__ import annotations
 
+import io
 import sys
 
 import click
 
 from ..elf.listing import (disassembly, instruction_line, kernels_listing, notes_listing,
                            relocation_listing, section_headers, symbol_table)
+from ..elf.constants import EM_AMDGPU
 from ..elf.reader import ElfFile, read_elf
 from ..errors import ElfFormatError, LoadError, ToolchainError
 from ..runtime.bundle import ELF_MAGIC, is_offload_bundle, read_bundle, select_entry
@@ -74,11 +77,13 @@ def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu
 def code_objects(path, mcpu=None) -> list[tuple[str, ElfFile]]:
     """``[(name, ElfFile)]`` of one input file: the code object itself, or the
     device entries of a clang offload bundle (``hipcc --genco``, ``clang -x hip
-    --cuda-device-only``, compressed or not), each named ``PATH(BUNDLE ID)`` as
+    --cuda-device-only``, compressed or not; or the one in a host object's
+    ``.hip_fatbin``), each named ``PATH(BUNDLE ID)`` as
     llvm-objdump names an archive member. ``--mcpu`` picks the one entry that
     processor (or target ID, ``gfx900:xnack-``) would load; without it every
     amdgcn entry is listed, in bundle order."""
     data = _read(path)
+    data = _hip_fatbin(data) or data
     if not is_offload_bundle(data):
         return [(str(path), read_elf(data, str(path)))]
     try:
@@ -97,6 +102,25 @@ def code_objects(path, mcpu=None) -> list[tuple[str, ElfFile]]:
                             "assembly bundles have nothing to disassemble)")
         objects.append((name, read_elf(entry.data, name)))
     return objects
+
+
+#: the host object section clang puts a HIP program's offload bundle in
+HIP_FATBIN_SECTION = ".hip_fatbin"
+
+
+def _hip_fatbin(data: bytes) -> bytes | None:
+    """The offload bundle inside a host ELF object (``clang -x hip -c``, hipcc
+    without --genco), or None: not such an object (its own errors come later)."""
+    if data[:4] != ELF_MAGIC or int.from_bytes(data[18:20], "little") == EM_AMDGPU:
+        return None
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    try:
+        section = ELFFile(io.BytesIO(data)).get_section_by_name(HIP_FATBIN_SECTION)
+        bundle = section.data() if section is not None else None
+    except (ELFError, ValueError, EOFError):  # malformed: read_elf says what is wrong
+        return None
+    return bundle if bundle and is_offload_bundle(bundle) else None
 
 
 def _read(path) -> bytes:

@@ -3,7 +3,7 @@
 llvm-objdump-19 refuses a bundle ("not recognized as a valid object file"), so
 the reference is its listing of each entry unbundled by clang-offload-bundler-19,
 recorded in tests/cli/data by tools/isa_gen/gen_bundle.py (two targets, plain
-and zstd-compressed). Each entry must list exactly as llvm-objdump lists the
+and zstd-compressed, and a host object carrying a bundle in .hip_fatbin). Each entry must list exactly as llvm-objdump lists the
 entry's code object, under a ``PATH(BUNDLE ID):`` header (llvm-objdump's
 archive-member style).
 """
@@ -117,6 +117,25 @@ def test_truncated_bundle_is_an_error(tmp_path, capsys):
     path.write_bytes(open(PLAIN, "rb").read()[:200])
     assert main(["-d", str(path)]) == 1
     assert "truncated offload bundle" in capsys.readouterr().err
+
+
+def test_host_object_lists_the_bundle_in_its_hip_fatbin(capsys):
+    """clang -x hip -c writes an x86-64 object; its .hip_fatbin holds the bundle."""
+    host = os.path.join(DATA, "kernels_host.o")
+    assert open(host, "rb").read()[18] == 62  # EM_X86_64: llvm-objdump lists it as x86
+    found = listed(capsys, "-d", host)
+    assert list(found) == [GFX900]
+    assert instructions(found[GFX900]) == instructions(recorded(GFX900))
+
+
+def test_host_object_without_offload_code_is_still_rejected(tmp_path, capsys):
+    path = tmp_path / "host.o"
+    data = bytearray(open(os.path.join(DATA, "kernels_host.o"), "rb").read())
+    start = data.index(b".hip_fatbin")
+    data[start:start + 11] = b".hip_nobin_"  # the section is still there, renamed
+    path.write_bytes(bytes(data))
+    assert main(["-d", str(path)]) == 1
+    assert "not an AMDGPU object: e_machine is 62" in capsys.readouterr().err
 
 
 def test_plain_code_objects_are_unchanged():

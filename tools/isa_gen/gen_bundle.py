@@ -6,6 +6,7 @@ targets (gfx803, gfx900:xnack-), once plain and once ``--offload-compress``
 bundle, llvm-objdump-19's disassembly of the entry's code object (unbundled by
 clang-offload-bundler-19) is recorded as ``<bundle>.<bundle id>.objdump.txt``,
 and clang-offload-bundler-19's ``--list`` of each bundle as ``<bundle>.list.txt``.
+``kernels_host.o`` is a host object (``clang -x hip -c``) carrying the bundle.
 
     python -m tools.isa_gen.gen_bundle
 """
@@ -57,9 +58,20 @@ def record(name, extra, goldens):
                 handle.write(listing.replace(entry, f"{name}({bundle_id})"))
 
 
+def record_host_object():
+    """``kernels_host.o``: the x86-64 object of ``clang -x hip -c`` for gfx900:xnack-,
+    whose ``.hip_fatbin`` section holds the bundle (its entry lists as the plain
+    bundle's gfx900 entry does)."""
+    argv = [CLANG, "-x", "hip", "-c", "-O2", "--rocm-path=/usr",
+            f"--rocm-device-lib-path={BITCODE}", f"--offload-arch={ARCHS[1]}", SOURCE,
+            "-o", os.path.join(DATA, "kernels_host.o")]
+    subprocess.run(argv, check=True, env=dict(os.environ, HIP_PLATFORM="amd"))
+
+
 def main():
     for name, extra in BUNDLES.items():
         record(name, extra, goldens=not extra)
+    record_host_object()
 
 
 if __name__ == "__main__":
