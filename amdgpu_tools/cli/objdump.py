@@ -40,9 +40,14 @@ TOOL = "amdgpu-objdump"
 @click.option("-r", "--reloc", is_flag=True, help="Print relocations.")
 @click.option("--raw", "raw_hex", default=None,
               help="Disassemble hex dwords (7E0002F2 BF810000) or bytes (f202007e).")
-@click.option("--mcpu", default=None, help="Processor (default: the object's own).")
+@click.option("--mcpu", default=None,
+              help="Processor (default: the object's own); picks a bundle's entry.")
 def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, mcpu):
-    """Disassemble and describe AMDGPU code objects."""
+    """Disassemble and describe AMDGPU code objects.
+
+    FILES may be code objects, clang offload bundles (hipcc --genco) or host
+    objects carrying one (.hip_fatbin); a bundle's amdgcn entries are listed
+    one by one as FILE(BUNDLE ID), or only the one --mcpu names."""
     if raw_hex is not None:
         click.echo(raw_disassembly(raw_hex, mcpu or "gfx900"), nl=False)
         return 0
