@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .formats import field
-from .operands import OperandError, scalar_getter, vector_getter
+from .operands import OperandError, constant_bits, is_constant, scalar_getter, vector_getter
 from .registry import builder, instruction
 from .state import M0
 
@@ -16,12 +16,27 @@ def _source_vgpr(inst):
     return code - 256 if code >= 256 else code
 
 
+def _constant_lane(inst):
+    """The lane of a readlane/writelane whose lane operand is a constant (as in
+    every SGPR spill and reload), else None: then one plain index does."""
+    code = field(inst, "src1", "vsrc1")
+    if not is_constant(code):
+        return None
+    return int(constant_bits(code, "u32", inst.literal)) & 63
+
+
 @builder("v_readlane_b32")
 def v_readlane_b32(inst, program):
     """SGPR = VGPR[lane], lane = src1 & 63 (EXEC is ignored)."""
     reg = _source_vgpr(inst)
     lane = scalar_getter(field(inst, "src1", "vsrc1"), "u32", inst.literal)
     dst = field(inst, "vdst", "sdst")
+    fixed = _constant_lane(inst)
+    if fixed is not None:
+        def run_fixed(ctx):
+            state = ctx.state
+            state.sgpr[dst, ctx.sel] = state.vgpr[reg, ctx.sel, fixed]
+        return run_fixed
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
@@ -36,6 +51,12 @@ def v_writelane_b32(inst, program):
     value = scalar_getter(field(inst, "src0"), "b32", inst.literal)
     lane = scalar_getter(field(inst, "src1", "vsrc1"), "u32", inst.literal)
     dst = field(inst, "vdst")
+    fixed = _constant_lane(inst)
+    if fixed is not None:
+        def run_fixed(ctx):
+            state = ctx.state
+            state.vgpr[dst, ctx.sel, fixed] = value(state, ctx.sel)
+        return run_fixed
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
