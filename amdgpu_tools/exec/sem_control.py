@@ -382,13 +382,23 @@ def s_getpc_b64(inst, program):
     return run
 
 
+def _go_to(targets):
+    """The outcome of a move to per-wave ``targets``: a Branch the run loop
+    follows without a trip through the scheduler when every wave goes to the
+    same place (calls and returns), else a Jump. (A Jump always goes back to
+    the scheduler, which some ops rely on to look at the wave modes again.)"""
+    first = int(targets[0])
+    if targets.size == 1 or (targets == first).all():
+        return Branch(True, first)
+    return Jump(targets)
+
+
 @builder("s_setpc_b64")
 def s_setpc_b64(inst, program):
     source = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
 
     def run(ctx):
-        target = np.broadcast_to(source(ctx.state, ctx.sel), (ctx.n,)).astype(np.int64)
-        return Jump(target)
+        return _go_to(np.broadcast_to(source(ctx.state, ctx.sel), (ctx.n,)).astype(np.int64))
     return run
 
 
@@ -400,7 +410,7 @@ def s_swappc_b64(inst, program):
     def run(ctx):
         target = np.broadcast_to(source(ctx.state, ctx.sel), (ctx.n,)).astype(np.int64).copy()
         write_scalar(ctx.state, ctx.sel, dst, np.uint64(ctx.record.next_pc), True)
-        return Jump(target)
+        return _go_to(target)
     return run
 
 
