@@ -87,7 +87,7 @@ def build_salu(inst, semantic, program):
     else:
         run = _general_salu(fn, getters, scc_in, old_dst, scc_out, dst_code, wide, writes_exec)
     one_wave = _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec)
-    return run if one_wave is None else _by_wave_count(one_wave, run)
+    return run if one_wave is None else by_wave_count(one_wave, run)
 
 
 def _general_salu(fn, getters, scc_in, old_dst, scc_out, dst_code, wide, writes_exec):
@@ -112,7 +112,7 @@ def _general_salu(fn, getters, scc_in, old_dst, scc_out, dst_code, wide, writes_
     return run
 
 
-def _by_wave_count(one_wave, run):
+def by_wave_count(one_wave, run):
     """Run ``one_wave(ctx, state, wave)`` for a group of one wave, else ``run``."""
     def run_by_count(ctx):
         sel = ctx.sel
@@ -122,7 +122,7 @@ def _by_wave_count(one_wave, run):
     return run_by_count
 
 
-def _int_reader(code, type_, literal=None, aperture=None):
+def int_reader(code, type_, literal=None, aperture=None):
     """``read(state, wave) -> int`` bits of a scalar source for one wave (what
     ``ops.scalar_getter`` reads, as a Python int), or None for the operands
     only the getter reads (VCCZ, EXECZ, apertures)."""
@@ -152,14 +152,14 @@ def _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec):
         imm = field(inst, "simm16")
         readers = [lambda state, wave: imm]
         if len(semantic.srcs) == 2:
-            readers.insert(0, _int_reader(field(inst, "sdst"), semantic.srcs[0]))
+            readers.insert(0, int_reader(field(inst, "sdst"), semantic.srcs[0]))
     else:
-        readers = [_int_reader(field(inst, name), type_, inst.literal, aperture)
+        readers = [int_reader(field(inst, name), type_, inst.literal, aperture)
                    for name, type_ in zip(("ssrc0", "ssrc1"), semantic.srcs)]
     if flags["scc_in"]:
         readers.append(lambda state, wave: int(state.scc.item(wave)))
     if flags.get("dst_in"):
-        readers.append(_int_reader(dst_code, semantic.dst) if dst_code is not None else None)
+        readers.append(int_reader(dst_code, semantic.dst) if dst_code is not None else None)
     if None in readers:
         return None
     return _int_salu_run(twin, readers, flags["scc_out"], dst_code, wide, writes_exec)

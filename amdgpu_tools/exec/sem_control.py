@@ -11,7 +11,7 @@ import numpy as np
 
 from . import gpr_index
 from .context import BARRIER, END, Branch, Jump
-from .formats import field, write_scalar
+from .formats import by_wave_count, field, int_reader, write_scalar
 from .operands import scalar_getter
 from .registry import builder, instruction, unsupported
 from .state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, M0, VCC_HI, VCC_LO
@@ -455,8 +455,29 @@ def _saveexec(name, op, write_dst_old_exec):
             write_scalar(state, sel, EXEC_LO, new, True)
             state.scc[sel] = new != 0
             ctx.exec_changed()
-        return run
+        read = int_reader(field(inst, "ssrc0"), "b64", inst.literal)
+        if read is None:
+            return run
+        return by_wave_count(_saveexec_one_wave(op, read, dst, write_dst_old_exec), run)
     build.__name__ = name
+
+
+def _saveexec_one_wave(op, read, dst, write_dst_old_exec):
+    """The saveexec steps for a wave running alone, on Python ints (the ops
+    above work on ints as on arrays once masked to 64 bits)."""
+    def run(ctx, state, wave):
+        sgpr = state.sgpr
+        value = read(state, wave)
+        old = sgpr.item(EXEC_LO, wave) | sgpr.item(EXEC_HI, wave) << 32
+        new = op(value, old) & 0xFFFF_FFFF_FFFF_FFFF
+        saved = old if write_dst_old_exec else new
+        sgpr[dst, wave] = saved & 0xFFFFFFFF
+        sgpr[dst + 1, wave] = saved >> 32
+        sgpr[EXEC_LO, wave] = new & 0xFFFFFFFF
+        sgpr[EXEC_HI, wave] = new >> 32
+        state.scc[wave] = new != 0
+        ctx.exec_changed()
+    return run
 
 
 for _name, _op in _SAVEEXEC.items():
