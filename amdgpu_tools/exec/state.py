@@ -152,15 +152,17 @@ class WaveState:
         under one EXEC unpack it once.
         """
         lo, hi = self.sgpr[EXEC_LO, sel], self.sgpr[EXEC_HI, sel]
-        key = (sel.start, sel.stop) if isinstance(sel, slice) else None
+        if type(sel) is not slice:
+            return mask_to_lanes(lo, hi)
+        # the key holds the EXEC words as bytes: comparing two short byte
+        # strings is far cheaper than two np.array_equal calls
+        key = (sel.start, sel.stop, lo.tobytes(), hi.tobytes())
         cached = self._exec_cache
-        if key is not None and cached is not None and cached[0] == key and \
-                np.array_equal(cached[1], lo) and np.array_equal(cached[2], hi):
-            return cached[3]
+        if cached is not None and cached[0] == key:
+            return cached[1]
         lanes = mask_to_lanes(lo, hi)
-        if key is not None:
-            lanes.flags.writeable = False
-            self._exec_cache = (key, lo.copy(), hi.copy(), lanes)
+        lanes.flags.writeable = False
+        self._exec_cache = (key, lanes)
         return lanes
 
     def set_exec_lanes(self, sel, lanes: np.ndarray) -> None:
