@@ -83,8 +83,9 @@ def semantic_for(inst, generation):
 #: stale entry; bounded so a long session cannot grow it without limit.
 _DECODED = {}
 _DECODED_LIMIT = 1 << 16
-#: Bound closures shared by every dispatch:
-#: (binding key, bytes) -> (inst, semantic, run).
+#: Bound closures shared by every dispatch: (binding key, bytes) -> (inst,
+#: semantic, run), under the bytes fetched at an address and under the
+#: instruction's own bytes.
 _BOUND = {}
 
 
@@ -141,10 +142,18 @@ class Program:
             if len(_DECODED) >= _DECODED_LIMIT:
                 _DECODED.clear()
             _DECODED[key] = inst
-        bound = (inst, semantic_for(inst, self.generation), self._bind(inst, pc))
+        semantic = semantic_for(inst, self.generation)
+        # the same instruction recurs at many addresses (-O0 code above all):
+        # its closure is also kept under its own bytes, without what follows
+        own_key = (self._binding_key, code[:inst.size])
+        shared = _BOUND.get(own_key)
+        if shared is not None and shared[1] is semantic:
+            run = shared[2]
+        else:
+            run = self._bind(inst, pc)
         if len(_BOUND) >= _DECODED_LIMIT:
             _BOUND.clear()
-        _BOUND[(self._binding_key, code)] = bound
+        bound = _BOUND[(self._binding_key, code)] = _BOUND[own_key] = (inst, semantic, run)
         return bound
 
     def _bind(self, inst, pc):
