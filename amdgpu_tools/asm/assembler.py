@@ -382,9 +382,11 @@ class Assembler(ControlFlow):
         if self.dwarf_loc_pending:  # data takes a pending .loc as instructions do
             self.line_table.make_row(self.current, self.current.size)
             self.dwarf_loc_pending = False
-        self._append(data)
+        self.emit_fill(data)
 
-    def _append(self, data: bytes):
+    def emit_fill(self, data: bytes):
+        """Bytes that leave a pending .loc waiting, as llvm-mc's fill fragments
+        (alignment padding, ``.zero``/``.skip``) do."""
         section = self.current
         if section.size + len(data) > MAX_SECTION_BYTES:
             raise StatementError(f"section '{section.name}' would exceed {MAX_SECTION_BYTES} bytes", None)
@@ -422,10 +424,10 @@ class Assembler(ControlFlow):
         if max_skip is not None and padding > max_skip:
             return
         if fill is None and section.is_code:
-            self._append(_nop_fill(padding))
+            self.emit_fill(_nop_fill(padding))
         else:
             byte = (fill or 0) & 0xFF
-            self._append(bytes([byte]) * padding)
+            self.emit_fill(bytes([byte]) * padding)
 
     # ---- diagnostics -------------------------------------------------------------
 

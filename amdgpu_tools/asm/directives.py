@@ -316,7 +316,7 @@ def directive_zero(asm, directive):
                     directive.rest_column)
         return
     _check_size(asm, count)
-    asm.emit(bytes([fill & 0xFF]) * count)
+    asm.emit_fill(bytes([fill & 0xFF]) * count)
 
 
 def directive_fill(asm, directive):

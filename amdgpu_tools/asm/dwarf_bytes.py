@@ -68,10 +68,11 @@ def temporary_label(asm, section, offset: int) -> Symbol:
     return symbol
 
 
-def append_to_section(asm, section, buffer: DwarfBuffer, base: int | None = None):
-    """Append ``buffer`` to ``section``; its references become data fixups."""
+def append_to_section(asm, section, buffer: DwarfBuffer) -> int:
+    """Append ``buffer`` to ``section``; its references become data fixups.
+    Returns the offset where the buffer starts."""
     from .expr import Binary, Sym
-    start = len(section.data) if base is None else base
+    start = len(section.data)
     section.data += buffer.data
     where = Location(asm.filename, 0, 1, "")
     for offset, size, symbol, pc_relative in buffer.references:

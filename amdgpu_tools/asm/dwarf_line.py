@@ -324,7 +324,6 @@ def write_line_table(asm):
         _sequence(asm, out, section, rows, table.version)
     current, previous = asm.current, asm.previous
     line_section = asm.switch_section(".debug_line")
-    base = len(line_section.data)
     out.data[0:4] = (len(out) - 4).to_bytes(4, "little")
     if strings is not None:
         str_section = asm.switch_section(".debug_line_str", elfc.SHT_PROGBITS,
@@ -337,7 +336,7 @@ def write_line_table(asm):
                 labels[offset] = temporary_label(asm, str_section, start + offset)
             out.references.append((at, 4, labels[offset], False))
         out.references.sort(key=lambda reference: reference[0])
-    append_to_section(asm, line_section, out, base)
+    append_to_section(asm, line_section, out)
     asm.current, asm.previous = current, previous
 
 
