@@ -82,12 +82,37 @@ def build_salu(inst, semantic, program):
     if dst_type in _NO_DST:
         dst_code = None
     old_dst = ops.scalar_getter(dst_code, dst_type) if flags.get("dst_in") else None
-    if not scc_in and old_dst is None and not wide and not writes_exec and len(getters) <= 2:
+    move = _register_move(inst, semantic, dst_code, wide, writes_exec)
+    if move is not None:
+        run = move
+    elif not scc_in and old_dst is None and not wide and not writes_exec and len(getters) <= 2:
         run = _plain_salu(fn, getters, scc_out, dst_code)
     else:
         run = _general_salu(fn, getters, scc_in, old_dst, scc_out, dst_code, wide, writes_exec)
     one_wave = _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec)
     return run if one_wave is None else by_wave_count(one_wave, run)
+
+
+#: Moves whose source may be copied row by row (s_mov_b64 saves and restores
+#: EXEC around every divergent region; -O0 code moves pairs constantly).
+_MOVES = {"s_mov_b32": 1, "s_mov_b64": 2}
+
+
+def _register_move(inst, semantic, dst_code, wide, writes_exec):
+    """s_mov_b32/b64 from SGPRs as one copy of 1 or 2 register rows, without
+    widening to 64 bits and splitting again; None for other ops and sources."""
+    rows = _MOVES.get(semantic.op)
+    source = field(inst, "ssrc0")
+    if rows is None or dst_code is None or inst.encoding != "SOP1" or \
+            max(source, dst_code) + rows > 128:    # (a pair past s127 is a fault)
+        return None
+
+    def run(ctx):
+        sgpr = ctx.state.sgpr
+        sgpr[dst_code:dst_code + rows, ctx.sel] = sgpr[source:source + rows, ctx.sel]
+        if writes_exec:
+            ctx.exec_changed()
+    return run
 
 
 def _general_salu(fn, getters, scc_in, old_dst, scc_out, dst_code, wide, writes_exec):
