@@ -109,9 +109,7 @@ def _current_frame(asm, directive) -> Frame:
 def directive_sections(asm, directive):
     """``.cfi_sections [.eh_frame][, .debug_frame]``: which tables to write."""
     names = [part.strip() for part in directive.rest.split(",")] if directive.rest.strip() else []
-    if any(name not in (".eh_frame", ".debug_frame") for name in names):
-        raise _error("expected .eh_frame or .debug_frame", directive.rest_column)
-    state = _state(asm)
+    state = _state(asm)  # other names are accepted and ignored, as llvm-mc-19 does
     state.eh_frame = ".eh_frame" in names
     state.debug_frame = ".debug_frame" in names
 
@@ -120,7 +118,7 @@ def directive_startproc(asm, directive):
     state = _state(asm)
     word = directive.rest.strip()
     if word and word != "simple":
-        raise _error("unexpected token", directive.rest_column)
+        raise _error("unexpected token", directive.rest_column + len(directive.rest.rstrip()))
     if state.open and state.open[-1].section is asm.current:
         asm.error("starting new .cfi frame before finishing the previous one", where=_next_line(asm))
         return
@@ -157,9 +155,12 @@ def directive_numeric(asm, directive):
     frame = _current_frame(asm, directive)
     args = _arguments(directive)
     count = _OPERANDS[directive.name]
-    if len(args) != count:
-        raise _error("expected comma" if len(args) < count else "expected newline",
-                     directive.rest_column)
+    if len(args) < count:  # llvm-mc points at the end of the arguments...
+        raise _error("expected comma", directive.rest_column + len(directive.rest.rstrip()))
+    if len(args) > count:  # ...or at the first comma too many
+        pieces = directive.rest.split(",")
+        raise _error("expected newline",
+                     directive.rest_column + sum(len(p) + 1 for p in pieces[:count]) - 1)
     registers = _REGISTER_OPERANDS.get(directive.name, (0,))
     texts = _argument_texts(directive)
     values = tuple(_register(asm, texts[i]) if i in registers and not _is_number(texts[i][0])

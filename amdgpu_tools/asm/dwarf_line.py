@@ -146,7 +146,7 @@ class LineTable:
 
 # ---- directives -------------------------------------------------------------------
 
-_TOKEN = re.compile(r'\s*(?:(?P<string>"(?:[^"\\]|\\.)*")|(?P<number>-?(?:0[xX][0-9a-fA-F]+|\d+))'
+_TOKEN = re.compile(r'\s*(?:(?P<string>"(?:[^"\\]|\\.)*")|(?P<number>0[xX][0-9a-fA-F]+|\d+)'
                     r'|(?P<name>[A-Za-z_.$][\w.$]*)|(?P<other>\S))')
 
 
@@ -188,8 +188,6 @@ def directive_file(asm, directive):
     number = None
     if tokens and tokens[0][0] == "number":
         number = int(tokens.pop(0)[1], 0)
-        if number < 0:
-            raise _error("negative file number", directive.rest_column)
     if not tokens or tokens[0][0] != "string":
         raise _error("expected string", tokens[0][2] if tokens else end_column)
     path = _string(tokens.pop(0))
@@ -212,7 +210,7 @@ def directive_file(asm, directive):
         value = tokens.pop(0) if tokens else ("end", "", end_column)
         if text == "md5":
             if value[0] != "number":
-                raise _error("expected hexadecimal integer", value[2])
+                raise _error("unknown token in expression", value[2])
             checksum = int(value[1], 0)
             if checksum >> 128:
                 raise _error("out of range literal value", value[2])
@@ -235,6 +233,12 @@ def directive_file(asm, directive):
     if table.any_md5 and not table.all_md5 and not table.reported_md5_mix:
         table.reported_md5_mix = True
         asm.warning("inconsistent use of MD5 checksums", directive.column)
+
+
+#: llvm-mc's words for a .loc operand that is a symbol rather than a number
+_NOT_CONSTANT = {"is_stmt": "is_stmt value not the constant value of 0 or 1",
+                 "isa": "isa number not a constant value",
+                 "discriminator": "expected absolute expression"}
 
 
 def directive_loc(asm, directive):
@@ -273,10 +277,14 @@ def directive_loc(asm, directive):
             continue
         if text not in ("is_stmt", "isa", "discriminator"):
             raise _error("unknown sub-directive in '.loc' directive", column)
-        if not tokens or tokens[0][0] != "number":
-            raise _error(f"{text} value not a constant" if tokens else "unknown token in expression",
-                         tokens[0][2] if tokens else end_column)
-        _, value_text, value_column = tokens.pop(0)
+        if not tokens:
+            raise _error("unknown token in expression", end_column)
+        kind, value_text, value_column = tokens.pop(0)
+        if value_text == "-" and tokens and tokens[0][0] == "number":
+            kind, value_text = "number", "-" + tokens.pop(0)[1]
+        if kind != "number":
+            raise _error(_NOT_CONSTANT[text] if kind == "name" else "unknown token in expression",
+                         value_column)
         value = int(value_text, 0)
         if text == "is_stmt":
             if value not in (0, 1):

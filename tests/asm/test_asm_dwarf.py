@@ -128,6 +128,16 @@ ERRORS = [
      "starting new .cfi frame before finishing the previous one"),
     (".cfi_startproc\ns_nop 0\n", 3, 1, "Unfinished frame!"),
     (".cfi_startproc\n.cfi_undefined x\n.cfi_endproc\n", 2, 16, "invalid register name"),
+    (".cfi_startproc\n.cfi_offset 1\n.cfi_endproc\n", 2, 14, "expected comma"),
+    (".cfi_startproc\n.cfi_undefined 1, 2\n.cfi_endproc\n", 2, 17, "expected newline"),
+    (".cfi_startproc simplex\n.cfi_endproc\n", 1, 23, "unexpected token"),
+    ('.file 1 "a.c"\n.loc 1 -1\n', 2, 8, "unexpected token in '.loc' directive"),
+    ('.file 1 "a" "b" md5 zz\n', 1, 21, "unknown token in expression"),
+    ('.file -1 "a.c"\n', 1, 7, "expected string"),
+    ('.file 1 "a.c"\n.loc 1 1 1 discriminator x\n', 2, 26, "expected absolute expression"),
+    ('.file 1 "a.c"\n.loc 1 1 1 isa x\n', 2, 16, "isa number not a constant value"),
+    ('.file 1 "a.c"\n.loc 1 1 1 is_stmt y\n', 2, 20,
+     "is_stmt value not the constant value of 0 or 1"),
 ]
 
 
