@@ -87,8 +87,8 @@ class LineTable:
     any_md5: bool = False
     any_source: bool = False
     reported_md5_mix: bool = False
+    #: the last .loc (whether it still waits for bytes is ``asm.dwarf_loc_pending``)
     loc: Loc = field(default_factory=Loc)
-    loc_pending: bool = False
     #: section -> [(offset, Loc)], in order of each section's first row
     rows: dict = field(default_factory=dict)
 
@@ -139,8 +139,7 @@ class LineTable:
     # ---- rows ------------------------------------------------------------------
 
     def make_row(self, section, offset: int):
-        """Close a pending ``.loc`` at ``section``+``offset`` (MCDwarfLineEntry::make)."""
-        self.loc_pending = False
+        """A row for the last ``.loc`` at ``section``+``offset`` (MCDwarfLineEntry::make)."""
         self.rows.setdefault(section, []).append((offset, self.loc))
 
 
@@ -296,10 +295,9 @@ def directive_loc(asm, directive):
             isa = value
         else:
             discriminator = value
-    if table.loc_pending:
+    if asm.dwarf_loc_pending:  # two .loc in a row: the first gets its row here
         table.make_row(asm.current, asm.current.size)
     table.loc = Loc(number, line, column_number, flags, isa, discriminator)
-    table.loc_pending = True
     asm.dwarf_loc_pending = True
 
 
@@ -323,7 +321,7 @@ class _LineStrings:
 def write_line_table(asm):
     """Append the finished line table to ``.debug_line`` (created if needed)."""
     table = asm.line_table
-    asm.dwarf_loc_pending = table.loc_pending = False
+    asm.dwarf_loc_pending = False
     strings = _LineStrings() if table.version >= 5 else None
     string_refs: list[tuple[int, int]] = []  # (offset in buffer, offset in .debug_line_str)
     out = DwarfBuffer()
