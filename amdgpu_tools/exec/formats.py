@@ -82,7 +82,8 @@ def build_salu(inst, semantic, program):
     if dst_type in _NO_DST:
         dst_code = None
     old_dst = ops.scalar_getter(dst_code, dst_type) if flags.get("dst_in") else None
-    move = _register_move(inst, semantic, dst_code, wide, writes_exec)
+    move = _register_move(inst, semantic, dst_code, wide, writes_exec) or \
+        _bitwise_by_halves(inst, semantic, dst_code, writes_exec)
     if move is not None:
         run = move
     elif not scc_in and old_dst is None and not wide and not writes_exec and len(getters) <= 2:
@@ -110,6 +111,47 @@ def _register_move(inst, semantic, dst_code, wide, writes_exec):
     def run(ctx):
         sgpr = ctx.state.sgpr
         sgpr[dst_code:dst_code + rows, ctx.sel] = sgpr[source:source + rows, ctx.sel]
+        if writes_exec:
+            ctx.exec_changed()
+    return run
+
+
+#: 64-bit bitwise ops: every bit of the result depends on the same bit of the
+#: sources only, so the 32-bit semantic applied to both halves is the 64-bit op.
+_BITWISE_B64 = {f"s_{name}_b64": f"s_{name}_b32"
+                for name in ("and", "or", "xor", "andn2", "orn2", "nand", "nor", "xnor")}
+
+
+def _row_pair(code, literal):
+    """``read(state, sel) -> (2, n)`` low/high dwords of a 64-bit source read
+    as two register rows (or a constant as a (2, 1) column), or None."""
+    if ops.is_constant(code):
+        value = int(ops.constant_bits(code, "b64", literal))
+        column = np.array([[value & 0xFFFFFFFF], [value >> 32]], np.uint32)
+        return lambda state, sel: column
+    if code + 2 <= 128:
+        return lambda state, sel: state.sgpr[code:code + 2, sel]
+    return None
+
+
+def _bitwise_by_halves(inst, semantic, dst_code, writes_exec):
+    """s_and_b64 and its kin on two rows at a time with the 32-bit semantic:
+    no widening to uint64 and splitting again. SCC: the 64-bit result is not 0."""
+    narrow = _BITWISE_B64.get(semantic.op)
+    if narrow is None or dst_code is None or dst_code + 2 > 128 or inst.encoding != "SOP2":
+        return None
+    from .registry import SEMANTICS
+    fn = SEMANTICS[narrow].fn
+    first = _row_pair(field(inst, "ssrc0"), inst.literal)
+    second = _row_pair(field(inst, "ssrc1"), inst.literal)
+    if first is None or second is None:
+        return None
+
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        result, _ = fn(first(state, sel), second(state, sel))
+        state.scc[sel] = (result[0] | result[1]) != 0
+        state.sgpr[dst_code:dst_code + 2, sel] = result
         if writes_exec:
             ctx.exec_changed()
     return run
