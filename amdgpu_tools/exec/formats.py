@@ -122,7 +122,7 @@ _BITWISE_B64 = {f"s_{name}_b64": f"s_{name}_b32"
                 for name in ("and", "or", "xor", "andn2", "orn2", "nand", "nor", "xnor")}
 
 
-def _row_pair(code, literal):
+def row_pair(code, literal):
     """``read(state, sel) -> (2, n)`` low/high dwords of a 64-bit source read
     as two register rows (or a constant as a (2, 1) column), or None."""
     if ops.is_constant(code):
@@ -142,8 +142,8 @@ def _bitwise_by_halves(inst, semantic, dst_code, writes_exec):
         return None
     from .registry import SEMANTICS
     fn = SEMANTICS[narrow].fn
-    first = _row_pair(field(inst, "ssrc0"), inst.literal)
-    second = _row_pair(field(inst, "ssrc1"), inst.literal)
+    first = row_pair(field(inst, "ssrc0"), inst.literal)
+    second = row_pair(field(inst, "ssrc1"), inst.literal)
     if first is None or second is None:
         return None
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import gpr_index
 from .context import BARRIER, END, Branch, Jump
-from .formats import by_wave_count, field, int_reader, write_scalar
+from .formats import by_wave_count, field, int_reader, row_pair, write_scalar
 from .operands import scalar_getter
 from .registry import builder, instruction, unsupported
 from .state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, M0, VCC_HI, VCC_LO
@@ -455,11 +455,30 @@ def _saveexec(name, op, write_dst_old_exec):
             write_scalar(state, sel, EXEC_LO, new, True)
             state.scc[sel] = new != 0
             ctx.exec_changed()
+        rows = row_pair(field(inst, "ssrc0"), inst.literal)
+        if rows is not None and dst + 2 <= 128:
+            run = _saveexec_by_halves(op, rows, dst, write_dst_old_exec)
         read = int_reader(field(inst, "ssrc0"), "b64", inst.literal)
         if read is None:
             return run
         return by_wave_count(_saveexec_one_wave(op, read, dst, write_dst_old_exec), run)
     build.__name__ = name
+
+
+def _saveexec_by_halves(op, rows, dst, write_dst_old_exec):
+    """The saveexec steps on (2, n) low/high dword rows: the ops are bitwise,
+    so each half of the result comes from the same half of the operands."""
+    def run(ctx):
+        state, sel = ctx.state, ctx.sel
+        sgpr = state.sgpr
+        value = rows(state, sel)
+        old = sgpr[EXEC_LO:EXEC_HI + 1, sel].copy()
+        new = op(value, old)
+        sgpr[dst:dst + 2, sel] = old if write_dst_old_exec else new
+        sgpr[EXEC_LO:EXEC_HI + 1, sel] = new
+        state.scc[sel] = (new[0] | new[1]) != 0
+        ctx.exec_changed()
+    return run
 
 
 def _saveexec_one_wave(op, read, dst, write_dst_old_exec):
