@@ -14,6 +14,7 @@ from ..elf import constants as elfc
 from ..elf import notes as elf_notes
 from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
 from ..errors import ToolchainError
+from ..isa.targets import v2_isa
 from .expr import Binary, Sym
 from .syntax import StringLit, parse_arguments
 
@@ -242,7 +243,7 @@ def directive_hsa_code_object_isa(asm, directive):
     asm.amdgpu.require(True, directive.name)
     args = parse_arguments(directive.rest) if directive.rest else []
     if not args:
-        major, minor, stepping = asm.target.isa_version
+        major, minor, stepping = v2_isa(asm.target, asm.features.get("xnack"))[1]
         vendor, arch = "AMD", "AMDGPU"
     elif len(args) == 5 and all(isinstance(a, StringLit) for a in args[3:]):
         major, minor, stepping = (asm.absolute(a) for a in args[:3])
@@ -263,10 +264,22 @@ def directive_amd_amdgpu_isa(asm, directive):
 
 
 def _target_id(asm) -> str:
-    """The target id llvm-mc expects: processor, then sramecc and xnack settings."""
-    text = f"amdgcn-amd-amdhsa--{asm.target.name}"
+    """The target id llvm-mc expects, spelled as the code object version does:
+    v2 a processor name of its own for xnack (gfx901), v3 ``+xnack+sram-ecc``
+    for features on or any, v4+ ``:sramecc±:xnack±`` for features set."""
+    target, features = asm.target, asm.features
+    version = asm.code_object_version
+    if version == 2:
+        return f"amdgcn-amd-amdhsa--{v2_isa(target, features.get('xnack'))[0]}"
+    text = f"amdgcn-amd-amdhsa--{target.name}"
+    if version == 3:
+        if target.supports_xnack and features.get("xnack") is not False:
+            text += "+xnack"
+        if target.supports_sramecc and features.get("sramecc") is not False:
+            text += "+sram-ecc"
+        return text
     for feature in ("sramecc", "xnack"):
-        setting = asm.features.get(feature)
+        setting = features.get(feature)
         if setting is not None:
             text += f":{feature}{'+' if setting else '-'}"
     return text

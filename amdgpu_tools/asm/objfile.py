@@ -19,11 +19,13 @@ def e_flags(target, code_object_version: int, features: dict) -> int:
     """EF_AMDGPU_MACH plus the xnack/sramecc feature bits of that version."""
     flags = target.mach
     xnack, sramecc = features.get("xnack"), features.get("sramecc")
-    if code_object_version == 2:
-        return flags | (elfc.EF_AMDGPU_FEATURE_XNACK_V2 if xnack else 0)
-    if code_object_version == 3:
-        flags |= elfc.EF_AMDGPU_FEATURE_XNACK_V3 if xnack else 0
-        return flags | (elfc.EF_AMDGPU_FEATURE_SRAMECC_V3 if sramecc else 0)
+    if code_object_version <= 3:
+        # LLVM 14 writes v2 like v3: one bit per feature, set when "on or any"
+        if target.supports_xnack and xnack is not False:
+            flags |= elfc.EF_AMDGPU_FEATURE_XNACK_V3
+        if target.supports_sramecc and sramecc is not False:
+            flags |= elfc.EF_AMDGPU_FEATURE_SRAMECC_V3
+        return flags
     if target.supports_xnack:
         flags |= {None: elfc.EF_AMDGPU_FEATURE_XNACK_ANY_V4, True: elfc.EF_AMDGPU_FEATURE_XNACK_ON_V4,
                   False: elfc.EF_AMDGPU_FEATURE_XNACK_OFF_V4}[xnack]

@@ -84,6 +84,50 @@ ALL_TARGETS = (
     _target("gfx90c", [], (9, 0, 12), 0x32, extra=_MAD_MIX, xnack=True),
 )
 
+#: Code object v2 names an xnack-enabled processor by an ISA of its own (the
+#: stepping one higher), as LLVM 14 writes .hsa_code_object_isa and
+#: .amd_amdgpu_isa: processor -> (v2 name, ISA version) with xnack on or any.
+V2_XNACK_ISAS = {
+    "gfx900": ("gfx901", (9, 0, 1)), "gfx902": ("gfx903", (9, 0, 3)),
+    "gfx904": ("gfx905", (9, 0, 5)), "gfx906": ("gfx907", (9, 0, 7)),
+}
+#: Processors code object v2 supports only with xnack, and not with it.
+V2_XNACK_REQUIRED = frozenset({"gfx801", "gfx810"})
+V2_XNACK_UNSUPPORTED = frozenset({"gfx90c"})
+#: Processors newer than code object v2.
+V2_UNSUPPORTED = frozenset({"gfx909"})
+
+
+def v2_isa(target, xnack) -> tuple[str, tuple]:
+    """(ISA name, ISA version) code object v2 uses for ``target`` with the xnack
+    setting ``xnack`` (True, False or None for "any", which v2 takes as on).
+    Raises TargetError for combinations v2 cannot express, as LLVM 14 does."""
+    target = get_target(target)
+    enabled = target.supports_xnack and xnack is not False
+    if target.name in V2_UNSUPPORTED:
+        raise TargetError(f"AMD GPU code object V2 does not support processor {target.name}")
+    if target.name in V2_XNACK_REQUIRED and not enabled:
+        raise TargetError(f"AMD GPU code object V2 does not support processor {target.name} "
+                          "without XNACK")
+    if target.name in V2_XNACK_UNSUPPORTED and enabled:
+        raise TargetError(f"AMD GPU code object V2 does not support processor {target.name} "
+                          "with XNACK being ON or ANY")
+    if enabled and target.name in V2_XNACK_ISAS:
+        return V2_XNACK_ISAS[target.name]
+    return target.name, target.isa_version
+
+
+def target_by_v2_isa_version(version):
+    """The processor of a v2 ISA version, the xnack variants included."""
+    for name, (_, isa) in V2_XNACK_ISAS.items():
+        if isa == tuple(version):
+            return _BY_NAME[name]
+    for target in ALL_TARGETS:
+        if target.isa_version == tuple(version):
+            return target
+    return None
+
+
 _BY_NAME = {}
 for _t in ALL_TARGETS:
     _BY_NAME[_t.name] = _t

@@ -16,7 +16,7 @@ from ..elf.kernel_code import AMD_KERNEL_CODE_T_SIZE
 from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
 from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
-from ..isa.targets import ALL_TARGETS, Target, get_target, target_by_mach
+from ..isa.targets import Target, get_target, target_by_mach, target_by_v2_isa_version
 from ..link import link
 from .bundle import TargetId, unbundle
 from .codeobject import CodeObject, code_object_of, read_checked_elf
@@ -107,9 +107,9 @@ def link_relocatable(data: bytes) -> bytes:
 def code_object_target(code: CodeObject) -> Target:
     """The processor from e_flags; a v2 object without one names it in its ISA note."""
     if code.elf.mach == 0 and code.isa_version is not None:
-        for target in ALL_TARGETS:
-            if target.isa_version == code.isa_version:
-                return target
+        target = target_by_v2_isa_version(code.isa_version)
+        if target is not None:
+            return target
         raise LoadError(f"code object is for an unknown ISA version "
                         f"{'.'.join(map(str, code.isa_version))}")
     try:

@@ -16,9 +16,15 @@ from amdgpu_tools.isa.targets import ALL_TARGETS
 SAMPLE = (Path(__file__).parents[2] / "samples" / "vector_add.s").read_text()
 
 
+#: how code object v3 spells a target id in .amdgcn_target ("any" counts as on)
+V3_SPELLING = {"gfx900": "gfx900+xnack", "gfx900:xnack-": "gfx900",
+               "gfx900:xnack+": "gfx900+xnack"}
+
+
 def vector_add(target_id: str, version: int = 5) -> bytes:
     """The vector_add sample assembled for ``target_id`` as code object ``version``."""
-    source = SAMPLE.replace('"amdgcn-amd-amdhsa--gfx900"', f'"amdgcn-amd-amdhsa--{target_id}"')
+    spelled = V3_SPELLING[target_id] if version == 3 else target_id
+    source = SAMPLE.replace('"amdgcn-amd-amdhsa--gfx900"', f'"amdgcn-amd-amdhsa--{spelled}"')
     source = source.replace(".amdhsa_code_object_version 5",
                             f".amdhsa_code_object_version {version}")
     return assemble(source, target=target_id)
@@ -84,8 +90,10 @@ def test_settings_the_processor_lacks_are_errors(target_id, message):
     ("gfx900:xnack+", "gfx900:xnack+", 4, True),
     ("gfx900:xnack-", "gfx900:xnack+", 5, False),
     ("gfx900:xnack+", "gfx900:xnack-", 4, False),
-    ("gfx900:xnack+", "gfx900", 3, False),            # v3 without the bit means off
-    ("gfx900:xnack-", "gfx900", 3, True),
+    ("gfx900:xnack+", "gfx900:xnack-", 3, False),     # v3 without the bit means off
+    ("gfx900:xnack-", "gfx900:xnack-", 3, True),
+    ("gfx900:xnack-", "gfx900", 3, False),            # v3 writes "any" as on
+    ("gfx900:xnack+", "gfx900", 3, True),
     ("gfx906:sramecc+", "gfx906:sramecc-", 5, False),
     ("gfx906:sramecc+:xnack-", "gfx906:sramecc+", 5, True),
 ])
