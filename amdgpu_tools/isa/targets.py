@@ -153,6 +153,54 @@ def get_target(name):
         raise TargetError(f"unknown processor '{name}' (known: {known})") from None
 
 
+@dataclass(frozen=True)
+class TargetId:
+    """A processor with optional feature settings (``gfx900:xnack-``, the code
+    object v4+ spelling): a feature that is absent means "any" (AMDGPUUsage,
+    Target ID)."""
+
+    processor: str
+    features: tuple = ()          # ((name, on), ...) sorted by name
+
+    @classmethod
+    def parse(cls, text: str) -> "TargetId":
+        processor, *settings = text.split(":")
+        features = {}
+        for setting in settings:
+            if len(setting) < 2 or setting[-1] not in "+-":
+                raise TargetError(f"bad target ID '{text}': feature '{setting}' must end in "
+                                  "'+' or '-'")
+            features[setting[:-1]] = setting[-1] == "+"
+        return cls(processor, tuple(sorted(features.items())))
+
+    @classmethod
+    def of_device(cls, target) -> "TargetId":
+        """The target id of a device made for ``target`` (a name, alias, target id
+        or Target), with the processor's canonical name."""
+        if isinstance(target, Target):
+            return cls(target.name)
+        wanted = target if isinstance(target, cls) else cls.parse(str(target).strip().lower())
+        return cls(get_target(wanted.processor).name, wanted.features)
+
+    def check_supported(self) -> "TargetId":
+        """Self, or a TargetError for a setting of a feature the processor lacks
+        (``gfx803:xnack-``), as clang refuses it."""
+        processor = get_target(self.processor)
+        supported = {"xnack": processor.supports_xnack, "sramecc": processor.supports_sramecc}
+        for feature, _ in self.features:
+            if not supported.get(feature, False):
+                raise TargetError(f"processor {processor.name} has no '{feature}' feature "
+                                  f"to set (target id '{self}')")
+        return self
+
+    def setting(self, feature: str):
+        """True / False, or None for "any"."""
+        return dict(self.features).get(feature)
+
+    def __str__(self):
+        return self.processor + "".join(f":{n}{'+' if on else '-'}" for n, on in self.features)
+
+
 def target_by_mach(mach):
     """The ``Target`` whose EF_AMDGPU_MACH value is ``mach``."""
     for target in ALL_TARGETS:

@@ -25,7 +25,7 @@ import zlib
 from dataclasses import dataclass
 
 from ..errors import LoadError, TargetError
-from ..isa.targets import Target, get_target
+from ..isa.targets import TargetId, get_target
 from . import zstd
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
@@ -45,33 +45,6 @@ COMPRESSED_HEADERS = {
 #: llvm::compression::Format values of the CCOB method field
 ZLIB, ZSTD = 0, 1
 METHOD_NAMES = {ZLIB: "zlib", ZSTD: "zstd"}
-
-
-@dataclass(frozen=True)
-class TargetId:
-    """A processor with optional feature settings (``gfx900:xnack-``): a feature
-    that is absent means "any" (AMDGPUUsage, Target ID)."""
-
-    processor: str
-    features: tuple = ()          # ((name, on), ...) sorted by name
-
-    @classmethod
-    def parse(cls, text: str) -> "TargetId":
-        processor, *settings = text.split(":")
-        features = {}
-        for setting in settings:
-            if len(setting) < 2 or setting[-1] not in "+-":
-                raise LoadError(f"bad target ID '{text}': feature '{setting}' must end in "
-                                "'+' or '-'")
-            features[setting[:-1]] = setting[-1] == "+"
-        return cls(processor, tuple(sorted(features.items())))
-
-    def setting(self, feature: str):
-        """True / False, or None for "any"."""
-        return dict(self.features).get(feature)
-
-    def __str__(self):
-        return self.processor + "".join(f":{n}{'+' if on else '-'}" for n, on in self.features)
 
 
 @dataclass(frozen=True)
@@ -106,7 +79,12 @@ class BundleEntry:
             text = parts[3]
         else:
             return None
-        return TargetId.parse(text) if text else None
+        if not text:
+            return None
+        try:
+            return TargetId.parse(text)
+        except TargetError as error:
+            raise LoadError(f"bundle entry '{self.bundle_id}': {error}") from None
 
 
 def is_offload_bundle(data: bytes) -> bool:
@@ -213,7 +191,7 @@ def select_entry(entries: list[BundleEntry], target=None) -> BundleEntry:
             return device_entries[0]
         raise LoadError(f"offload bundle has code objects for several targets ({listing}): "
                         "choose one with the device target (Device('gfx900'), --mcpu)")
-    wanted = device_target_id(target)
+    wanted = TargetId.of_device(target)
     fitting = [e for e in device_entries if _fits(e.target_id, wanted)]
     if not fitting:
         raise LoadError(f"offload bundle has no code object for {wanted} (entries: {listing})")
@@ -224,12 +202,6 @@ def select_entry(entries: list[BundleEntry], target=None) -> BundleEntry:
                         f"{', '.join(e.bundle_id for e in chosen)}): name the features, "
                         f"e.g. {chosen[0].target_id}")
     return chosen[0]
-
-
-def device_target_id(target) -> TargetId:
-    """The device's target ID with its processor's canonical name."""
-    wanted = TargetId(target.name) if isinstance(target, Target) else TargetId.parse(str(target))
-    return TargetId(get_target(wanted.processor).name, wanted.features)
 
 
 def _canonical_processor(target_id: TargetId | None) -> str | None:

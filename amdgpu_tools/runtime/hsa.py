@@ -23,28 +23,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import TargetError, ToolchainError
-from ..isa.targets import ALL_TARGETS, get_target
-from .bundle import TargetId, device_target_id
+from ..errors import ToolchainError
+from ..isa.targets import ALL_TARGETS, TargetId, get_target
 from .layouts import HSA_QUEUE_TYPE_MULTIPLE
 from .loader import load_code_object
 from .memory import DeviceMemory
 from .processor import KernelObject, PacketProcessor
 from .queues import MAX_QUEUE_SIZE, Queue
 from .signals import Signal
-
-
-def _checked_target_id(target) -> TargetId:
-    """The target id of a device made for ``target``; a feature setting the
-    processor does not have (``gfx803:xnack-``) is a TargetError, as in clang."""
-    target_id = device_target_id(target)
-    processor = get_target(target_id.processor)
-    supported = {"xnack": processor.supports_xnack, "sramecc": processor.supports_sramecc}
-    for feature, _ in target_id.features:
-        if not supported.get(feature, False):
-            raise TargetError(f"processor {processor.name} has no '{feature}' feature to set "
-                              f"(target id '{target}')")
-    return target_id
 
 
 class RegionError(ToolchainError):
@@ -83,7 +69,7 @@ class Agent:
         self.target = None if target is None else get_target(target)
         #: the processor with the feature settings asked for (``gfx900:xnack-``);
         #: a feature left out is "any", and loads accept every setting of it
-        self.target_id = None if target is None else _checked_target_id(target)
+        self.target_id = None if target is None else TargetId.of_device(target).check_supported()
         self.memory = DeviceMemory()
         self.processor = PacketProcessor(self.memory, self.target, executor)
         self.compute_units = compute_units

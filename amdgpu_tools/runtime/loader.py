@@ -16,9 +16,10 @@ from ..elf.kernel_code import AMD_KERNEL_CODE_T_SIZE
 from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
 from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
-from ..isa.targets import Target, get_target, target_by_mach, target_by_v2_isa_version
+from ..isa.targets import (Target, TargetId, get_target, target_by_mach,
+                           target_by_v2_isa_version)
 from ..link import link
-from .bundle import TargetId, unbundle
+from .bundle import unbundle
 from .codeobject import CodeObject, code_object_of, read_checked_elf
 from .descriptors import decode_amd_kernel_code, decode_kernel_descriptor
 from .printf import parse_printf_formats

@@ -18,7 +18,7 @@ from amdgpu_tools import Device
 from amdgpu_tools.cli.run import main as amdgpu_run
 from amdgpu_tools.elf import constants as C
 from amdgpu_tools.elf.reader import read_elf
-from amdgpu_tools.errors import LoadError
+from amdgpu_tools.errors import LoadError, TargetError
 from amdgpu_tools.runtime.bundle import (
     BUNDLE_MAGIC, BundleEntry, TargetId, bundle_hash, decompress_bundle, is_offload_bundle,
     read_bundle, select_entry, unbundle)
@@ -89,7 +89,7 @@ def test_target_ids_parse_both_triple_forms():
 
 
 def test_bad_feature_setting_is_refused():
-    with pytest.raises(LoadError, match="feature 'xnack' must end in"):
+    with pytest.raises(TargetError, match="feature 'xnack' must end in"):
         TargetId.parse("gfx900:xnack")
 
 
