@@ -24,17 +24,18 @@ import numpy as np
 
 F64 = np.float64
 _SPLIT = F64(2.0 ** 27 + 1)
-#: Operand and product bounds inside which Dekker's product and the final
-#: rounding are exact/correct (no overflow in the split, no underflow in the
-#: product's error term or the result).
-_MAX_FACTOR = 2.0 ** 990
+#: Operand and product bounds inside which Dekker's product (``two_product``)
+#: is error-free and the final rounding correct (no overflow in the split, no
+#: underflow in the product's error term or the result).
+MAX_FACTOR = 2.0 ** 990
 _MAX_ADDEND = 2.0 ** 1020
-_MIN_PRODUCT = 2.0 ** -960
+MIN_PRODUCT = 2.0 ** -960
 _MIN_RESULT = 2.0 ** -1000
 
 
-def _two_sum(x, y):
-    """s = RN(x + y) and the exact error e = (x + y) - s (Knuth)."""
+def two_sum(x, y):
+    """s = RN(x + y) and the exact error e = (x + y) - s (Knuth; exact for any
+    finite x, y whose sum does not overflow)."""
     s = x + y
     virtual = s - x
     return s, (x - (s - virtual)) + (y - virtual)
@@ -53,12 +54,13 @@ def fma_narrow(a, b, c, dtype):
     """Fused multiply-add for f16/f32 operands, one rounding to ``dtype``."""
     with np.errstate(all="ignore"):
         product = a.astype(F64) * b.astype(F64)
-        s, error = _two_sum(product, c.astype(F64))
+        s, error = two_sum(product, c.astype(F64))
         return _round_to_odd(s, error).astype(dtype)
 
 
-def _two_product(a, b):
-    """p = RN(a * b) and the exact error (Dekker/Veltkamp split, no FMA needed)."""
+def two_product(a, b):
+    """p = RN(a * b) and the exact error (Dekker/Veltkamp split, no FMA needed;
+    error-free inside MAX_FACTOR / MIN_PRODUCT)."""
     p = a * b
     a_big = a * _SPLIT
     a_hi = a_big - (a_big - a)
@@ -88,12 +90,12 @@ def fma64(a, b, c):
     """Fused f64 multiply-add with a single correct rounding."""
     a, b, c = np.broadcast_arrays(*(np.asarray(x, F64) for x in (a, b, c)))
     with np.errstate(all="ignore"):
-        p, p_error = _two_product(a, b)
-        high, low = _two_sum(c, p)
-        result = high + _round_to_odd(*_two_sum(low, p_error))
+        p, p_error = two_product(a, b)
+        high, low = two_sum(c, p)
+        result = high + _round_to_odd(*two_sum(low, p_error))
         magnitude = np.abs(p)
-        fast = ((np.abs(a) < _MAX_FACTOR) & (np.abs(b) < _MAX_FACTOR) &
-                (magnitude >= _MIN_PRODUCT) & (magnitude < _MAX_ADDEND) &
+        fast = ((np.abs(a) < MAX_FACTOR) & (np.abs(b) < MAX_FACTOR) &
+                (magnitude >= MIN_PRODUCT) & (magnitude < _MAX_ADDEND) &
                 (np.abs(c) < _MAX_ADDEND) & (c != 0) &
                 (np.abs(result) >= _MIN_RESULT) & np.isfinite(result))
         # Exact without help: a zero factor (p is a signed zero, one rounding in

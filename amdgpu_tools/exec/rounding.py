@@ -36,7 +36,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from .fused import fma64
+from .fused import MAX_FACTOR, MIN_PRODUCT, fma64, two_product, two_sum
 
 F64 = np.float64
 NEAREST_EVEN, TOWARD_POSITIVE, TOWARD_NEGATIVE, TOWARD_ZERO = 0, 1, 2, 3
@@ -85,14 +85,6 @@ def step(nearest, error_sign, mode):
         return nearest
     dtype = nearest.dtype.type
     return np.where(move, np.nextafter(nearest, dtype(_TARGET[mode])), nearest)
-
-
-def two_sum(x, y):
-    """s = RN(x + y) and the exact error (x + y) - s (Knuth; exact for any
-    finite x, y whose sum does not overflow)."""
-    s = x + y
-    virtual = s - x
-    return s, (x - (s - virtual)) + (y - virtual)
 
 
 def narrow(hi, lo, mode, dtype):
@@ -172,12 +164,6 @@ def exact_fallback(error, exact_lanes, nearest, exact_value, operands):
 
 
 # ------------------------------------------------ directed arithmetic
-#: Bounds inside which Dekker's product of two float64 values is error-free
-#: (no overflow in the split, the error term representable).
-_MAX_FACTOR = 2.0 ** 990
-_MIN_PRODUCT = 2.0 ** -960
-_SPLIT = F64(2.0 ** 27 + 1)
-
 
 def _wide(x):
     return np.asarray(x).astype(F64)
@@ -218,21 +204,11 @@ def _finite_error(nearest, sign, *operands):
     return np.where(overflow, np.where(finite, -sign_of(nearest), 0), sign).astype(np.int8)
 
 
-def two_product(a, b):
-    """p = RN(a * b) and its error, exact where ``product_exact`` says so."""
-    with np.errstate(all="ignore"):
-        p = a * b
-        a_big, b_big = a * _SPLIT, b * _SPLIT
-        a_hi, b_hi = a_big - (a_big - a), b_big - (b_big - b)
-        a_lo, b_lo = a - a_hi, b - b_hi
-        return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
-
-
 def _product_exact(a, b, p):
     """Lanes where ``two_product`` is error-free, or the product is exactly zero."""
     magnitude = np.abs(p)
-    return ((np.abs(a) < _MAX_FACTOR) & (np.abs(b) < _MAX_FACTOR) &
-            (magnitude >= _MIN_PRODUCT) & np.isfinite(p)) | (a == 0) | (b == 0)
+    return ((np.abs(a) < MAX_FACTOR) & (np.abs(b) < MAX_FACTOR) &
+            (magnitude >= MIN_PRODUCT) & np.isfinite(p)) | (a == 0) | (b == 0)
 
 
 def multiply(a, b, mode, dtype):
@@ -240,7 +216,8 @@ def multiply(a, b, mode, dtype):
     if not _is_f64(dtype):
         return narrow(_wide(a) * _wide(b), 0.0, mode, dtype)
     a, b = np.broadcast_arrays(np.asarray(a, F64), np.asarray(b, F64))
-    p, error = two_product(a, b)
+    with np.errstate(all="ignore"):
+        p, error = two_product(a, b)
     sign = _finite_error(p, sign_of(error), a, b)
     known = _product_exact(a, b, p) | ~np.isfinite(p) | ~np.isfinite(a) | ~np.isfinite(b)
     sign = exact_fallback(sign, known, p, lambda x, y: Fraction(x) * Fraction(y), (a, b))
@@ -256,8 +233,8 @@ def fma(a, b, c, mode, dtype):
         return zero_sum(narrow(hi, lo, mode, dtype), product, c, mode, hi == 0)
     a, b, c = np.broadcast_arrays(*(np.asarray(x, F64) for x in (a, b, c)))
     nearest = fma64(a, b, c)
-    p, p_error = two_product(a, b)
     with np.errstate(all="ignore"):
+        p, p_error = two_product(a, b)
         sign, exact = expansion_sign([c, p, p_error, -nearest])
     sign = _finite_error(nearest, sign, a, b, c)
     operands_finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
