@@ -1,0 +1,1 @@
+"""The virtual GPU: a user-space KFD thunk (libhsakmt) backed by the emulator."""
