@@ -155,6 +155,9 @@ class DispatchRequest:
     #: the device's GlobalDataShare (GDS memory, GWS, ordered counters);
     #: None: the executor creates a zeroed one for this dispatch
     gds: GlobalDataShare | None = None
+    #: called with a wave's M0 when it sends an interrupt (s_sendmsg
+    #: MSG_INTERRUPT: M0[23:0] is the event id the runtime waits on)
+    interrupt: object = None
 
 
 @dataclass

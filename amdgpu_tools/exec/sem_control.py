@@ -127,13 +127,20 @@ MSG_INTERRUPT, MSG_GS, MSG_GS_DONE, MSG_SAVEWAVE, MSG_STALL_WAVE_GEN, MSG_SYSMSG
 
 @instruction("s_sendmsg")
 def s_sendmsg(ctx):
-    """Compute kernels only send interrupts / save-wave hints: nothing to emulate.
-
-    GS messages belong to graphics pipelines and are rejected.
+    """Compute kernels send interrupts (device-side signals: M0 holds the
+    event id) and save-wave hints; an interrupt goes to the request's
+    interrupt handler when the runtime has one, the rest is nothing to
+    emulate. GS messages belong to graphics pipelines and are rejected.
     """
     message = field(ctx.inst, "simm16") & 0xF
     if message in (MSG_GS, MSG_GS_DONE):
         raise ctx.fault("s_sendmsg GS messages are graphics-only")
+    if message == MSG_INTERRUPT:
+        state = ctx.state
+        interrupt = getattr(state.request, "interrupt", None)
+        if interrupt is not None:
+            for m0 in np.atleast_1d(state.sgpr[M0, ctx.sel]):
+                interrupt(int(m0))
     return None
 
 

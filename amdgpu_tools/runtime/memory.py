@@ -87,12 +87,15 @@ class DeviceMemory:
         if align <= 0 or align & (align - 1):
             raise ValueError("alignment must be a power of two")
         address = align_up(self._next_address, max(align, 256))
-        allocation = Allocation(address, np.zeros(size, np.uint8), kind, name, writable)
-        index = bisect.bisect(self._bases, address)
-        self._bases.insert(index, address)
-        self._allocations.insert(index, allocation)
+        self._insert(Allocation(address, np.zeros(size, np.uint8), kind, name, writable))
         self._next_address = address + max(size, 1) + GUARD_BYTES
         return address
+
+    def _insert(self, allocation: Allocation) -> None:
+        """Map ``allocation`` at its address (the ranges must not overlap)."""
+        index = bisect.bisect(self._bases, allocation.address)
+        self._bases.insert(index, allocation.address)
+        self._allocations.insert(index, allocation)
 
     def free(self, address: int) -> None:
         """Unmap the allocation that starts at ``address``."""

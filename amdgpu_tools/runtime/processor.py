@@ -19,6 +19,7 @@ further packets while the others continue.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -27,7 +28,7 @@ from ..exec.launch import DispatchRequest, ExecutionLimits, GlobalDataShare
 from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIER_DEPENDENCIES,
                       BARRIER_PACKET, KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
                       PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
-                      PACKET_TYPE_KERNEL_DISPATCH, header_barrier, header_type,
+                      PACKET_TYPE_KERNEL_DISPATCH, PACKET_TYPE_VENDOR_SPECIFIC, header_barrier, header_type,
                       packet_header, setup_dimensions)
 from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
                      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
@@ -80,6 +81,16 @@ class PacketProcessor:
         self.host_services: dict[int, object] = {}
         self.limits = ExecutionLimits()
         self.trace = None
+        #: kernel_object address -> KernelObject for objects no loader registered
+        #: (the virtual GPU reads descriptors ROCr's loader put in memory); None: error
+        self.resolve_kernel_object = None
+        #: called with (queue, packet address) for vendor-specific packets; None: error
+        self.vendor_handler = None
+        #: called with a completion signal's handle after its value changed
+        #: (the virtual GPU raises the signal's interrupt event there)
+        self.signal_hook = None
+        #: called with the M0 value of a wave's s_sendmsg interrupt
+        self.interrupt_hook = None
         #: the device's global data share (GDS memory, GWS resources, ordered
         #: counters): one for the agent's lifetime, so dispatches see each
         #: other's GDS values as on hardware within a queue's allocation
@@ -139,8 +150,9 @@ class PacketProcessor:
             self._event(queue, index, kind,
                         "launch" + ("+barrier" if header_barrier(header) else ""))
             self._event(queue, index, kind, "active")
+            started = time.monotonic_ns()
             self._activate(queue, index, address, kind)
-            self._complete(queue, index, address)
+            self._complete(queue, index, address, started)
         except KernelError as failure:
             return self._fail(queue, index, kind, _status_of(failure), failure)
         except PacketError as failure:
@@ -178,21 +190,33 @@ class PacketProcessor:
             self._dispatch_kernel(queue, index, address)
         elif kind == PACKET_TYPE_AGENT_DISPATCH:
             self._dispatch_agent(address)
+        elif kind == PACKET_TYPE_VENDOR_SPECIFIC and self.vendor_handler is not None:
+            self.vendor_handler(queue, address)
         elif kind not in (PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR):
             raise PacketError(f"queue {queue.id} packet {index}: unsupported packet type {kind}")
 
-    def _complete(self, queue, index, address):
+    def _complete(self, queue, index, address, started):
+        """Release the slot, then decrement the completion signal; its
+        start_ts/end_ts get the packet's active phase in nanoseconds (the
+        clock of the agent's timestamps), as the CP writes them when the
+        queue profiles."""
         signal = KERNEL_DISPATCH_PACKET.read(self.memory, address, "completion_signal")
         self.memory.write(address, packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little"))
         queue.store_read_index(index + 1)
         if signal:
+            AMD_SIGNAL.write(self.memory, signal, "start_ts", started)
+            AMD_SIGNAL.write(self.memory, signal, "end_ts", time.monotonic_ns())
             value = AMD_SIGNAL.read(self.memory, signal, "value")
             AMD_SIGNAL.write(self.memory, signal, "value", value - 1)
+            if self.signal_hook is not None:
+                self.signal_hook(signal)
 
     # ------------------------------------------------------ kernel dispatch
     def _dispatch_kernel(self, queue, index, address):
         packet = KERNEL_DISPATCH_PACKET.unpack(self.memory.read(address, AQL_PACKET_SIZE))
         kernel = self.kernel_objects.get(packet["kernel_object"])
+        if kernel is None and self.resolve_kernel_object is not None:
+            kernel = self.resolve_kernel_object(packet["kernel_object"])
         if kernel is None:
             raise PacketError(f"kernel object 0x{packet['kernel_object']:x} is not a loaded "
                               "kernel", HSA_STATUS_ERROR_INVALID_CODE_OBJECT)
@@ -211,7 +235,8 @@ class PacketProcessor:
             group_segment_size=packet["group_segment_size"],
             private_segment_size=packet["private_segment_size"],
             limits=self.limits, trace=self.trace,
-            host_service=self.host_services.get(packet["kernarg_address"]), gds=self.gds)
+            host_service=self.host_services.get(packet["kernarg_address"]), gds=self.gds,
+            interrupt=self.interrupt_hook)
         try:
             result = self.executor(request)
         except MemoryFault as fault:

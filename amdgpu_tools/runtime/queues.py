@@ -34,48 +34,38 @@ class QueueError(ToolchainError):
     """A queue cannot be created or used as asked."""
 
 
-class Queue:
-    """One user-mode AQL queue: the amd_queue_t, its ring and its doorbell."""
+class AqlRing:
+    """An amd_queue_t and its ring of packets, wherever they live.
+
+    The packet processor only needs this: the indices, the slots and the
+    error state. ``Queue`` creates its own in device memory; the virtual GPU
+    attaches to the ones the ROCm runtime allocates (``attach``).
+    """
 
     ACTIVE, ERROR, INACTIVE = "active", "error", "inactive"
 
-    def __init__(self, memory, size: int, queue_id: int, *, queue_type=HSA_QUEUE_TYPE_MULTIPLE,
-                 callback=None, notify=None):
-        if size <= 0 or size & (size - 1) or size > MAX_QUEUE_SIZE:
-            raise QueueError(f"queue size {size} is not a power of two in 1..{MAX_QUEUE_SIZE}")
+    def __init__(self, memory, address: int, ring_address: int, size: int, queue_id: int,
+                 callback=None):
         self.memory = memory
+        self.address = address
+        self.ring_address = ring_address
         self.size = size
         self.id = queue_id
         self.callback = callback
         self.state = self.ACTIVE
         self.status = 0
         self.error = None          # the exception that put the queue in the error state
-        self._notify = notify or (lambda: None)
-        self.ring_address = memory.allocate(size * AQL_PACKET_SIZE, align=AQL_PACKET_SIZE,
-                                            kind="queue", name=f"queue {queue_id} ring")
-        ring = memory.view(self.ring_address, size * AQL_PACKET_SIZE).view("<u2")
-        ring[::AQL_PACKET_SIZE // 2] = packet_header(PACKET_TYPE_INVALID)   # every header
-        self.doorbell = Signal.create(memory, 0, notify=self._notify)
-        AMD_SIGNAL.write(memory, self.doorbell.handle, "kind", AMD_SIGNAL_KIND_DOORBELL)
-        self.address = memory.allocate(AMD_QUEUE.size, align=AMD_QUEUE.align, kind="queue",
-                                       name=f"amd_queue_t {queue_id}")
-        AMD_SIGNAL.write(memory, self.doorbell.handle, "queue_ptr", self.address)
-        memory.write(self.address, AMD_QUEUE.pack(
-            type=queue_type,
-            features=HSA_QUEUE_FEATURE_KERNEL_DISPATCH | HSA_QUEUE_FEATURE_AGENT_DISPATCH,
-            base_address=self.ring_address,
-            doorbell_signal=self.doorbell.handle,
-            size=size,
-            id=queue_id,
-            group_segment_aperture_base_hi=SHARED_APERTURE_BASE >> 32,
-            private_segment_aperture_base_hi=PRIVATE_APERTURE_BASE >> 32,
-            queue_properties=AMD_QUEUE_PROPERTIES_IS_PTR64,
-            read_dispatch_id_field_base_byte_offset=AMD_QUEUE.offset("read_dispatch_id"),
-        ))
+
+    @classmethod
+    def attach(cls, memory, address: int, queue_id: int, callback=None) -> "AqlRing":
+        """The queue whose amd_queue_t is at ``address`` (ring and size read from it)."""
+        return cls(memory, address, AMD_QUEUE.read(memory, address, "base_address"),
+                   AMD_QUEUE.read(memory, address, "size"), queue_id, callback)
 
     def __repr__(self):
-        return (f"Queue(id={self.id}, size={self.size}, read={self.load_read_index()}, "
-                f"write={self.load_write_index()}, state={self.state})")
+        return (f"{type(self).__name__}(id={self.id}, size={self.size}, "
+                f"read={self.load_read_index()}, write={self.load_write_index()}, "
+                f"state={self.state})")
 
     # ----------------------------------------------------------- hsa_queue_t
     @property
@@ -117,16 +107,6 @@ class Queue:
     def has_room(self, count: int = 1) -> bool:
         return self.load_write_index() + count - self.load_read_index() <= self.size
 
-    def ring_doorbell(self, index: int) -> None:
-        """Tell the packet processor that packets up to ``index`` are ready."""
-        self.doorbell.store(index)
-
-    # ------------------------------------------------------------ life cycle
-    def inactivate(self) -> None:
-        """hsa_queue_inactivate: the queue processes no further packets."""
-        if self.state == self.ACTIVE:
-            self.state = self.INACTIVE
-
     def enter_error_state(self, status: int, error=None) -> None:
         """Stop processing and report ``status`` to the error callback once."""
         if self.state == self.ERROR:
@@ -136,6 +116,49 @@ class Queue:
         self.error = error
         if self.callback is not None:
             self.callback(status, self, error)
+
+
+class Queue(AqlRing):
+    """One user-mode AQL queue this runtime creates: the amd_queue_t, its ring
+    and its doorbell signal, all in device memory."""
+
+    def __init__(self, memory, size: int, queue_id: int, *, queue_type=HSA_QUEUE_TYPE_MULTIPLE,
+                 callback=None, notify=None):
+        if size <= 0 or size & (size - 1) or size > MAX_QUEUE_SIZE:
+            raise QueueError(f"queue size {size} is not a power of two in 1..{MAX_QUEUE_SIZE}")
+        self._notify = notify or (lambda: None)
+        ring_address = memory.allocate(size * AQL_PACKET_SIZE, align=AQL_PACKET_SIZE,
+                                       kind="queue", name=f"queue {queue_id} ring")
+        ring = memory.view(ring_address, size * AQL_PACKET_SIZE).view("<u2")
+        ring[::AQL_PACKET_SIZE // 2] = packet_header(PACKET_TYPE_INVALID)   # every header
+        self.doorbell = Signal.create(memory, 0, notify=self._notify)
+        AMD_SIGNAL.write(memory, self.doorbell.handle, "kind", AMD_SIGNAL_KIND_DOORBELL)
+        address = memory.allocate(AMD_QUEUE.size, align=AMD_QUEUE.align, kind="queue",
+                                  name=f"amd_queue_t {queue_id}")
+        super().__init__(memory, address, ring_address, size, queue_id, callback)
+        AMD_SIGNAL.write(memory, self.doorbell.handle, "queue_ptr", self.address)
+        memory.write(self.address, AMD_QUEUE.pack(
+            type=queue_type,
+            features=HSA_QUEUE_FEATURE_KERNEL_DISPATCH | HSA_QUEUE_FEATURE_AGENT_DISPATCH,
+            base_address=self.ring_address,
+            doorbell_signal=self.doorbell.handle,
+            size=size,
+            id=queue_id,
+            group_segment_aperture_base_hi=SHARED_APERTURE_BASE >> 32,
+            private_segment_aperture_base_hi=PRIVATE_APERTURE_BASE >> 32,
+            queue_properties=AMD_QUEUE_PROPERTIES_IS_PTR64,
+            read_dispatch_id_field_base_byte_offset=AMD_QUEUE.offset("read_dispatch_id"),
+        ))
+
+    def ring_doorbell(self, index: int) -> None:
+        """Tell the packet processor that packets up to ``index`` are ready."""
+        self.doorbell.store(index)
+
+    # ------------------------------------------------------------ life cycle
+    def inactivate(self) -> None:
+        """hsa_queue_inactivate: the queue processes no further packets."""
+        if self.state == self.ACTIVE:
+            self.state = self.INACTIVE
 
     def destroy(self) -> None:
         self.state = self.INACTIVE

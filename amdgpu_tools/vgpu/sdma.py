@@ -235,6 +235,10 @@ class SdmaEngine:
         """The read index as the engine reports it (same units as the write pointer)."""
         return self._read_index
 
+    def pending(self) -> bool:
+        """True while the write pointer is ahead of the read pointer."""
+        return self._pending_bytes() > 0
+
     # ------------------------------------------------------------- running
     def process(self) -> bool:
         """Execute packets from the read pointer up to the write pointer; True if anything was consumed.
