@@ -13,6 +13,7 @@ entry) or an assembly file (assembled and linked on the fly). Buffers of at most
 
 from __future__ import annotations
 
+import functools
 import os
 
 import click
@@ -116,10 +117,22 @@ def _print_profile(result):
 @click.option("--profile", is_flag=True, help="Print a per-PC instruction count.")
 @click.option("--print-limit", default=256, show_default=True,
               help="Print buffers with at most this many elements.")
+@click.option("--print-env", is_flag=True,
+              help="Print 'export ...' lines that put every ROCm program of a shell on the "
+                   "virtual GPU (--mcpu gfx803, gfx900 or gfx906).")
+@click.option("--exec", "exec_program", metavar="PROGRAM [ARGS...]",
+              help="Run PROGRAM (an unmodified ROCm/HIP program) on the virtual GPU; "
+                   "everything after it goes to PROGRAM.")
 def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, info,
-            max_instructions, timeout, trace, profile, print_limit):
-    """Run a kernel of an AMDGPU code object on the embedded GCN executor."""
+            max_instructions, timeout, trace, profile, print_limit, print_env,
+            exec_program=None, exec_args=()):
+    """Run a kernel of an AMDGPU code object on the embedded GCN executor, or a
+    ROCm program on the virtual GPU (--exec)."""
     from ..runtime.api import Device
+
+    if exec_program is not None or print_env:
+        return _virtual_gpu(exec_program, exec_args, mcpu, max_instructions, timeout, trace,
+                            profile)
 
     trace_options = _trace_options(trace, profile, click.echo)
     limits = _limits(max_instructions, timeout)
@@ -137,6 +150,20 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
         raise click.UsageError("missing PROGRAM (or --spec / --info)")
     return _run_program(make_device(), program, mcpu, kernel_name, grid, block, args, saves,
                         print_limit)
+
+
+def _virtual_gpu(exec_program, exec_args, mcpu, max_instructions, timeout, trace,
+                 profile) -> int:
+    """--exec / --print-env: the program's own exit status, or 0 after the lines."""
+    from ..vgpu.launcher import VirtualGpuOptions, environment, export_lines, run_program
+    options = VirtualGpuOptions(mcpu=mcpu, max_instructions=max_instructions, timeout=timeout,
+                                trace=trace, profile=profile)
+    if exec_program is None:
+        click.echo(export_lines(environment(options)), nl=False)
+        return 0
+    if not exec_program:
+        raise click.UsageError("--exec needs a PROGRAM to run")
+    return run_program([exec_program, *exec_args], options)
 
 
 def _run_spec(spec_path, make_device) -> int:
@@ -194,7 +221,26 @@ def _report_buffer(index, array, save_path, print_limit) -> None:
 def main(argv=None) -> int:
     import sys
     argv = list(sys.argv[1:] if argv is None else argv)
-    return run_click(command, TOOL, llvm_style_args(argv, {"mcpu": "mcpu"}))
+    options, program_argv = _split_exec(argv)
+    argv = llvm_style_args(options, {"mcpu": "mcpu"})
+    if program_argv is None:
+        return run_click(command, TOOL, argv)
+    # everything after --exec PROGRAM belongs to PROGRAM, not to our options
+    exec_command = click.Command(command.name, params=command.params, callback=functools.partial(
+        command.callback, exec_args=tuple(program_argv[1:])), context_settings=command.context_settings)
+    return run_click(exec_command, TOOL, argv + ["--exec", program_argv[0]])
+
+
+def _split_exec(argv):
+    """(our options, [PROGRAM, ARGS...] or None) for ``... --exec PROGRAM ARGS...``."""
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--exec":
+            return argv[:index], argv[index + 1:] or [""]
+        if word.startswith("--exec="):
+            return argv[:index], [word[len("--exec="):], *argv[index + 1:]]
+    return argv, None
 
 
 if __name__ == "__main__":

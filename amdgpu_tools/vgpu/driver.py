@@ -1,7 +1,7 @@
 """The Python half of the virtual GPU's driver: the command processor's work.
 
 The thunk (``native/thunk.c``, loaded by ROCr as ``libhsakmt.so.1``) starts
-an embedded interpreter, calls ``open()`` once for the GPU node's facts and
+an embedded interpreter, calls ``start()`` once for the GPU node's facts and
 then, from its command-processor thread, calls ``poll()`` whenever a doorbell
 was rung or the program mapped, freed or created something. ``poll`` applies
 those changes (memory mappings, AQL and SDMA queues) and runs every queue's
@@ -104,7 +104,11 @@ class VirtualGpu:
         self.target_id = target_id
         self.target = get_target(target_id.processor)
         self.thunk = thunk
-        self.memory = ProcessMemory(thunk.lookup)
+        # with XNACK on, the GPU reaches all of the process's memory (HMM), as
+        # ROCm then assumes: pageable host pointers are handed to kernels
+        lookup = _any_process_mapping(thunk.lookup) if target_id.setting("xnack") \
+            else thunk.lookup
+        self.memory = ProcessMemory(lookup)
         self.processor = PacketProcessor(self.memory, self.target)
         self.processor.resolve_kernel_object = self._kernel_object
         self.processor.vendor_handler = self._vendor_packet
@@ -229,6 +233,22 @@ class VirtualGpu:
         self._signal_changed(signal)
 
 
+def _any_process_mapping(lookup):
+    """``lookup``, falling back to the process's own memory map (/proc/self/maps)."""
+    def find(address: int):
+        found = lookup(address)
+        if found is not None:
+            return found
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                span, permissions = line.split()[:2]
+                low, high = (int(part, 16) for part in span.split("-"))
+                if low <= address < high and permissions.startswith("rw"):
+                    return low, high - low
+        return None
+    return find
+
+
 def _is_amd_kernel_code(raw: bytes) -> bool:
     """amd_kernel_code_t starts with version 1.x and machine kind 1 (AMDGPU)
     and a GCN major version; a v3+ descriptor has its kernarg size there."""
@@ -267,8 +287,8 @@ def _trace_from_environment():
 _gpu: VirtualGpu | None = None
 
 
-def open() -> dict:          # noqa: A001  (the thunk's name for hsaKmtOpenKFD's half)
-    """Create the virtual GPU; the GPU node's facts for the topology."""
+def start() -> dict:
+    """hsaKmtOpenKFD's half: create the virtual GPU; the GPU node's facts."""
     global _gpu
     target_id = parse_mcpu(os.environ.get(ENV_MCPU))
     _gpu = VirtualGpu(target_id, Thunk(os.environ.get(ENV_LIBRARY, "libhsakmt.so.1")))

@@ -6,7 +6,7 @@
  * (symbol version HSAKMT_1). This library answers them in user space:
  *
  *   topology   a CPU node 0 and a GPU node 1 whose properties come from
- *              amdgpu_tools.vgpu.driver.open() (one source for ISA facts);
+ *              amdgpu_tools.vgpu.driver.start() (one source for ISA facts);
  *   memory     anonymous mmap: the GPU virtual address of an allocation is its
  *              host address, so the executor works on the bytes the program
  *              sees; registered host memory is used in place;
@@ -48,7 +48,7 @@
 
 /* ------------------------------------------------------------ the GPU's facts */
 
-/* Filled once from amdgpu_tools.vgpu.driver.open(). */
+/* Filled once from amdgpu_tools.vgpu.driver.start(). */
 static struct {
     unsigned major, minor, stepping;
     int xnack, sramecc;
@@ -314,7 +314,7 @@ static int open_driver(void)
     PyGILState_STATE gil = PyGILState_Ensure();
     int ok = -1;
     PyObject *module = PyImport_ImportModule("amdgpu_tools.vgpu.driver");
-    PyObject *facts = module ? PyObject_CallMethod(module, "open", NULL) : NULL;
+    PyObject *facts = module ? PyObject_CallMethod(module, "start", NULL) : NULL;
     if (facts && PyDict_Check(facts)) {
         gpu.major = dict_u64(facts, "major");
         gpu.minor = dict_u64(facts, "minor");
@@ -459,6 +459,7 @@ static void cpu_node(HsaNodeProperties *p)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     p->NumCPUCores = cores > 0 ? (HSAuint32)cores : 1;
     p->NumMemoryBanks = 1;
+    p->NumCaches = 2;
     p->NumIOLinks = 1;
     p->MaxEngineClockMhzCCompute = 2000;
     set_utf16(p->MarketingName, "Host CPU (amdgpu-tools virtual GPU host)");
@@ -554,19 +555,22 @@ EXPORT HSAKMT_STATUS hsaKmtGetNodeCacheProperties(HSAuint32 node, HSAuint32 proc
     if (node > GPU_NODE)
         return HSAKMT_STATUS_INVALID_NODE_UNIT;
     memset(props, 0, count * sizeof *props);
-    if (node == CPU_NODE)
-        return HSAKMT_STATUS_SUCCESS;
-    /* sizes in KiB, as the KFD reports them: a 16 KiB L1 per CU, a 4 MiB L2 */
-    const HSAuint32 levels[2] = {1, 2}, sizes[2] = {16, 4096};
+    /* sizes in KiB, as the KFD reports them: the GPU's 16 KiB L1 per CU and
+     * 4 MiB L2; a typical host's 32 KiB L1 and 1 MiB L2 */
+    const HSAuint32 levels[2] = {1, 2};
+    const HSAuint32 sizes[2][2] = {{32, 1024}, {16, 4096}};
     for (HSAuint32 i = 0; i < count && i < 2; i++) {
-        props[i].ProcessorIdLow = GPU_PROCESSOR_ID;
+        props[i].ProcessorIdLow = node == CPU_NODE ? 0 : GPU_PROCESSOR_ID;
         props[i].CacheLevel = levels[i];
-        props[i].CacheSize = sizes[i];
+        props[i].CacheSize = sizes[node][i];
         props[i].CacheLineSize = 64;
         props[i].CacheLinesPerTag = 1;
         props[i].CacheAssociativity = 16;
         props[i].CacheType.ui32.Data = 1;
-        props[i].CacheType.ui32.HSACU = 1;
+        props[i].CacheType.ui32.CPU = node == CPU_NODE;
+        props[i].CacheType.ui32.HSACU = node == GPU_NODE;
+        if (node == CPU_NODE)
+            props[i].SiblingMap[0] = 1;
     }
     return HSAKMT_STATUS_SUCCESS;
 }
@@ -602,9 +606,24 @@ EXPORT HSAKMT_STATUS hsaKmtSetXNACKMode(HSAint32 enable)
 
 EXPORT HSAKMT_STATUS hsaKmtGetTileConfig(HSAuint32 node, HsaGpuTileConfig *config)
 {
-    (void)node;
-    (void)config;
-    return HSAKMT_STATUS_NOT_SUPPORTED;     /* tiled images are not modelled */
+    /* Images are not modelled, but ROCr's image layer sets up its address
+     * library from these at start-up: linear tiling everywhere and a
+     * GB_ADDR_CONFIG of a board of the generation (Fiji, Vega 10). */
+    if (node != GPU_NODE)
+        return HSAKMT_STATUS_INVALID_NODE_UNIT;
+    /* the GFX7/8 tables' sizes (GB_TILE_MODE0-31, GB_MACROTILE_MODE0-15) */
+    if (config->NumTileConfigs > 32)
+        config->NumTileConfigs = 32;
+    if (config->NumMacroTileConfigs > 16)
+        config->NumMacroTileConfigs = 16;
+    for (HSAuint32 i = 0; i < config->NumTileConfigs; i++)
+        config->TileConfig[i] = 1u << 2;    /* ARRAY_MODE (bits 5:2) = LINEAR_ALIGNED */
+    for (HSAuint32 i = 0; i < config->NumMacroTileConfigs; i++)
+        config->MacroTileConfig[i] = 0;
+    config->GbAddrConfig = gpu.major >= 9 ? 0x2a114042u : 0x22011003u;
+    config->NumBanks = 2;     /* encoded as GB_ADDR_CONFIG's fields: 16 banks */
+    config->NumRanks = 0;     /* 1 rank */
+    return HSAKMT_STATUS_SUCCESS;
 }
 
 EXPORT HSAKMT_STATUS hsaKmtGetClockCounters(HSAuint32 node, HsaClockCounters *counters)
