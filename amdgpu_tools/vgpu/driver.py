@@ -33,6 +33,7 @@ from ..runtime.descriptors import decode_amd_kernel_code, decode_kernel_descript
 from ..runtime.layouts import AMD_QUEUE, AMD_SIGNAL
 from ..runtime.processor import KernelObject, PacketProcessor
 from ..runtime.queues import AqlRing
+from .loaded_symbols import kernel_name
 from .process_memory import ProcessMemory
 from .sdma import SdmaEngine, SdmaError
 from .topology import node_facts, parse_mcpu
@@ -45,6 +46,10 @@ ENV_TIMEOUT = "AMDGPU_VGPU_TIMEOUT"
 ENV_TRACE = "AMDGPU_VGPU_TRACE"
 ENV_PROFILE = "AMDGPU_VGPU_PROFILE"
 ENV_DEBUG = "AMDGPU_VGPU_DEBUG"
+ENV_ERROR_EXIT = "AMDGPU_VGPU_ERROR_EXIT"
+#: Seconds a program may leave the GPU idle after a fatal kernel error before
+#: it is ended (it would wait forever for a dispatch that cannot complete).
+DEFAULT_ERROR_EXIT_SECONDS = 10.0
 
 # thunk.c's change-log operations
 OP_MAP, OP_UNMAP, OP_AQL_QUEUE, OP_SDMA_QUEUE, OP_DESTROY_QUEUE = 1, 2, 3, 4, 5
@@ -89,6 +94,8 @@ class Thunk:
         self.interrupt.argtypes = [ctypes.c_uint32]
         self.memory_fault = lib.amdgpu_vgpu_memory_fault
         self.memory_fault.argtypes = [ctypes.c_uint64, ctypes.c_int]
+        self.exit_when_idle = lib.amdgpu_vgpu_exit_when_idle
+        self.exit_when_idle.argtypes = [ctypes.c_double]
 
     def lookup(self, address: int):
         base, size = ctypes.c_uint64(), ctypes.c_uint64()
@@ -132,6 +139,7 @@ class VirtualGpu:
             except SdmaError as error:     # the engine halts, as hardware would
                 report(f"SDMA queue {queue_id}: {error}")
                 del self.sdma_queues[queue_id]
+                self._arm_error_exit()
         return self._pending()
 
     def _pending(self) -> bool:
@@ -191,7 +199,7 @@ class VirtualGpu:
         if kernel is None:
             decode = decode_amd_kernel_code if len(raw) == AMD_KERNEL_CODE_BYTES \
                 else decode_kernel_descriptor
-            name = f"kernel object 0x{address:x}"
+            name = kernel_name(self.memory, address) or f"kernel object 0x{address:x}"
             kernel = self._kernels[key] = KernelObject(name, decode(raw, address).setup)
         return kernel
 
@@ -216,9 +224,18 @@ class VirtualGpu:
         self.thunk.interrupt(context_id)
 
     # --------------------------------------------------------------- errors
+    def _arm_error_exit(self) -> None:
+        self.thunk.exit_when_idle(float(os.environ.get(ENV_ERROR_EXIT,
+                                                       DEFAULT_ERROR_EXIT_SECONDS)))
+
     def _queue_failed(self, status, queue, error) -> None:
-        """A packet failed: say why, then tell the runtime the way hardware does."""
+        """A packet failed: say why, then tell the runtime the way hardware does.
+
+        The queue's dispatch never completes; a program that handles the
+        error (HIP aborts) is not affected by the idle limit armed here, a
+        program left waiting for the completion is ended after it."""
         report(str(error))
+        self._arm_error_exit()
         address = getattr(error, "address", None)
         if isinstance(error, KernelError) and address is not None and "fault" in str(error) \
                 and self.thunk.memory_fault(address, int("read-only" in str(error))):

@@ -182,6 +182,10 @@ static uint64_t *queue_pointers;
 
 static pthread_t cp_thread;
 static int cp_running, cp_stop;
+/* After a fatal GPU error: end the program once the GPU has been idle this
+ * long (a program waiting for a dispatch that will never complete would
+ * otherwise hang); 0 = never. */
+static uint64_t exit_when_idle_ns;
 static PyObject *driver_poll;       /* amdgpu_tools.vgpu.driver.poll */
 
 static uint64_t now_ns(void)
@@ -252,6 +256,12 @@ static void *command_processor(void *unused)
             continue;
         }
         uint64_t idle = now - last_work;
+        uint64_t grace = __atomic_load_n(&exit_when_idle_ns, __ATOMIC_ACQUIRE);
+        if (grace && idle > grace) {
+            fprintf(stderr, "amdgpu-run: the GPU stopped on an error and the program has waited "
+                            "%.1f s since; ending it (exit status 1)\n", (double)idle / 1e9);
+            _exit(1);
+        }
         pause_ns(idle < 5000000ull ? 10000ull : idle < 200000000ull ? 100000ull : 1000000ull);
     }
     return NULL;
@@ -1041,6 +1051,13 @@ EXPORT int amdgpu_vgpu_drain(struct vgpu_record *out, int max)
     log_count -= (size_t)n;
     pthread_mutex_unlock(&g_lock);
     return n;
+}
+
+/* A fatal GPU error happened: end the program if it waits `seconds` more. */
+EXPORT void amdgpu_vgpu_exit_when_idle(double seconds)
+{
+    __atomic_store_n(&exit_when_idle_ns, seconds > 0 ? (uint64_t)(seconds * 1e9) : 0,
+                     __ATOMIC_RELEASE);
 }
 
 /* The command processor no longer uses a freed range: give it back. */

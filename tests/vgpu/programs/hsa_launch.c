@@ -2,7 +2,8 @@
  * Launch one kernel (argv[2], no arguments, one 64-item work-group) of a
  * code object (argv[1]) through the HSA API and wait for it. The queue's
  * error callback prints the status and exits 3, as an application that
- * handles GPU errors would; a clean completion prints "completed".
+ * handles GPU errors would (with a third argument "--no-callback" the queue
+ * has none and the program just waits); a clean completion prints "completed".
  */
 #include <hsa/hsa.h>
 #include <stdint.h>
@@ -46,8 +47,9 @@ static void queue_error(hsa_status_t status, hsa_queue_t *queue, void *data)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s CODE_OBJECT KERNEL\n", argv[0]);
+    int callback = argc == 3;
+    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "--no-callback") == 0)) {
+        fprintf(stderr, "usage: %s CODE_OBJECT KERNEL [--no-callback]\n", argv[0]);
         return 2;
     }
     FILE *file = fopen(argv[1], "rb");
@@ -80,7 +82,8 @@ int main(int argc, char **argv)
     CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
                                          &kernel_object));
     hsa_queue_t *queue;
-    CHECK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_SINGLE, queue_error, NULL, UINT32_MAX,
+    CHECK(hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_SINGLE, callback ? queue_error : NULL, NULL,
+                           UINT32_MAX,
                            UINT32_MAX, &queue));
     hsa_signal_t done;
     CHECK(hsa_signal_create(1, 0, NULL, &done));
