@@ -1,4 +1,5 @@
-# make setup: install the project (editable) with its test dependencies
+# make setup: install the project (editable) with its test dependencies, and build the
+#             virtual GPU's libhsakmt.so.1 where gcc and libhsakmt-dev are installed
 # make run:   assemble, link and run the hello-world sample, printing its result
 # make test:  install and run the test suite
 # make bench: install and run the benchmarks
@@ -9,6 +10,7 @@ PIP ?= $(PYTHON) -m pip
 
 setup:
 	$(PIP) install -q -e '.[test]'
+	$(PYTHON) -m amdgpu_tools.vgpu.build --if-possible
 
 run: setup
 	amdgpu-as --mcpu=gfx803 samples/hello_world.s -o /tmp/amdgpu-tools-hello.o

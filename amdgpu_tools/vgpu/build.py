@@ -93,12 +93,15 @@ def _build(target: Path) -> None:
 
 
 def main(argv=None) -> int:
-    """``python -m amdgpu_tools.vgpu.build``: build (or find) the library, print its path."""
+    """``python -m amdgpu_tools.vgpu.build [--if-possible]``: build (or find) the
+    library and print its path; with --if-possible a machine without the
+    prerequisites gets one line saying so and exit status 0 (``make setup``)."""
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        print(thunk_library())
+        print(f"virtual GPU: {thunk_library()}")
     except BuildError as error:
-        print(f"amdgpu-tools: virtual GPU not built: {error}", file=sys.stderr)
-        return 1
+        print(f"virtual GPU not built: {error}", file=sys.stderr)
+        return 0 if "--if-possible" in argv else 1
     return 0
 
 
