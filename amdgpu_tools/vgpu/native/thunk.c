@@ -143,9 +143,18 @@ static void remove_mapping(struct mapping *m, int release_now)
 
 /* --------------------------------------------------------------------- events */
 
+/*
+ * KFD event semantics: setting an event wakes every thread waiting on it at
+ * that moment (each is "activated"); an auto-reset event stays signaled only
+ * when nobody was waiting, for the next waiter to consume. ROCr relies on it:
+ * its async-handler thread and the thread waiting on a signal may wait on
+ * the same event, and both must wake.
+ */
 struct kfd_event {
     HsaEvent event;         /* first: the runtime holds HsaEvent pointers */
     int in_use, manual_reset, signaled;
+    int waiters;            /* threads inside a wait on this event */
+    uint64_t sets;          /* times set: a waiter that saw it change was activated */
 };
 
 static struct kfd_event *events[MAX_EVENTS];     /* index = event id */
@@ -160,7 +169,9 @@ static pthread_cond_t event_cond;
 
 static void signal_event_locked(struct kfd_event *e)
 {
-    e->signaled = 1;
+    e->sets++;
+    if (e->manual_reset || e->waiters == 0)
+        e->signaled = 1;
     pthread_cond_broadcast(&event_cond);
 }
 
@@ -170,6 +181,9 @@ struct kfd_queue {
     int in_use;
     volatile uint64_t *doorbell;
     uint64_t last_doorbell;
+    /* the queue's read and write pointers (AQL: amd_queue_t's dispatch ids;
+     * SDMA: the thunk's own), so packets left waiting are seen too */
+    volatile uint64_t *read_pointer, *write_pointer;
 };
 
 static struct kfd_queue queues[MAX_QUEUES];
@@ -201,20 +215,26 @@ static void pause_ns(uint64_t ns)
     nanosleep(&t, NULL);
 }
 
-/* True when a doorbell was rung or the log has changes to apply. */
+enum { IDLE, WAITING, ARRIVED };
+
+/* ARRIVED when a doorbell was rung or the log has changes to apply; WAITING
+ * when some queue still holds packets (a barrier waiting for its signals, a
+ * header not yet written); else IDLE. */
 static int work_arrived(void)
 {
-    int work = 0;
+    int work = IDLE;
     pthread_mutex_lock(&g_lock);
     if (log_count)
-        work = 1;
+        work = ARRIVED;
     for (int i = 0; i < MAX_QUEUES; i++) {
         if (!queues[i].in_use)
             continue;
         uint64_t value = *queues[i].doorbell;
         if (value != queues[i].last_doorbell) {
             queues[i].last_doorbell = value;
-            work = 1;
+            work = ARRIVED;
+        } else if (work == IDLE && *queues[i].read_pointer != *queues[i].write_pointer) {
+            work = WAITING;
         }
     }
     pthread_mutex_unlock(&g_lock);
@@ -250,7 +270,8 @@ static void *command_processor(void *unused)
     int pending = 0;
     while (!__atomic_load_n(&cp_stop, __ATOMIC_ACQUIRE)) {
         uint64_t now = now_ns();
-        if (work_arrived() || (pending && now - last_poll > 200000ull)) {
+        int work = work_arrived();
+        if (work == ARRIVED || ((pending || work == WAITING) && now - last_poll > 200000ull)) {
             pending = poll_driver();
             last_poll = last_work = now_ns();
             continue;
@@ -902,11 +923,18 @@ EXPORT HSAKMT_STATUS hsaKmtSetEvent(HsaEvent *event)
     return HSAKMT_STATUS_SUCCESS;
 }
 
-static int wait_satisfied(HsaEvent *list[], HSAuint32 count, bool all)
+/* Is event i of a wait ready: signaled, or set since the wait began? */
+static int event_ready(HsaEvent *event, uint64_t sets_at_start)
+{
+    struct kfd_event *e = (struct kfd_event *)event;
+    return e->signaled || e->sets != sets_at_start;
+}
+
+static int wait_satisfied(HsaEvent *list[], const uint64_t *start, HSAuint32 count, bool all)
 {
     HSAuint32 ready = 0;
     for (HSAuint32 i = 0; i < count; i++)
-        ready += ((struct kfd_event *)list[i])->signaled != 0;
+        ready += event_ready(list[i], start[i]);
     return all ? ready == count : ready > 0;
 }
 
@@ -915,6 +943,9 @@ EXPORT HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *list[], HSAuint32 coun
 {
     if (!list || count == 0)
         return HSAKMT_STATUS_INVALID_PARAMETER;
+    uint64_t *start = malloc(count * sizeof *start);
+    if (!start)
+        return HSAKMT_STATUS_NO_MEMORY;
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
     uint64_t ns = (uint64_t)deadline.tv_nsec + (uint64_t)(milliseconds % 1000) * 1000000ull;
@@ -922,8 +953,13 @@ EXPORT HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *list[], HSAuint32 coun
     deadline.tv_nsec = (long)(ns % 1000000000ull);
 
     pthread_mutex_lock(&event_lock);
+    for (HSAuint32 i = 0; i < count; i++) {
+        struct kfd_event *e = (struct kfd_event *)list[i];
+        start[i] = e->sets;
+        e->waiters++;
+    }
     HSAKMT_STATUS status = HSAKMT_STATUS_SUCCESS;
-    while (!wait_satisfied(list, count, all)) {
+    while (!wait_satisfied(list, start, count, all)) {
         if (milliseconds == 0) {
             status = HSAKMT_STATUS_WAIT_TIMEOUT;
             break;
@@ -931,18 +967,20 @@ EXPORT HSAKMT_STATUS hsaKmtWaitOnMultipleEvents(HsaEvent *list[], HSAuint32 coun
         int rc = milliseconds == HSA_EVENTTIMEOUT_INFINITE
                      ? pthread_cond_wait(&event_cond, &event_lock)
                      : pthread_cond_timedwait(&event_cond, &event_lock, &deadline);
-        if (rc == ETIMEDOUT && !wait_satisfied(list, count, all)) {
+        if (rc == ETIMEDOUT && !wait_satisfied(list, start, count, all)) {
             status = HSAKMT_STATUS_WAIT_TIMEOUT;
             break;
         }
     }
-    if (status == HSAKMT_STATUS_SUCCESS)
-        for (HSAuint32 i = 0; i < count; i++) {
-            struct kfd_event *e = (struct kfd_event *)list[i];
-            if (!e->manual_reset)
-                e->signaled = 0;
-        }
+    for (HSAuint32 i = 0; i < count; i++) {
+        struct kfd_event *e = (struct kfd_event *)list[i];
+        e->waiters--;
+        /* a waiter consumes what it saw of an auto-reset event */
+        if (status == HSAKMT_STATUS_SUCCESS && !e->manual_reset && event_ready(list[i], start[i]))
+            e->signaled = 0;
+    }
     pthread_mutex_unlock(&event_lock);
+    free(start);
     return status;
 }
 
@@ -973,8 +1011,8 @@ EXPORT HSAKMT_STATUS hsaKmtCreateQueue(HSAuint32 node, HSA_QUEUE_TYPE type, HSAu
         pthread_mutex_unlock(&g_lock);
         return HSAKMT_STATUS_OUT_OF_RESOURCES;
     }
-    doorbell_page[id] = 0;
-    queues[id] = (struct kfd_queue){1, &doorbell_page[id], 0};
+    /* no value a producer writes: its first ring (of index 0) is a change */
+    doorbell_page[id] = ~0ull;
     resource->QueueId = (HSA_QUEUEID)id;
     resource->Queue_DoorBell_aql = (HSAuint64 *)&doorbell_page[id];
     if (!aql) {
@@ -982,6 +1020,8 @@ EXPORT HSAKMT_STATUS hsaKmtCreateQueue(HSAuint32 node, HSA_QUEUE_TYPE type, HSAu
         resource->Queue_read_ptr_aql = &queue_pointers[2 * id];
         resource->Queue_write_ptr_aql = &queue_pointers[2 * id + 1];
     }
+    queues[id] = (struct kfd_queue){1, &doorbell_page[id], ~0ull, resource->Queue_read_ptr_aql,
+                                    resource->Queue_write_ptr_aql};
     log_change(aql ? OP_AQL_QUEUE : OP_SDMA_QUEUE, (uint64_t)id, (uint64_t)ring, ring_bytes,
                resource->QueueRptrValue, resource->QueueWptrValue, (uint64_t)&doorbell_page[id]);
     pthread_mutex_unlock(&g_lock);
