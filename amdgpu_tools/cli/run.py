@@ -21,7 +21,7 @@ import numpy as np
 
 from ..elf.constants import ELF_MAGIC
 from ..errors import ToolchainError
-from ..exec.launch import ExecutionLimits, TraceOptions
+from ..exec.launch import ExecutionLimits, TraceOptions, profile_lines
 from ..runtime.bundle import is_offload_bundle
 from .common import llvm_style_args, run_click
 
@@ -45,19 +45,10 @@ def read_program(path: str, mcpu: str | None) -> bytes:
 
 
 def _trace_options(trace, profile, sink):
-    if trace is None and not profile:
-        return None
-    if trace is None:
-        waves = ()
-    elif trace.strip().lower() == "all":
-        waves = None
-    else:
-        try:
-            waves = tuple(int(w, 0) for w in trace.split(",") if w.strip())
-        except ValueError:
-            raise click.BadParameter(f"'{trace}' is not 'all' or a list of wave numbers",
-                                     param_hint="--trace") from None
-    return TraceOptions(waves=waves, sink=sink, profile=profile)
+    try:
+        return TraceOptions.from_text(trace, profile, sink)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--trace") from None
 
 
 def _limits(max_instructions, timeout):
@@ -88,11 +79,9 @@ def _choose_kernel(program, name, label):
 
 
 def _print_profile(result):
-    if result is None or not result.profile:
-        return
-    click.echo("profile (pc: wave instructions executed):")
-    for pc, count in sorted(result.profile.items()):
-        click.echo(f"  0x{pc:x}: {count}")
+    if result is not None:
+        for line in profile_lines(result):
+            click.echo(line)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -156,6 +145,7 @@ def _virtual_gpu(exec_program, exec_args, mcpu, max_instructions, timeout, trace
                  profile) -> int:
     """--exec / --print-env: the program's own exit status, or 0 after the lines."""
     from ..vgpu.launcher import VirtualGpuOptions, environment, export_lines, run_program
+    _trace_options(trace, profile, None)          # the same checks as for a kernel run
     options = VirtualGpuOptions(mcpu=mcpu, max_instructions=max_instructions, timeout=timeout,
                                 trace=trace, profile=profile)
     if exec_program is None:

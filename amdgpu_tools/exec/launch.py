@@ -126,6 +126,24 @@ class TraceOptions:
     sink: object = None          # a callable taking one line of text; default print
     profile: bool = False        # collect a per-PC instruction count
 
+    @classmethod
+    def from_text(cls, trace: str | None, profile: bool, sink=None):
+        """The options of ``--trace TEXT`` ('all' or wave numbers such as 0,3) and
+        ``--profile``; None when neither asks for anything. A bad list is a
+        ValueError."""
+        if trace is None and not profile:
+            return None
+        if trace is None:
+            waves = ()
+        elif trace.strip().lower() == "all":
+            waves = None
+        else:
+            try:
+                waves = tuple(int(w, 0) for w in trace.split(",") if w.strip())
+            except ValueError:
+                raise ValueError(f"'{trace}' is not 'all' or a list of wave numbers") from None
+        return cls(waves=waves, sink=sink, profile=profile)
+
 
 @dataclass
 class DispatchRequest:
@@ -170,3 +188,11 @@ class DispatchResult:
     seconds: float = 0.0
     #: PC -> times executed (by a wave), when profiling was asked for
     profile: dict = field(default_factory=dict)
+
+
+def profile_lines(result: DispatchResult, title: str = "profile") -> list[str]:
+    """A dispatch's per-PC profile as text ([] when none was collected)."""
+    if not result.profile:
+        return []
+    return [f"{title} (pc: wave instructions executed):",
+            *(f"  0x{pc:x}: {count}" for pc, count in sorted(result.profile.items()))]

@@ -27,7 +27,7 @@ import sys
 import traceback
 
 from ..errors import KernelError, ToolchainError, UnsupportedInstruction
-from ..exec.launch import ExecutionLimits, TraceOptions
+from ..exec.launch import ExecutionLimits, TraceOptions, profile_lines
 from ..isa.targets import get_target
 from ..runtime.descriptors import decode_amd_kernel_code, decode_kernel_descriptor
 from ..runtime.layouts import AMD_QUEUE, AMD_SIGNAL
@@ -116,7 +116,7 @@ class VirtualGpu:
         lookup = _any_process_mapping(thunk.lookup) if target_id.setting("xnack") \
             else thunk.lookup
         self.memory = ProcessMemory(lookup)
-        self.processor = PacketProcessor(self.memory, self.target)
+        self.processor = PacketProcessor(self.memory, self.target, executor=self._execute)
         self.processor.resolve_kernel_object = self._kernel_object
         self.processor.vendor_handler = self._vendor_packet
         self.processor.signal_hook = self._signal_changed
@@ -185,6 +185,14 @@ class VirtualGpu:
         self.processor.queues.append(queue)
 
     # ------------------------------------------------------------- packets
+    def _execute(self, request):
+        """The executor, and the profile of each kernel when --profile asked."""
+        from ..exec import run_dispatch
+        result = run_dispatch(request)
+        for line in profile_lines(result, f"profile of kernel '{request.kernel_name}'"):
+            report(line)
+        return result
+
     def _kernel_object(self, address: int):
         """The KernelSetup of the descriptor ROCr's loader placed at ``address``:
         a v2 amd_kernel_code_t or a v3+ kernel descriptor."""
@@ -290,14 +298,9 @@ def _limits_from_environment() -> ExecutionLimits:
 
 
 def _trace_from_environment():
-    waves = os.environ.get(ENV_TRACE)
-    profile = bool(os.environ.get(ENV_PROFILE))
-    if waves is None and not profile:
-        return None
-    chosen = None if waves in (None, "", "all") else tuple(int(w) for w in waves.split(","))
-    sink = (lambda line: print(f"amdgpu-run: {line}", file=sys.stderr)) if waves is not None \
-        else (lambda line: None)
-    return TraceOptions(waves=chosen, sink=sink, profile=profile)
+    """--trace / --profile as amdgpu-run checked and passed them."""
+    return TraceOptions.from_text(os.environ.get(ENV_TRACE), bool(os.environ.get(ENV_PROFILE)),
+                                  sink=report)
 
 
 # -------------------------------------------------- the thunk's entry points
