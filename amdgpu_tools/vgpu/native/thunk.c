@@ -420,23 +420,28 @@ EXPORT HSAKMT_STATUS hsaKmtOpenKFD(void)
     return HSAKMT_STATUS_SUCCESS;
 }
 
+/* How long CloseKFD waits for a kernel still running (then the process's
+ * exit ends the thread; memory the runtime frees meanwhile stays mapped). */
+#define CLOSE_WAIT_SECONDS 2
+
 EXPORT HSAKMT_STATUS hsaKmtCloseKFD(void)
 {
     pthread_mutex_lock(&g_lock);
     int last = kfd_open_count > 0 && --kfd_open_count == 0;
     pthread_mutex_unlock(&g_lock);
-    if (!last)
+    if (!last || !cp_running)
         return HSAKMT_STATUS_SUCCESS;
-    if (cp_running) {
-        __atomic_store_n(&cp_stop, 1, __ATOMIC_RELEASE);
-        /* a Python host program may hold the GIL the command processor waits for */
-        int holds_gil = Py_IsInitialized() && PyGILState_Check();
-        PyThreadState *saved = holds_gil ? PyEval_SaveThread() : NULL;
-        pthread_join(cp_thread, NULL);
-        if (saved)
-            PyEval_RestoreThread(saved);
+    __atomic_store_n(&cp_stop, 1, __ATOMIC_RELEASE);
+    /* a Python host program may hold the GIL the command processor waits for */
+    int holds_gil = Py_IsInitialized() && PyGILState_Check();
+    PyThreadState *saved = holds_gil ? PyEval_SaveThread() : NULL;
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += CLOSE_WAIT_SECONDS;
+    if (pthread_timedjoin_np(cp_thread, NULL, &deadline) == 0)
         cp_running = 0;
-    }
+    if (saved)
+        PyEval_RestoreThread(saved);
     return HSAKMT_STATUS_SUCCESS;
 }
 
