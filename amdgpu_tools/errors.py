@@ -93,3 +93,34 @@ class WatchdogTimeout(KernelError):
 
 class UnsupportedInstruction(KernelError):
     """An instruction the executor deliberately does not implement (graphics)."""
+
+
+def _amount(value: int, unit: str) -> str:
+    """``value`` in ``unit``; bytes also in KiB/MiB/GiB when that reads better."""
+    if unit != "bytes":
+        return f"{value} {unit}"
+    for scale, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if value >= scale:
+            return f"{value} bytes ({value / scale:.4g} {name})"
+    return f"{value} bytes"
+
+
+class ResourceLimitError(ToolchainError):
+    """A request beyond one of the device's stated limits (``amdgpu-run --info``):
+    device memory, LDS per work-group, scratch per wave, kernarg segment, grid and
+    work-group sizes, number of queues. ``resource``, ``requested`` and ``limit``
+    say which, how much was asked and how much is allowed."""
+
+    def __init__(self, resource: str, requested: int, limit: int, unit: str = "bytes",
+                 detail: str = ""):
+        self.resource = resource
+        self.requested = int(requested)
+        self.limit = int(limit)
+        self.unit = unit
+        message = (f"out of resources: {resource}: {_amount(self.requested, unit)} requested, "
+                   f"the limit is {_amount(self.limit, unit)}")
+        super().__init__(message + (f" ({detail})" if detail else ""))
+
+
+class LaunchLimitError(ResourceLimitError, LaunchError):
+    """A launch beyond a stated limit (LDS, scratch, kernarg, grid, work-group)."""

@@ -4,8 +4,15 @@ Built only on the low-level HSA-style layer (``hsa.py``): a launch allocates
 a kernarg segment in the kernarg region, fills it (``kernargs.py``), writes a
 real 64-byte kernel dispatch packet into the device's AQL queue with the
 header last, rings the doorbell and waits on the completion signal. A kernel
-error leaves the queue in the error state and is raised as the
-``KernelError`` the executor reported.
+error leaves the queue in the error state and is raised, once, as the
+``KernelError`` the executor reported, by the launch whose packet failed.
+
+Recovery: the device's default queue in the error state is replaced by a fresh
+one at the next launch (``Device.reset()`` does it at once, for every queue the
+device created); memory is untouched, so buffers keep what the kernels wrote.
+A queue made with ``create_queue`` stays in the error state as HSA specifies:
+launching on it raises a ``QueueError`` that says so (use a new queue, or
+``Device.reset()``, which replaces it).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_ld
 from .hostcall import hostcall_for_launch
 from .layouts import KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH
 from .packets import publish
+from .queues import QueueError
 from .printf import DEFAULT_PRINTF_BUFFER_BYTES, PRINTF_HEADER_BYTES, decode_printf_buffer
 
 __all__ = ["Device", "LocalMemory", "Buffer", "Program", "Kernel"]
@@ -91,6 +99,10 @@ class Device:
         self.printf_buffer_size = printf_buffer_size
         self.dynamic_stack_size = dynamic_stack_size
         self.last_result = None
+        #: queues whose error has been raised already (never raised twice)
+        self._reported = set()
+        #: queues of this device in the error state that ``reset`` replaces
+        self._replaced = {}
 
     @property
     def memory(self):
@@ -139,11 +151,49 @@ class Device:
         return self.agent.queue_create(size, callback=callback)
 
     def synchronize(self) -> None:
-        """Let the queues drain; raises the error of a queue in the error state."""
+        """Let the queues drain; raises the error of a queue that entered the
+        error state since it was last reported (each error is raised once)."""
         self.agent.processor.run()
-        for queue in self.agent.processor.queues:
-            if queue.error is not None:
+        for queue in list(self.agent.processor.queues):
+            if queue.error is not None and queue not in self._reported:
+                self._reported.add(queue)
                 raise queue.error
+
+    def reset(self) -> None:
+        """Recover from kernel faults: every queue of this device in the error
+        state is destroyed and the default queue is replaced by a fresh one if it
+        failed. Memory (buffers, loaded programs) is kept as it is. Queues from
+        ``create_queue`` that failed are gone afterwards: create new ones."""
+        self.agent.processor.run()
+        if self.queue.state != self.queue.ACTIVE:
+            self._replace_default_queue()
+        for queue in list(self.agent.processor.queues):
+            if queue.state == queue.ERROR and isinstance(queue, type(self.queue)):
+                self._discard(queue)
+
+    def queue_for_launch(self, queue=None):
+        """The queue a launch uses: ``queue``, or the default queue (a fresh one
+        when the current default queue is in the error state)."""
+        if queue is None:
+            if self.queue.state != self.queue.ACTIVE:
+                self._replace_default_queue()
+            return self.queue
+        if queue.state != queue.ACTIVE:
+            cause = f": {queue.error}" if queue.error is not None else ""
+            raise QueueError(f"queue {queue.id} is {queue.state} (an earlier packet failed"
+                             f"{cause}); launch on a new queue (Device.create_queue) or call "
+                             "Device.reset()")
+        return queue
+
+    def _replace_default_queue(self) -> None:
+        old = self.queue
+        self.queue = self.agent.queue_create(old.size)
+        self._discard(old)
+
+    def _discard(self, queue) -> None:
+        self._reported.discard(queue)
+        if queue in self.agent.processor.queues:
+            self.agent.queue_destroy(queue)
 
     def info(self) -> str:
         return self.agent.info()
@@ -337,10 +387,7 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
     """Dispatch ``kernel`` through an AQL packet and wait for it; returns the
     executor's DispatchResult. Raises KernelError when the kernel fails."""
     agent = device.agent
-    queue = queue or device.queue
-    if queue.state != queue.ACTIVE:
-        raise queue.error if queue.error is not None else \
-            ToolchainError(f"queue {queue.id} is {queue.state}")
+    queue = device.queue_for_launch(queue)
     values, dynamic_lds = encode_args(kernel, args)
     dynamic_lds += shared
     group_size, private_size = _segment_sizes(device, kernel, dynamic_lds)
@@ -356,10 +403,11 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
             lambda result: _finished(device, kernel, printf_buffer, results, result)
         if hostcall:
             agent.processor.host_services[kernarg] = hostcall.serve
-        submit_dispatch(queue, kernel, geometry, kernarg, group_size, private_size, done.handle)
+        index = submit_dispatch(queue, kernel, geometry, kernarg, group_size, private_size,
+                                done.handle)
         value = agent.signal_wait(done, "eq", 0)
-        if queue.error is not None:
-            raise queue.error
+        if value != 0 and queue.error is not None:
+            _raise_queue_error(device, queue, index, kernel)
         if value != 0:
             blocked = True   # the packet is still queued: keep what it points at
             raise ToolchainError(f"dispatch of kernel '{kernel.name}' did not complete "
@@ -369,6 +417,16 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
             _release(agent, temporaries)
     device.last_result = results[0] if results else None
     return device.last_result
+
+
+def _raise_queue_error(device, queue, index, kernel):
+    """The launch's packet did not complete because its queue failed: the packet's
+    own error (raised once), or a QueueError when an earlier packet failed."""
+    if queue.error_index == index and queue not in device._reported:
+        device._reported.add(queue)
+        raise queue.error
+    raise QueueError(f"dispatch of kernel '{kernel.name}' was not run: queue {queue.id} entered "
+                     f"the error state at an earlier packet ({queue.error})")
 
 
 def _segment_sizes(device, kernel, dynamic_lds: int) -> tuple[int, int]:

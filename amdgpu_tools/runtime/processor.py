@@ -165,6 +165,8 @@ class PacketProcessor:
         return True
 
     def _fail(self, queue, index, kind, status, failure) -> bool:
+        if queue.state == Queue.ACTIVE:
+            queue.error_index = index
         queue.enter_error_state(status, failure)
         self._event(queue, index, kind, "error")
         return False

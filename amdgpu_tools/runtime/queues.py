@@ -55,6 +55,8 @@ class AqlRing:
         self.state = self.ACTIVE
         self.status = 0
         self.error = None          # the exception that put the queue in the error state
+        #: index of the packet whose failure put the queue in the error state
+        self.error_index = None
 
     @classmethod
     def attach(cls, memory, address: int, queue_id: int, callback=None) -> "AqlRing":

@@ -180,11 +180,12 @@ def test_kernel_error_raises_and_leaves_the_queue_in_error():
     for part in ("kernel 'trap'", "wave 0", "pc 0x", "'s_trap 2'", "s_trap 2 (kernel error)"):
         assert part in text
     assert device.queue.state == Queue.ERROR
-    with pytest.raises(KernelError):
-        device.synchronize()
-    with pytest.raises(KernelError):
+    device.synchronize()                 # raised by the launch already: not again
+    failed = device.queue
+    with pytest.raises(KernelError) as again:   # runs again on a fresh queue, fails anew
         program["trap"](out, grid=64, block=64)
-    assert len(executor.requests) == 1
+    assert again.value is not info.value and device.queue is not failed
+    assert len(executor.requests) == 2
 
 
 def test_printf_records_are_printed_after_the_dispatch():
