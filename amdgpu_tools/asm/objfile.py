@@ -52,10 +52,34 @@ def parse_features(text: str) -> dict:
     return features
 
 
-def build_object(asm) -> RelocatableObject:
-    """The ELF object of a finished ``Assembler``."""
+def legacy_v2_e_flags(asm, value: int) -> int:
+    """e_flags of an early code object v2 producer (0, or 0x2: EF_AMDGPU_ARCH_GCN)
+    instead of the processor's EF_AMDGPU_MACH: the processor is then named only
+    by the NT_AMD_HSA_ISA note (``.hsa_code_object_isa``), which must be there.
+    (llvm-mc-14 writes 0 itself when given no -mcpu; with -mcpu it writes the MACH.)"""
+    if value not in elfc.LEGACY_V2_E_FLAGS:
+        raise ToolchainError(f"legacy e_flags must be 0 or 0x2 (EF_AMDGPU_ARCH_GCN), "
+                             f"got 0x{value:x}")
+    if asm.code_object_version != 2:
+        raise ToolchainError(f"legacy e_flags 0x{value:x} need code object version 2, "
+                             f"not {asm.code_object_version}")
+    notes = getattr(asm.amdgpu, "notes", [])
+    if not any(n.owner == elfc.NOTE_OWNER_AMD and n.type in (elfc.NT_AMD_HSA_ISA_VERSION,
+                                                              elfc.NT_AMD_HSA_ISA_NAME)
+               for n in notes):
+        raise ToolchainError(f"legacy e_flags 0x{value:x} leave the processor to the "
+                             "NT_AMD_HSA_ISA note, but the source has no "
+                             ".hsa_code_object_isa directive")
+    return value
+
+
+def build_object(asm, legacy_e_flags=None) -> RelocatableObject:
+    """The ELF object of a finished ``Assembler``; ``legacy_e_flags`` (0 or 0x2)
+    writes an early v2 producer's header (see ``legacy_v2_e_flags``)."""
     version = asm.code_object_version
-    obj = RelocatableObject(e_flags(asm.target, version, asm.features),
+    flags = e_flags(asm.target, version, asm.features) if legacy_e_flags is None else \
+        legacy_v2_e_flags(asm, legacy_e_flags)
+    obj = RelocatableObject(flags,
                             elfc.ELFOSABI_AMDGPU_HSA, elfc.ABI_VERSION_FOR_CODE_OBJECT[version])
     for section in asm.sections.values():
         code_alignment = 4 if section.name == ".text" else 1

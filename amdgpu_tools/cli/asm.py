@@ -48,8 +48,13 @@ _LLVM_SPELLINGS = {
               help="DWARF version of .debug_line/.debug_frame (default 4; .file 0 means 5).")
 @click.option("--fdebug-compilation-dir", "compilation_dir", default=None, metavar="DIR",
               help="Compilation directory named in a DWARF 5 line table (default: cwd).")
+@click.option("--legacy-e-flags", "legacy_e_flags", type=click.Choice(["0", "0x2"]),
+              default=None, help="Code object v2 only: write e_flags 0 or 0x2 "
+              "(EF_AMDGPU_ARCH_GCN) as early v2 producers did, naming the processor only in "
+              "the .hsa_code_object_isa note (default: the processor's EF_AMDGPU_MACH, as "
+              "llvm-mc writes it).")
 def command(source, mcpu, triple, arch, mattr, code_object_version, output, filetype,
-            show_encoding, include_dirs, dwarf_version, compilation_dir):
+            show_encoding, include_dirs, dwarf_version, compilation_dir, legacy_e_flags):
     """Assemble SOURCE (an AMDGPU .s file, '-' for stdin) into an ELF code object."""
     if not triple.startswith("amdgcn") or (arch and arch != "amdgcn"):
         raise ToolchainError(f"unsupported target triple '{triple}' (use amdgcn-amd-amdhsa)")
@@ -57,7 +62,8 @@ def command(source, mcpu, triple, arch, mattr, code_object_version, output, file
     try:
         data, asm = assemble_object(text, mcpu, filename, code_object_version,
                                     show_encoding, mattr or None, include_dirs, dwarf_version,
-                                    compilation_dir)
+                                    compilation_dir,
+                                    None if legacy_e_flags is None else int(legacy_e_flags, 0))
     except AsmError as failure:
         for diagnostic in failure.diagnostics:
             click.echo(diagnostic.format(), err=True)

@@ -142,11 +142,11 @@ def main(argv=None) -> int:
 
 
 def _target(elf: ElfFile, mcpu):
-    from ..isa.targets import get_target, target_by_mach
+    from ..isa.targets import get_target, target_of_elf
     if mcpu:
         return get_target(mcpu)
     try:
-        return target_by_mach(elf.mach)
+        return target_of_elf(elf)
     except ToolchainError:
         raise ElfFormatError(f"{elf.name}: unknown processor in e_flags 0x{elf.flags:x}; "
                              "give --mcpu") from None

@@ -45,6 +45,13 @@ EF_AMDGPU_MACH_AMDGCN = {
     "gfx908": 0x030, "gfx909": 0x031, "gfx90c": 0x032, "gfx90a": 0x03F,
 }
 MACH_NAMES = {value: name for name, value in EF_AMDGPU_MACH_AMDGCN.items()}
+#: e_flags of early code object v2 producers, which named the processor only in the
+#: NT_AMD_HSA_ISA_VERSION / NT_AMD_HSA_ISA_NAME notes: none (0), or the old
+#: EF_AMDGPU_ARCH_GCN flag (2; EF_AMDGPU_MACH_R600_R630 in today's numbering,
+#: a value no GCN code object can otherwise carry)
+EF_AMDGPU_MACH_NONE = 0x000
+EF_AMDGPU_ARCH_GCN_LEGACY = 0x002
+LEGACY_V2_E_FLAGS = (EF_AMDGPU_MACH_NONE, EF_AMDGPU_ARCH_GCN_LEGACY)
 
 # code object v2 (LLVM 14 writes the MACH value for v2 as well)
 EF_AMDGPU_FEATURE_XNACK_V2 = 0x01

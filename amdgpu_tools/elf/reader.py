@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ElfFormatError
 from . import constants as C
-from .notes import Note, decode_isa_version, decode_notes
+from .notes import Note, decode_isa_name, decode_isa_version, decode_notes
 from .structs import (Elf64_Dyn, Elf64_Ehdr, Elf64_Phdr, Elf64_Rela, Elf64_Shdr, Elf64_Sym,
                       Elf_Ident)
 
@@ -128,6 +128,20 @@ class ElfFile:
                 isa = decode_isa_version(note.desc)
                 return isa["major"], isa["minor"], isa["stepping"]
         return None
+
+    @property
+    def isa_name(self) -> str | None:
+        """The target name of a v2 NT_AMD_HSA_ISA_NAME note, or None."""
+        for note in self.notes:
+            if note.owner == C.NOTE_OWNER_AMD and note.type == C.NT_AMD_HSA_ISA_NAME:
+                return decode_isa_name(note.desc)
+        return None
+
+    @property
+    def has_legacy_e_flags(self) -> bool:
+        """e_flags of an early v2 producer (0, or 0x2: EF_AMDGPU_ARCH_GCN): the
+        processor is named only by the ISA notes."""
+        return self.mach in C.LEGACY_V2_E_FLAGS and self.code_object_version in (None, 2)
 
     @property
     def code_object_version(self) -> int | None:

@@ -207,3 +207,30 @@ def target_by_mach(mach):
         if target.mach == mach:
             return target
     raise TargetError(f"unknown EF_AMDGPU_MACH value 0x{mach:x}")
+
+
+def target_of_elf(elf):
+    """The ``Target`` of a code object: from e_flags' EF_AMDGPU_MACH, or for the
+    legacy v2 e_flags (0, or 0x2 = EF_AMDGPU_ARCH_GCN) from its ISA notes: the
+    NT_AMD_HSA_ISA_VERSION numbers (8.0.3 -> gfx803, 9.0.1 -> gfx900 with xnack)
+    or the processor that ends an NT_AMD_HSA_ISA_NAME target name
+    (``amdgcn-amd-amdhsa-amdgizcl-gfx803``). Raises TargetError."""
+    if not elf.has_legacy_e_flags:
+        return target_by_mach(elf.mach)
+    version = elf.isa_version
+    if version is not None:
+        target = target_by_v2_isa_version(version)
+        if target is None:
+            raise TargetError(f"unknown ISA version {'.'.join(map(str, version))} in the "
+                              f"NT_AMD_HSA_ISA_VERSION note (e_flags 0x{elf.flags:x})")
+        return target
+    name = elf.isa_name
+    if name:
+        processor = name.rsplit("-", 1)[-1].split(":", 1)[0]
+        try:
+            return get_target(processor)
+        except TargetError:
+            raise TargetError(f"unknown processor '{processor}' in the NT_AMD_HSA_ISA_NAME note "
+                              f"'{name}' (e_flags 0x{elf.flags:x})") from None
+    raise TargetError(f"e_flags 0x{elf.flags:x} name no processor and there is no "
+                      "NT_AMD_HSA_ISA note")

@@ -16,8 +16,7 @@ from ..elf.kernel_code import AMD_KERNEL_CODE_T_SIZE
 from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
 from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
-from ..isa.targets import (Target, TargetId, get_target, target_by_mach,
-                           target_by_v2_isa_version)
+from ..isa.targets import Target, TargetId, get_target, target_of_elf
 from ..link import link
 from .bundle import unbundle
 from .codeobject import CodeObject, code_object_of, read_checked_elf
@@ -106,16 +105,13 @@ def link_relocatable(data: bytes) -> bytes:
 
 
 def code_object_target(code: CodeObject) -> Target:
-    """The processor from e_flags; a v2 object without one names it in its ISA note."""
-    if code.elf.mach == 0 and code.isa_version is not None:
-        target = target_by_v2_isa_version(code.isa_version)
-        if target is not None:
-            return target
-        raise LoadError(f"code object is for an unknown ISA version "
-                        f"{'.'.join(map(str, code.isa_version))}")
+    """The processor from e_flags; a v2 object with the legacy e_flags (0, or 0x2:
+    EF_AMDGPU_ARCH_GCN) names it in its ISA note."""
     try:
-        return target_by_mach(code.elf.mach)
-    except TargetError:
+        return target_of_elf(code.elf)
+    except TargetError as failure:
+        if code.elf.has_legacy_e_flags:
+            raise LoadError(f"code object is for an unknown processor: {failure}") from None
         raise LoadError(f"code object is for an unknown processor (EF_AMDGPU_MACH "
                         f"0x{code.elf.mach:x})") from None
 
