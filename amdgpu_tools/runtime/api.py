@@ -24,8 +24,9 @@ import numpy as np
 
 from ..elf.constants import SHN_ABS
 from ..elf.structs import align_up
-from ..errors import LaunchError, ToolchainError
-from .hsa import GROUP_SEGMENT_SIZE, MAX_WORKGROUP_SIZE, Agent
+from ..errors import LaunchError, LaunchLimitError, ToolchainError
+from .hsa import (GLOBAL_SIZE, GROUP_SEGMENT_SIZE, MAX_GRID_SIZE, MAX_KERNARG_SEGMENT_SIZE,
+                  MAX_QUEUES, MAX_SCRATCH_PER_WAVE, MAX_WORKGROUP_SIZE, WAVEFRONT_SIZE, Agent)
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
 from .hostcall import hostcall_for_launch
 from .layouts import KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH
@@ -89,8 +90,9 @@ class Device:
 
     def __init__(self, target=None, *, executor=None, queue_size=1024, limits=None, trace=None,
                  printf_stream=None, printf_buffer_size=DEFAULT_PRINTF_BUFFER_BYTES,
-                 dynamic_stack_size=DEFAULT_DYNAMIC_STACK_BYTES):
-        self.agent = Agent(target, executor)
+                 dynamic_stack_size=DEFAULT_DYNAMIC_STACK_BYTES, memory_size=GLOBAL_SIZE,
+                 max_queues=MAX_QUEUES):
+        self.agent = Agent(target, executor, memory_size=memory_size, max_queues=max_queues)
         self.queue = self.agent.queue_create(queue_size)
         if limits is not None:
             self.agent.processor.limits = limits
@@ -118,8 +120,14 @@ class Device:
     # ---------------------------------------------------------------- buffers
     def empty(self, shape, dtype=np.float32) -> Buffer:
         shape = (shape,) if np.isscalar(shape) else tuple(shape)
+        if any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0
+               for n in shape):
+            raise LaunchError(f"buffer shape {shape} must be non-negative integers")
         dtype = np.dtype(dtype)
-        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        nbytes = 1
+        for n in shape:                 # Python ints: no int64 overflow for huge shapes
+            nbytes *= int(n)
+        nbytes *= dtype.itemsize
         address = self.agent.allocate(nbytes, "coarse grained", align=256)
         return Buffer(self, address, shape, dtype)
 
@@ -233,17 +241,20 @@ class Program:
         return Kernel(self.device, kernel)
 
 
-def _dims(value, what: str, limit: int) -> tuple:
+def _dims(value, what: str, limit: int, resource: str) -> tuple:
     try:
         values = tuple(value) if isinstance(value, (tuple, list)) else (value,)
     except TypeError:
         values = (value,)
     if not 1 <= len(values) <= 3:
         raise LaunchError(f"{what} must have 1 to 3 dimensions, got {len(values)}")
-    for v in values:
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or not 1 <= v <= limit:
+    for axis, v in zip("xyz", values):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 1:
             raise LaunchError(f"{what} {tuple(values)} out of range: each size must be an "
                               f"integer in 1..{limit}")
+        if v > limit:
+            raise LaunchLimitError(f"{resource} in {axis}", v, limit, unit="work-items",
+                                   detail=f"{what} {tuple(int(x) for x in values)}")
     return tuple(int(v) for v in values)
 
 
@@ -272,16 +283,22 @@ class Kernel:
                       shared=int(shared))
 
     def check_geometry(self, grid, block) -> Geometry:
-        grid_t = _dims(grid, "grid", 0xFFFFFFFF)
-        block_t = _dims(block, "block", MAX_WORKGROUP_SIZE)
+        grid_t = _dims(grid, "grid", MAX_GRID_SIZE, "grid size")
+        block_t = _dims(block, "block", MAX_WORKGROUP_SIZE, "work-group size")
         dims = max(len(grid_t), len(block_t))
         grid_t += (1,) * (3 - len(grid_t))
         block_t += (1,) * (3 - len(block_t))
+        total = grid_t[0] * grid_t[1] * grid_t[2]
+        if total > MAX_GRID_SIZE:
+            raise LaunchLimitError("grid size", total, MAX_GRID_SIZE, unit="work-items",
+                                   detail=f"grid {grid_t}")
         size = block_t[0] * block_t[1] * block_t[2]
         limit = min(self.info.max_flat_workgroup_size or MAX_WORKGROUP_SIZE, MAX_WORKGROUP_SIZE)
         if size > limit:
-            raise LaunchError(f"block {block_t} has {size} work-items; kernel '{self.name}' "
-                              f"allows at most {limit}")
+            whose = f"kernel '{self.name}' allows" if limit < MAX_WORKGROUP_SIZE else \
+                "the device allows"
+            raise LaunchLimitError("work-group size", size, limit, unit="work-items",
+                                   detail=f"block {block_t}; {whose} at most {limit}")
         return Geometry(grid_t, block_t, dims)
 
 
@@ -434,10 +451,16 @@ def _segment_sizes(device, kernel, dynamic_lds: int) -> tuple[int, int]:
     the launch's dynamic LDS and, for a dynamic call stack, the device's stack size."""
     group_size = kernel.group_segment_fixed_size + dynamic_lds
     if group_size > GROUP_SEGMENT_SIZE:
-        raise LaunchError(f"kernel '{kernel.name}' needs {group_size} bytes of group memory; "
-                          f"the limit is {GROUP_SEGMENT_SIZE}")
+        raise LaunchLimitError("LDS per work-group", group_size, GROUP_SEGMENT_SIZE,
+                               detail=f"kernel '{kernel.name}': "
+                               f"{kernel.group_segment_fixed_size} fixed + {dynamic_lds} dynamic")
     private_size = kernel.private_segment_fixed_size + \
         (device.dynamic_stack_size if kernel.uses_dynamic_stack else 0)
+    if private_size * WAVEFRONT_SIZE > MAX_SCRATCH_PER_WAVE:
+        raise LaunchLimitError("scratch per wave", private_size * WAVEFRONT_SIZE,
+                               MAX_SCRATCH_PER_WAVE,
+                               detail=f"kernel '{kernel.name}': {private_size} bytes per "
+                               f"work-item x {WAVEFRONT_SIZE} lanes")
     return group_size, private_size
 
 
@@ -452,6 +475,9 @@ def _kernarg_segment(device, kernel, values, geometry, queue, dynamic_lds, tempo
                             hostcall_buffer=hostcall.address if hostcall else 0,
                             dynamic_lds_size=dynamic_lds)
     segment = build_kernarg_segment(kernel, values, geometry, context)
+    if len(segment) > MAX_KERNARG_SEGMENT_SIZE:
+        raise LaunchLimitError("kernarg segment", len(segment), MAX_KERNARG_SEGMENT_SIZE,
+                               detail=f"kernel '{kernel.name}'")
     kernarg = device.agent.allocate(kernarg_allocation_size(len(segment)), "kernarg",
                                     align=max(16, kernel.kernarg_align))
     temporaries.append(kernarg)

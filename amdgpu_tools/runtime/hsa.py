@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ToolchainError
+from ..errors import ResourceLimitError, ToolchainError
 from ..isa.targets import ALL_TARGETS, TargetId, get_target
 from .layouts import HSA_QUEUE_TYPE_MULTIPLE
 from .loader import load_code_object
@@ -54,29 +54,45 @@ class Region:
         return "kernarg" if "kernarg" in self.flags else self.segment
 
 
+# The device's stated limits (``amdgpu-run --info`` shows them); a request beyond
+# one is a ResourceLimitError naming the resource, the request and the limit.
 #: LDS bytes per work-group on GCN.
 GROUP_SEGMENT_SIZE = 64 * 1024
+#: device memory: every allocation (buffers, code objects, kernargs, queues, signals)
 GLOBAL_SIZE = 16 << 30
+#: work-items per work-group, in all and per dimension
 MAX_WORKGROUP_SIZE = 1024
+#: work-items per grid, in all and per dimension (the AQL packet's 32-bit fields)
+MAX_GRID_SIZE = 0xFFFFFFFF
+#: scratch bytes per wave: COMPUTE_TMPRING_SIZE.WAVESIZE is 13 bits of 1 KiB
+MAX_SCRATCH_PER_WAVE = ((1 << 13) - 1) * 1024
+WAVEFRONT_SIZE = 64
+#: bytes of one dispatch's kernarg segment (explicit and hidden arguments)
+MAX_KERNARG_SEGMENT_SIZE = 64 * 1024
+#: AQL queues an agent has at once
+MAX_QUEUES = 128
 QUEUE_MIN_SIZE = 64
 
 
 class Agent:
     """The GPU agent: a target processor, its device memory and packet processor."""
 
-    def __init__(self, target=None, executor=None, compute_units=4):
+    def __init__(self, target=None, executor=None, compute_units=4, memory_size=GLOBAL_SIZE,
+                 max_queues=MAX_QUEUES):
         #: None until the first code object is loaded, which then sets it
         self.target = None if target is None else get_target(target)
         #: the processor with the feature settings asked for (``gfx900:xnack-``);
         #: a feature left out is "any", and loads accept every setting of it
         self.target_id = None if target is None else TargetId.of_device(target).check_supported()
-        self.memory = DeviceMemory()
+        #: every global region shares this device memory: its size is the limit
+        self.memory = DeviceMemory(capacity=memory_size)
         self.processor = PacketProcessor(self.memory, self.target, executor)
         self.compute_units = compute_units
+        self.max_queues = max_queues
         self.regions = (
-            Region("global coarse-grained", "global", ("coarse grained",), GLOBAL_SIZE),
-            Region("global fine-grained", "global", ("fine grained",), GLOBAL_SIZE),
-            Region("kernarg", "global", ("kernarg", "fine grained"), GLOBAL_SIZE, 64, 64),
+            Region("global coarse-grained", "global", ("coarse grained",), memory_size),
+            Region("global fine-grained", "global", ("fine grained",), memory_size),
+            Region("kernarg", "global", ("kernarg", "fine grained"), memory_size, 64, 64),
             Region("group", "group", (), GROUP_SEGMENT_SIZE, 0, 0, False),
         )
         self._next_queue_id = 0
@@ -117,11 +133,15 @@ class Agent:
             "Wavefront Size": 64,
             "Workgroup Max Size": MAX_WORKGROUP_SIZE,
             "Workgroup Max Size per Dimension": (1024, 1024, 1024),
-            "Grid Max Size": 0xFFFFFFFF,
-            "Grid Max Size per Dimension": (0xFFFFFFFF,) * 3,
+            "Grid Max Size": MAX_GRID_SIZE,
+            "Grid Max Size per Dimension": (MAX_GRID_SIZE,) * 3,
             "Max Waves Per CU": 40,
             "Max Work-item Per CU": 2560,
             "LDS per Work-group": GROUP_SEGMENT_SIZE,
+            "Scratch per Wave Max": MAX_SCRATCH_PER_WAVE,
+            "Kernarg Segment Max": MAX_KERNARG_SEGMENT_SIZE,
+            "Device Memory": self.memory.capacity,
+            "Max Queues": self.max_queues,
             "ISA Name": self.isa_name if self.target else
             "(any GFX6-GFX9 processor: the first code object loaded sets it)",
             "ISA Version": ".".join(str(v) for v in self.target.isa_version)
@@ -202,6 +222,10 @@ class Agent:
     def queue_create(self, size: int = 1024, queue_type: int = HSA_QUEUE_TYPE_MULTIPLE,
                      callback=None) -> Queue:
         """hsa_queue_create; ``callback(status, queue, error)`` reports queue errors."""
+        live = len(self.processor.queues)
+        if live >= self.max_queues:
+            raise ResourceLimitError("queues", live + 1, self.max_queues, unit="queues",
+                                     detail="destroy a queue first")
         queue = Queue(self.memory, size, self._next_queue_id, queue_type=queue_type,
                       callback=callback, notify=self.processor.run)
         self._next_queue_id += 1

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..elf.structs import align_up
-from ..errors import MemoryFault
+from ..errors import MemoryFault, ResourceLimitError
 
 #: First address handed out: keeps null and small integers unmapped.
 BASE_ADDRESS = 0x1_0000_0000
@@ -73,10 +73,13 @@ class Allocation:
 class DeviceMemory:
     """The device's address space: allocate, free, read, write, gather, scatter."""
 
-    def __init__(self):
+    def __init__(self, capacity: int | None = None):
         self._bases: list[int] = []
         self._allocations: list[Allocation] = []
         self._next_address = BASE_ADDRESS
+        #: bytes the device has (None: no limit); ``allocate`` keeps ``in_use`` within it
+        self.capacity = capacity
+        self.in_use = 0
 
     # ----------------------------------------------------------------- mapping
     def allocate(self, size: int, *, align: int = 256, kind: str = "global",
@@ -86,9 +89,21 @@ class DeviceMemory:
             raise ValueError("allocation size must be non-negative")
         if align <= 0 or align & (align - 1):
             raise ValueError("alignment must be a power of two")
+        size = int(size)
+        if self.capacity is not None and self.in_use + size > self.capacity:
+            raise ResourceLimitError(
+                "device memory", size, self.capacity,
+                detail=f"{self.in_use} bytes in use, {self.capacity - self.in_use} free")
+        try:
+            data = np.zeros(size, np.uint8)
+        except MemoryError:
+            raise ResourceLimitError("device memory", size, self.capacity or size,
+                                     detail="the host cannot back an allocation this "
+                                     "large") from None
         address = align_up(self._next_address, max(align, 256))
-        self._insert(Allocation(address, np.zeros(size, np.uint8), kind, name, writable))
+        self._insert(Allocation(address, data, kind, name, writable))
         self._next_address = address + max(size, 1) + GUARD_BYTES
+        self.in_use += size
         return address
 
     def _insert(self, allocation: Allocation) -> None:
@@ -103,7 +118,8 @@ class DeviceMemory:
         if index >= len(self._bases) or self._bases[index] != address:
             raise MemoryFault(address, reason="free of an address that is not an allocation")
         del self._bases[index]
-        del self._allocations[index]
+        freed = self._allocations.pop(index)
+        self.in_use = max(0, self.in_use - freed.size)
 
     def allocation_at(self, address: int, size: int = 1) -> Allocation:
         """The allocation holding ``[address, address + size)``, or a fault."""

@@ -150,17 +150,19 @@ def test_local_pointer_needs_local_memory():
     a = device.zeros(64, np.int32)
     with pytest.raises(LaunchError, match=r"__local pointer and expects LocalMemory"):
         program["reduce"](a, a, a, grid=64, block=64)
-    with pytest.raises(LaunchError, match="needs 65540 bytes of group memory"):
+    with pytest.raises(LaunchError, match="LDS per work-group: 65540 bytes .* the limit is 65536"):
         program["reduce"](a, a, LocalMemory(65540), grid=64, block=64)
 
 
 @pytest.mark.parametrize("grid,block,message", [
     (0, 64, r"grid \(0,\) out of range"),
     (64, 0, r"block \(0,\) out of range"),
-    (64, 2048, r"block \(2048,\) out of range"),
+    (64, 2048, r"work-group size in x: 2048 work-items requested, the limit is 1024 .*block"),
     ((64, 1, 1, 1), 64, "1 to 3 dimensions"),
-    (64, (16, 16, 2), "has 512 work-items; kernel 'vadd' allows at most 256"),
-    (1 << 32, 64, "out of range"),
+    (64, (16, 16, 2), r"work-group size: 512 work-items requested, the limit is 256 work-items "
+                      r"\(block \(16, 16, 2\); kernel 'vadd' allows at most 256"),
+    (1 << 32, 64, "grid size in x: 4294967296 work-items requested, the limit is 4294967295"),
+    ((1 << 16, 1 << 16, 2), 64, "grid size: 8589934592 work-items requested"),
     (64.0, 64, "out of range"),
 ])
 def test_geometry_checks(grid, block, message):
