@@ -314,6 +314,8 @@ def atomic_serial(backend, addresses, op: str, width: int, data, data2=None):
     fn = ATOMIC_OPS[op]
     if op in _ASSOCIATIVE:
         return _atomic_scan(backend, addresses, fn, width, data, dtype)
+    if op in _CHAINED:
+        return _atomic_chain(backend, addresses, fn, width, data, data2, dtype)
     rank = _occurrence_rank(addresses)
     for round_number in range(int(rank.max()) + 1):
         rows = np.flatnonzero(rank == round_number)
@@ -394,6 +396,53 @@ def _atomic_scan(backend, addresses, fn, width, data, dtype):
     final = np.ascontiguousarray(np.asarray(fn(memory, scan[last], width), dtype))
     backend.scatter(sorted_addresses[first], final.reshape(-1, 1).view(np.uint8))
     old = np.empty(addresses.size, dtype)
+    old[order] = old_sorted
+    return old
+
+
+#: Atomics that under contention mostly leave memory as it is (a compare-and-swap
+#: loop: every lane compares with the value it read, one of them wins): done by
+#: following the changes, not the lanes.
+_CHAINED = frozenset({"cmpswap", "fcmpswap"})
+
+
+def _atomic_chain(backend, addresses, fn, width, data, data2, dtype):
+    """Serial-order results of an atomic, one vectorised pass per change of memory.
+
+    Lanes are grouped by address (stable, so serial order is kept).  Each pass
+    applies every unresolved lane to its group's current value; the lanes up
+    to each group's first one that changes the value are resolved (their
+    pre-op value is the current one) and that lane's result becomes the
+    group's value.  Passes = the most changes at one address + 1: two for a
+    contended compare-and-swap, whose losers change nothing.
+    """
+    order = np.argsort(addresses, kind="stable")
+    sorted_addresses = addresses[order]
+    starts = np.r_[True, sorted_addresses[1:] != sorted_addresses[:-1]]
+    group = np.cumsum(starts) - 1
+    first = np.flatnonzero(starts)
+    current = np.array(backend.gather(sorted_addresses[first], width).view(dtype)[:, 0])
+    data = np.asarray(data, dtype)[order]
+    data2 = None if data2 is None else np.asarray(data2, dtype)[order]
+    count = order.size
+    index = np.arange(count)
+    old_sorted = np.zeros(count, dtype)
+    pending = np.ones(count, bool)
+    while pending.any():
+        value = current[group]
+        args = (value, data, width) + (() if data2 is None else (data2,))
+        with np.errstate(all="ignore"):
+            new = np.asarray(fn(*args), dtype)
+        changes = np.where(pending & (new != value), index, count)
+        first_change = np.minimum.reduceat(changes, first)
+        resolved = pending & (index <= first_change[group])
+        old_sorted[resolved] = value[resolved]
+        pending &= ~resolved
+        changed = first_change < count
+        current[changed] = new[first_change[changed]]
+    backend.scatter(sorted_addresses[first], np.ascontiguousarray(current).reshape(-1, 1)
+                    .view(np.uint8))
+    old = np.empty(count, dtype)
     old[order] = old_sorted
     return old
 

@@ -63,3 +63,16 @@ def test_heavy_contention_stays_vectorised():
     old = atomic_serial(memory, np.zeros(1 << 20, np.uint64), "umax", 4, data)
     assert memory.data.view(np.uint32)[0] == (1 << 20) - 1
     assert old[0] == 0 and (old[1:] == (1 << 20) - 1).all()
+
+
+def test_contended_compare_swap_follows_changes():
+    """A CAS loop's step: every lane compares with the value all of them read;
+    the first wins, the rest see its value. 64k lanes take two passes."""
+    memory = ByteArrayMemory(np.full(8, 7, np.uint8))
+    count = 1 << 16
+    before = int(memory.data.view(np.uint32)[0])
+    data = np.arange(count, dtype=np.uint32) + 1000
+    compare = np.full(count, before, np.uint32)
+    old = atomic_serial(memory, np.zeros(count, np.uint64), "cmpswap", 4, data, compare)
+    assert memory.data.view(np.uint32)[0] == 1000
+    assert old[0] == before and (old[1:] == 1000).all()
