@@ -62,7 +62,7 @@ def build_hsa_program(source: str) -> pathlib.Path:
     if gcc is None or not os.path.exists(HSA_HEADER):
         pytest.skip("gcc and libhsa-runtime-dev are needed")
     path = PROGRAMS / source
-    return cached_build(path.stem, [path],
+    return cached_build(path.stem, [path, PROGRAMS / "hsa_common.h"],
                         lambda out: [gcc, "-O1", "-o", str(out), str(path), "-lhsa-runtime64"])
 
 

@@ -5,23 +5,7 @@
  * barrier-AND packet and a second queue. Prints "ok" and exits 0 when every
  * result is right.
  */
-#include <hsa/hsa.h>
-#include <hsa/hsa_ext_amd.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        hsa_status_t status_ = (call);                                           \
-        if (status_ != HSA_STATUS_SUCCESS) {                                     \
-            const char *text_ = "?";                                             \
-            hsa_status_string(status_, &text_);                                  \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, text_); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "hsa_common.h"
 
 #define N 1000
 
@@ -80,11 +64,8 @@ static void dispatch(hsa_queue_t *queue, uint64_t kernel_object, uint32_t group_
     packet->kernel_object = kernel_object;
     packet->kernarg_address = kernarg;
     packet->completion_signal = signal;
-    uint16_t header = HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE |
-                      HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE |
-                      HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE;
-    __atomic_store_n((uint32_t *)packet, header | (packet->setup << 16), __ATOMIC_RELEASE);
-    hsa_signal_store_screlease(queue->doorbell_signal, index);
+    publish(queue, packet, SYSTEM_SCOPE_HEADER(HSA_PACKET_TYPE_KERNEL_DISPATCH), packet->setup,
+            index);
 }
 
 static void barrier_and(hsa_queue_t *queue, hsa_signal_t dependency, hsa_signal_t signal)
@@ -95,11 +76,7 @@ static void barrier_and(hsa_queue_t *queue, hsa_signal_t dependency, hsa_signal_
     memset((char *)packet + 4, 0, sizeof *packet - 4);
     packet->dep_signal[0] = dependency;
     packet->completion_signal = signal;
-    uint16_t header = HSA_PACKET_TYPE_BARRIER_AND << HSA_PACKET_HEADER_TYPE |
-                      HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE |
-                      HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE;
-    __atomic_store_n((uint16_t *)packet, header, __ATOMIC_RELEASE);
-    hsa_signal_store_screlease(queue->doorbell_signal, index);
+    publish(queue, packet, SYSTEM_SCOPE_HEADER(HSA_PACKET_TYPE_BARRIER_AND), 0, index);
 }
 
 static int check(const float *c, const float *a, const float *b, const char *what)
@@ -134,34 +111,8 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    FILE *handle = fopen(argv[1], "rb");
-    if (!handle) {
-        perror(argv[1]);
-        return 2;
-    }
-    fseek(handle, 0, SEEK_END);
-    long size = ftell(handle);
-    rewind(handle);
-    char *blob = malloc(size);
-    if (fread(blob, 1, size, handle) != (size_t)size)
-        return 1;
-    fclose(handle);
-    hsa_code_object_reader_t reader;
-    CHECK(hsa_code_object_reader_create_from_memory(blob, size, &reader));
-    hsa_executable_t executable;
-    CHECK(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
-                                    NULL, &executable));
-    CHECK(hsa_executable_load_agent_code_object(executable, gpu, reader, NULL, NULL));
-    CHECK(hsa_executable_freeze(executable, NULL));
-    hsa_executable_symbol_t symbol;
-    CHECK(hsa_executable_get_symbol_by_name(executable, "vector_add.kd", &gpu, &symbol));
-    uint64_t kernel_object;
-    uint32_t group_size;
-    CHECK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                         &kernel_object));
-    CHECK(hsa_executable_symbol_get_info(
-        symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group_size));
-
+    uint64_t kernel_object = load_kernel(gpu, argv[1], "vector_add");
+    uint32_t group_size = 0;       /* vector_add uses no LDS */
     hsa_queue_t *queue, *second;
     CHECK(hsa_queue_create(gpu, 256, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
                            &queue));
@@ -223,8 +174,6 @@ int main(int argc, char **argv)
     CHECK(hsa_signal_destroy(second_done));
     CHECK(hsa_queue_destroy(second));
     CHECK(hsa_queue_destroy(queue));
-    CHECK(hsa_executable_destroy(executable));
-    CHECK(hsa_code_object_reader_destroy(reader));
     CHECK(hsa_shut_down());
     if (!failed)
         printf("ok\n");
