@@ -38,24 +38,30 @@ LAUNCHES = 200
 LAUNCH_RATIO_TARGET = 2.0
 
 
-def _hipcc_build(kind: str, *flags: str) -> Path:
+def hipcc_build(source: Path, kind: str, *flags: str, libraries=()) -> Path:
+    """``hipcc`` output for gfx900 (a program, or with --genco a device bundle),
+    cached under CACHE by content."""
     hipcc = shutil.which("hipcc")
     argv = [hipcc, "-O2", "--offload-arch=gfx900", *flags]
-    key = hashlib.sha256((" ".join(argv[1:]) + SOURCE.read_text()).encode()).hexdigest()[:16]
-    output = CACHE / f"vgpu_bench.{kind}.{key}"
+    key = hashlib.sha256((" ".join([*argv[1:], *libraries]) + source.read_text())
+                         .encode()).hexdigest()[:16]
+    output = CACHE / f"{source.stem}.{kind}.{key}"
     if not output.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(argv + [str(SOURCE), "-o", f"{output}.tmp"], check=True,
+        subprocess.run(argv + [str(source), "-o", f"{output}.tmp", *libraries], check=True,
                        capture_output=True, env=dict(os.environ, HIP_PLATFORM="amd"))
         os.replace(f"{output}.tmp", output)
     return output
 
 
-def _missing() -> str | None:
+def missing(*needed: tuple[str, str]) -> str | None:
+    """Why the virtual-GPU benches cannot run here, or None. ``needed``: more
+    (path, what installs it) pairs."""
     if shutil.which("hipcc") is None:
         return "hipcc is not installed"
-    if not os.path.exists(ROCR):
-        return "the ROCm runtime (libhsa-runtime64-1) is not installed"
+    for path, package in ((ROCR, "the ROCm runtime (libhsa-runtime64-1)"), *needed):
+        if not os.path.exists(path):
+            return f"{package} is not installed"
     from amdgpu_tools.vgpu.build import BuildError, thunk_library
     try:
         thunk_library()
@@ -64,12 +70,13 @@ def _missing() -> str | None:
     return None
 
 
-def _exec(program: Path, *args) -> dict:
-    """Run the bench program on the virtual GPU: its 'name seconds' lines."""
-    done = subprocess.run([sys.executable, "-m", "amdgpu_tools.cli.run", "--exec", str(program),
-                           *map(str, args)], capture_output=True, text=True, timeout=1200)
+def exec_lines(program: Path, *args) -> dict:
+    """Run a bench program on the virtual GPU (gfx900): its 'name seconds' lines."""
+    done = subprocess.run([sys.executable, "-m", "amdgpu_tools.cli.run", "--mcpu", "gfx900",
+                           "--exec", str(program), *map(str, args)], capture_output=True,
+                          text=True, timeout=1200)
     if done.returncode != 0:
-        raise RuntimeError(f"vgpu_bench {' '.join(map(str, args))} failed:\n{done.stderr}")
+        raise RuntimeError(f"{program.name} {' '.join(map(str, args))} failed:\n{done.stderr}")
     return {name: float(value) for name, value in
             (line.split() for line in done.stdout.splitlines())}
 
@@ -105,24 +112,24 @@ def _api_launch(device, program) -> float:
 
 
 def main():
-    missing = _missing()
-    if missing:
-        print(f"   skipped: {missing}")
+    reason = missing()
+    if reason:
+        print(f"   skipped: {reason}")
         return
     from amdgpu_tools import Device
-    program_path = _hipcc_build("exe", "-std=c++17")
-    bundle = _hipcc_build("hsaco", "--genco")
+    program_path = hipcc_build(SOURCE, "exe", "-std=c++17")
+    bundle = hipcc_build(SOURCE, "hsaco", "--genco")
     device = Device("gfx900")
     program = device.load(str(bundle))
 
     api_seconds, lanes = _api_vector_add(device, program)
-    vgpu_seconds = _exec(program_path, "vadd", VECTOR_ELEMENTS, REPEATS)["vadd"]
+    vgpu_seconds = exec_lines(program_path, "vadd", VECTOR_ELEMENTS, REPEATS)["vadd"]
     print(f"   vector add 1M   --exec {vgpu_seconds:7.3f} s ({lanes / vgpu_seconds / 1e6:6.1f}M "
           f"lane-instr/s)   Python API {api_seconds:7.3f} s ({lanes / api_seconds / 1e6:6.1f}M)"
           f"   ratio {vgpu_seconds / api_seconds:.2f}x", flush=True)
 
     api_launch = _api_launch(device, program)
-    vgpu_launch = _exec(program_path, "launch", LAUNCHES)["launch"]
+    vgpu_launch = exec_lines(program_path, "launch", LAUNCHES)["launch"]
     ratio = vgpu_launch / api_launch
     verdict = "met" if ratio <= LAUNCH_RATIO_TARGET else "MISSED"
     print(f"   launch (1 wave) --exec {vgpu_launch * 1e3:7.3f} ms   Python API "

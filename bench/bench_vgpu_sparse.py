@@ -44,18 +44,17 @@ from __future__ import annotations
 import hashlib
 import mmap
 import os
-import shutil
 import struct
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
+from bench.bench_vgpu import exec_lines, hipcc_build
+from bench.bench_vgpu import missing as vgpu_missing
+
 SOURCE = Path(__file__).parent / "data" / "vgpu_csrmv.cpp"
 CACHE = Path(os.environ.get("AMDGPU_TOOLS_BENCH_CACHE", "/tmp/amdgpu-tools-bench-cache"))
-ROCR = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1"
 ROCSPARSE = "/usr/lib/x86_64-linux-gnu/librocsparse.so.0"
 ROCSPARSE_HEADER = "/usr/include/rocsparse/rocsparse.h"
 TARGET = "gfx900"
@@ -123,32 +122,6 @@ def reference(row_ptr, col_ind, val, x, y0) -> np.ndarray:
     products = np.float64(ALPHA) * val.astype(np.float64) * x[col_ind].astype(np.float64)
     return (np.bincount(rows, weights=products, minlength=len(y0))
             + np.float64(BETA) * y0).astype(np.float32)
-
-
-# --------------------------------------------------------- the --exec program
-def _program() -> Path:
-    hipcc = shutil.which("hipcc")
-    argv = [hipcc, "-std=c++17", f"--offload-arch={TARGET}", "-O2"]
-    key = hashlib.sha256((" ".join(argv[1:]) + " -lrocsparse" + SOURCE.read_text())
-                         .encode()).hexdigest()[:16]
-    output = CACHE / f"vgpu_csrmv.exe.{key}"
-    if not output.exists():
-        CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run(argv + [str(SOURCE), "-o", f"{output}.tmp", "-lrocsparse"], check=True,
-                       capture_output=True, env=dict(os.environ, HIP_PLATFORM="amd"))
-        os.replace(f"{output}.tmp", output)
-    return output
-
-
-def _exec(program: Path, *args) -> dict:
-    """Run the program on the virtual GPU: its 'name value' lines."""
-    done = subprocess.run([sys.executable, "-m", "amdgpu_tools.cli.run", "--mcpu", TARGET,
-                           "--exec", str(program), *map(str, args)],
-                          capture_output=True, text=True, timeout=1200)
-    if done.returncode != 0:
-        raise RuntimeError(f"vgpu_csrmv {' '.join(map(str, args))} failed:\n{done.stderr}")
-    return {name: float(value) for name, value in
-            (line.split() for line in done.stdout.splitlines())}
 
 
 # ----------------------------------------------- the kernel out of the library
@@ -251,23 +224,9 @@ def _api_csrmv(device, program, kernel_name, matrix, expected) -> tuple[float, f
 
 
 # ----------------------------------------------------------------------- main
-def _missing() -> str | None:
-    if shutil.which("hipcc") is None:
-        return "hipcc is not installed"
-    if not os.path.exists(ROCSPARSE) or not os.path.exists(ROCSPARSE_HEADER):
-        return "rocSPARSE is not installed (librocsparse0, librocsparse-dev)"
-    if not os.path.exists(ROCR):
-        return "the ROCm runtime (libhsa-runtime64-1) is not installed"
-    from amdgpu_tools.vgpu.build import BuildError, thunk_library
-    try:
-        thunk_library()
-    except BuildError as error:
-        return str(error)
-    return None
-
-
 def main():
-    missing = _missing()
+    missing = vgpu_missing((ROCSPARSE, "rocSPARSE (librocsparse0)"),
+                           (ROCSPARSE_HEADER, "rocSPARSE's headers (librocsparse-dev)"))
     if missing:
         print(f"   skipped: {missing}")
         return
@@ -279,7 +238,7 @@ def main():
         print(f"   skipped: {ROCSPARSE} has no {TARGET} code object with {kernel_name}")
         return
     from amdgpu_tools import Device
-    program_path = _program()
+    program_path = hipcc_build(SOURCE, "exe", "-std=c++17", libraries=("-lrocsparse",))
     device = Device(TARGET)
     program = device.load(code)
     expected = reference(*matrix)
@@ -287,7 +246,7 @@ def main():
     api_seconds, api_cpu = _api_csrmv(device, program, kernel_name, matrix, expected)
     for mode, label in (((), "HIP's default: hipDeviceSynchronize spins"),
                         (("blocking",), "hipDeviceScheduleBlockingSync")):
-        figures = _exec(program_path, ROWS, REPEATS, *mode)
+        figures = exec_lines(program_path, ROWS, REPEATS, *mode)
         if figures["nnz"] != nnz or figures["ysum"] != expected.sum(dtype=np.float64):
             raise RuntimeError(f"vgpu_csrmv and the Python side differ: nnz "
                                f"{figures['nnz']:.0f} vs {nnz}, sum of y {figures['ysum']} vs "
