@@ -5,7 +5,9 @@
 //    publish, so groups spin on other groups of the same dispatch), with the
 //    default configuration, with small blocks (hundreds of groups waiting in
 //    a chain) and with 256-thread blocks of one item each (more groups than
-//    the executor runs in one batch of waves);
+//    the executor runs in one batch of waves), of 64-bit values (the
+//    look-back's flags and prefixes then live apart, ordered by fences), and
+//    reduce-then-scan;
 //  - reduce (sum with and without an initial value, max, min of floats);
 //  - radix sort: keys ascending and descending, a bit range, pairs with
 //    float keys (negative values, equal keys: the sort is stable).
@@ -108,18 +110,27 @@ using wide_scan_config
                            rocprim::block_store_method::block_store_transpose,
                            rocprim::block_scan_algorithm::using_warp_scan>;
 
-template <class Config>
+// Reduce-then-scan instead of look-back
+using reduce_then_scan_config
+    = rocprim::scan_config<64, 4, false, rocprim::block_load_method::block_load_transpose,
+                           rocprim::block_store_method::block_store_transpose,
+                           rocprim::block_scan_algorithm::using_warp_scan>;
+
+// T = long long: the look-back state keeps flags and prefixes apart (not one
+// packed atomic word), ordered by memory fences
+template <class Config, class T = int>
 static void check_inclusive_scan(const char* name, size_t n)
 {
-    std::vector<int> in(n), want(n);
+    std::vector<T> in(n), want(n);
     for(auto& v : in)
-        v = (int)(next_random() % 2001) - 1000;
+        v = sizeof(T) > 4 ? (T)(next_random() % 2001) * 1000000007LL - 1000000007000LL
+                          : (T)(next_random() % 2001) - 1000;
     std::partial_sum(in.begin(), in.end(), want.begin());
-    int* d_in = to_device(in);
-    int* d_out = to_device(std::vector<int>(n, 0x7eadbeef));
+    T* d_in = to_device(in);
+    T* d_out = to_device(std::vector<T>(n, (T)0x7eadbeef));
     with_temporary_storage([&](void* storage, size_t& bytes) {
         return rocprim::inclusive_scan<Config>(storage, bytes, d_in, d_out, n,
-                                               rocprim::plus<int>());
+                                               rocprim::plus<T>());
     });
     expect_equal(name, to_host(d_out, n), want);
     CHECK_HIP(hipFree(d_in));
@@ -173,6 +184,9 @@ static void check_scans()
     check_inclusive_scan<small_scan_config>("inclusive scan (64 x 2 blocks)", 40000);
     check_exclusive_scan<small_scan_config>("exclusive scan (64 x 2 blocks)", 30000);
     check_inclusive_scan<wide_scan_config>("inclusive scan (256 x 1 blocks)", 300000);
+    check_inclusive_scan<small_scan_config, long long>("inclusive scan (int64, 64 x 2 blocks)",
+                                                       20000);
+    check_inclusive_scan<reduce_then_scan_config>("inclusive scan (reduce-then-scan)", 50000);
     check_max_scan(50000);
 }
 
