@@ -17,8 +17,10 @@ launching on it raises a ``QueueError`` that says so (use a new queue, or
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from .hsa import (GLOBAL_SIZE, GROUP_SEGMENT_SIZE, MAX_GRID_SIZE, MAX_KERNARG_SE
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
 from .hostcall import hostcall_for_launch
 from .layouts import KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH
-from .packets import publish
+from .packets import QueueNotActive, publish
 from .queues import QueueError
 from .printf import DEFAULT_PRINTF_BUFFER_BYTES, PRINTF_HEADER_BYTES, decode_printf_buffer
 
@@ -103,8 +105,8 @@ class Device:
         self.last_result = None
         #: queues whose error has been raised already (never raised twice)
         self._reported = set()
-        #: queues of this device in the error state that ``reset`` replaces
-        self._replaced = {}
+        #: guards the default queue's replacement and the set above
+        self._lock = threading.RLock()
 
     @property
     def memory(self):
@@ -163,9 +165,11 @@ class Device:
         error state since it was last reported (each error is raised once)."""
         self.agent.processor.run()
         for queue in list(self.agent.processor.queues):
-            if queue.error is not None and queue not in self._reported:
+            with self._lock:
+                if queue.error is None or queue in self._reported:
+                    continue
                 self._reported.add(queue)
-                raise queue.error
+            raise queue.error
 
     def reset(self) -> None:
         """Recover from kernel faults: every queue of this device in the error
@@ -173,19 +177,21 @@ class Device:
         failed. Memory (buffers, loaded programs) is kept as it is. Queues from
         ``create_queue`` that failed are gone afterwards: create new ones."""
         self.agent.processor.run()
-        if self.queue.state != self.queue.ACTIVE:
-            self._replace_default_queue()
-        for queue in list(self.agent.processor.queues):
-            if queue.state == queue.ERROR and isinstance(queue, type(self.queue)):
-                self._discard(queue)
+        with self._lock:
+            if self.queue.state != self.queue.ACTIVE:
+                self._replace_default_queue()
+            for queue in list(self.agent.processor.queues):
+                if queue.state == queue.ERROR and isinstance(queue, type(self.queue)):
+                    self._discard(queue)
 
     def queue_for_launch(self, queue=None):
         """The queue a launch uses: ``queue``, or the default queue (a fresh one
         when the current default queue is in the error state)."""
         if queue is None:
-            if self.queue.state != self.queue.ACTIVE:
-                self._replace_default_queue()
-            return self.queue
+            with self._lock:
+                if self.queue.state != self.queue.ACTIVE:
+                    self._replace_default_queue()
+                return self.queue
         if queue.state != queue.ACTIVE:
             cause = f": {queue.error}" if queue.error is not None else ""
             raise QueueError(f"queue {queue.id} is {queue.state} (an earlier packet failed"
@@ -402,45 +408,59 @@ def kernarg_allocation_size(segment_size: int) -> int:
 
 def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None, shared=0):
     """Dispatch ``kernel`` through an AQL packet and wait for it; returns the
-    executor's DispatchResult. Raises KernelError when the kernel fails."""
+    executor's DispatchResult. Raises KernelError when the kernel fails.
+    Thread-safe: the packet slot is reserved atomically (``packets.publish``); a
+    default queue that another thread's fault replaced meanwhile is retried on the
+    new default queue."""
     agent = device.agent
-    queue = device.queue_for_launch(queue)
     values, dynamic_lds = encode_args(kernel, args)
     dynamic_lds += shared
     group_size, private_size = _segment_sizes(device, kernel, dynamic_lds)
-    temporaries = []   # released after the dispatch: kernarg, buffers, signal
-    blocked = False
-    try:
-        kernarg, printf_buffer, hostcall = _kernarg_segment(
-            device, kernel, values, geometry, queue, dynamic_lds, temporaries)
-        done = agent.signal_create(1)
-        temporaries.append(done)
-        results = []
-        agent.processor.kernarg_hooks[kernarg] = \
-            lambda result: _finished(device, kernel, printf_buffer, results, result)
-        if hostcall:
-            agent.processor.host_services[kernarg] = hostcall.serve
-        index = submit_dispatch(queue, kernel, geometry, kernarg, group_size, private_size,
-                                done.handle)
-        value = agent.signal_wait(done, "eq", 0)
-        if value != 0 and queue.error is not None:
-            _raise_queue_error(device, queue, index, kernel)
-        if value != 0:
-            blocked = True   # the packet is still queued: keep what it points at
-            raise ToolchainError(f"dispatch of kernel '{kernel.name}' did not complete "
-                                 f"(queue {queue.id} is blocked)")
-    finally:
-        if not blocked:
-            _release(agent, temporaries)
-    device.last_result = results[0] if results else None
-    return device.last_result
+    while True:
+        target_queue = device.queue_for_launch(queue)
+        temporaries = []   # released after the dispatch: kernarg, buffers, signal
+        blocked = False
+        try:
+            kernarg, printf_buffer, hostcall = _kernarg_segment(
+                device, kernel, values, geometry, target_queue, dynamic_lds, temporaries)
+            done = agent.signal_create(1)
+            temporaries.append(done)
+            results = []
+            agent.processor.kernarg_hooks[kernarg] = functools.partial(
+                _finished, device, kernel, printf_buffer, results)
+            if hostcall:
+                agent.processor.host_services[kernarg] = hostcall.serve
+            try:
+                index = submit_dispatch(target_queue, kernel, geometry, kernarg, group_size,
+                                        private_size, done.handle, ring=False)
+            except QueueNotActive:
+                if queue is not None:
+                    device.queue_for_launch(queue)    # raises the QueueError saying why
+                    raise
+                continue                      # the default queue was replaced: retry
+            target_queue.ring_doorbell(index)
+            value = agent.signal_wait(done, "eq", 0)
+            if value != 0 and target_queue.error is not None:
+                _raise_queue_error(device, target_queue, index, kernel)
+            if value != 0:
+                blocked = True   # the packet is still queued: keep what it points at
+                raise ToolchainError(f"dispatch of kernel '{kernel.name}' did not complete "
+                                     f"(queue {target_queue.id} is blocked)")
+        finally:
+            if not blocked:
+                _release(agent, temporaries)
+        device.last_result = results[0] if results else None
+        return device.last_result
 
 
 def _raise_queue_error(device, queue, index, kernel):
     """The launch's packet did not complete because its queue failed: the packet's
     own error (raised once), or a QueueError when an earlier packet failed."""
-    if queue.error_index == index and queue not in device._reported:
-        device._reported.add(queue)
+    with device._lock:
+        own = queue.error_index == index and queue not in device._reported
+        if own:
+            device._reported.add(queue)
+    if own:
         raise queue.error
     raise QueueError(f"dispatch of kernel '{kernel.name}' was not run: queue {queue.id} entered "
                      f"the error state at an earlier packet ({queue.error})")
@@ -517,11 +537,13 @@ def _release(agent, temporaries) -> None:
 
 
 def submit_dispatch(queue, kernel, geometry: Geometry, kernarg: int, group_size: int,
-                    private_size: int, completion_signal: int) -> int:
+                    private_size: int, completion_signal: int, ring: bool = True) -> int:
     """Publish a kernel dispatch packet (header last, barrier bit set so that
-    launches run in order) and ring the doorbell; returns its packet index."""
+    launches run in order) and ring the doorbell; returns its packet index.
+    An active queue only (QueueNotActive otherwise)."""
     return publish(
-        queue, KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH, barrier=True,
+        queue, KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH, barrier=True, ring=ring,
+        active_only=True,
         setup=geometry.dims,
         workgroup_size_x=geometry.block[0], workgroup_size_y=geometry.block[1],
         workgroup_size_z=geometry.block[2],

@@ -21,6 +21,7 @@ signal is waited on), so everything happens on the caller's thread.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from ..errors import ResourceLimitError, ToolchainError
@@ -97,6 +98,8 @@ class Agent:
         )
         self._next_queue_id = 0
         self.code_objects = []
+        #: guards queue creation (ids, the queue limit) and loading
+        self._lock = threading.RLock()
 
     # ------------------------------------------------------------ properties
     @property
@@ -222,19 +225,22 @@ class Agent:
     def queue_create(self, size: int = 1024, queue_type: int = HSA_QUEUE_TYPE_MULTIPLE,
                      callback=None) -> Queue:
         """hsa_queue_create; ``callback(status, queue, error)`` reports queue errors."""
-        live = len(self.processor.queues)
-        if live >= self.max_queues:
-            raise ResourceLimitError("queues", live + 1, self.max_queues, unit="queues",
-                                     detail="destroy a queue first")
-        queue = Queue(self.memory, size, self._next_queue_id, queue_type=queue_type,
-                      callback=callback, notify=self.processor.run)
-        self._next_queue_id += 1
-        self.processor.queues.append(queue)
-        return queue
+        with self._lock:
+            live = len(self.processor.queues)
+            if live >= self.max_queues:
+                raise ResourceLimitError("queues", live + 1, self.max_queues, unit="queues",
+                                         detail="destroy a queue first")
+            queue = Queue(self.memory, size, self._next_queue_id, queue_type=queue_type,
+                          callback=callback, notify=self.processor.run)
+            self._next_queue_id += 1
+            self.processor.queues.append(queue)
+            return queue
 
     def queue_destroy(self, queue: Queue) -> None:
-        self.processor.queues.remove(queue)
-        queue.destroy()
+        """hsa_queue_destroy; waits for a packet processor pass in another thread."""
+        with self.processor.lock, self._lock:
+            self.processor.queues.remove(queue)
+            queue.destroy()
 
     def register_agent_function(self, dispatch_type: int, function) -> None:
         """Serve AGENT_DISPATCH packets of ``dispatch_type``: ``function(arg0..arg3)``,
@@ -245,6 +251,10 @@ class Agent:
     def load(self, data: bytes):
         """Load a code object (bytes); returns a LoadedCodeObject whose kernels
         are ready to be named by dispatch packets (kernel_object addresses)."""
+        with self._lock:
+            return self._load(data)
+
+    def _load(self, data: bytes):
         loaded = load_code_object(self.memory, data, self.target_id)
         if self.target is None:
             self.target = self.processor.target = loaded.target

@@ -10,11 +10,16 @@ The executor accesses memory for a whole batch of lanes at once through
 ``gather`` and ``scatter``: address arrays in, byte matrices out. The common
 case, every address inside one allocation, costs one range check and one
 fancy-indexing operation.
+
+Thread safety: the map of allocations is one (bases, allocations) pair that
+``allocate``/``free`` replace as a whole under a lock (copy on write), so a
+lookup from any thread sees a consistent map without locking.
 """
 
 from __future__ import annotations
 
 import bisect
+import threading
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -74,8 +79,9 @@ class DeviceMemory:
     """The device's address space: allocate, free, read, write, gather, scatter."""
 
     def __init__(self, capacity: int | None = None):
-        self._bases: list[int] = []
-        self._allocations: list[Allocation] = []
+        #: (bases, allocations), sorted by base; replaced, never changed in place
+        self._table: tuple[list[int], list[Allocation]] = ([], [])
+        self._lock = threading.RLock()
         self._next_address = BASE_ADDRESS
         #: bytes the device has (None: no limit); ``allocate`` keeps ``in_use`` within it
         self.capacity = capacity
@@ -90,48 +96,64 @@ class DeviceMemory:
         if align <= 0 or align & (align - 1):
             raise ValueError("alignment must be a power of two")
         size = int(size)
-        if self.capacity is not None and self.in_use + size > self.capacity:
-            raise ResourceLimitError(
-                "device memory", size, self.capacity,
-                detail=f"{self.in_use} bytes in use, {self.capacity - self.in_use} free")
-        try:
-            data = np.zeros(size, np.uint8)
-        except MemoryError:
-            raise ResourceLimitError("device memory", size, self.capacity or size,
-                                     detail="the host cannot back an allocation this "
-                                     "large") from None
-        address = align_up(self._next_address, max(align, 256))
-        self._insert(Allocation(address, data, kind, name, writable))
-        self._next_address = address + max(size, 1) + GUARD_BYTES
-        self.in_use += size
-        return address
+        with self._lock:
+            if self.capacity is not None and self.in_use + size > self.capacity:
+                raise ResourceLimitError(
+                    "device memory", size, self.capacity,
+                    detail=f"{self.in_use} bytes in use, {self.capacity - self.in_use} free")
+            try:
+                data = np.zeros(size, np.uint8)
+            except MemoryError:
+                raise ResourceLimitError("device memory", size, self.capacity or size,
+                                         detail="the host cannot back an allocation this "
+                                         "large") from None
+            address = align_up(self._next_address, max(align, 256))
+            self._insert(Allocation(address, data, kind, name, writable))
+            self._next_address = address + max(size, 1) + GUARD_BYTES
+            self.in_use += size
+            return address
+
+    @property
+    def _bases(self) -> list[int]:
+        return self._table[0]
+
+    @property
+    def _allocations(self) -> list[Allocation]:
+        return self._table[1]
 
     def _insert(self, allocation: Allocation) -> None:
         """Map ``allocation`` at its address (the ranges must not overlap)."""
-        index = bisect.bisect(self._bases, allocation.address)
-        self._bases.insert(index, allocation.address)
-        self._allocations.insert(index, allocation)
+        with self._lock:
+            bases, allocations = list(self._table[0]), list(self._table[1])
+            index = bisect.bisect(bases, allocation.address)
+            bases.insert(index, allocation.address)
+            allocations.insert(index, allocation)
+            self._table = (bases, allocations)
 
     def free(self, address: int) -> None:
         """Unmap the allocation that starts at ``address``."""
-        index = bisect.bisect_left(self._bases, address)
-        if index >= len(self._bases) or self._bases[index] != address:
-            raise MemoryFault(address, reason="free of an address that is not an allocation")
-        del self._bases[index]
-        freed = self._allocations.pop(index)
-        self.in_use = max(0, self.in_use - freed.size)
+        with self._lock:
+            bases, allocations = list(self._table[0]), list(self._table[1])
+            index = bisect.bisect_left(bases, address)
+            if index >= len(bases) or bases[index] != address:
+                raise MemoryFault(address, reason="free of an address that is not an allocation")
+            del bases[index]
+            freed = allocations.pop(index)
+            self._table = (bases, allocations)
+            self.in_use = max(0, self.in_use - freed.size)
 
     def allocation_at(self, address: int, size: int = 1) -> Allocation:
         """The allocation holding ``[address, address + size)``, or a fault."""
-        index = bisect.bisect_right(self._bases, address) - 1
+        bases, allocations = self._table
+        index = bisect.bisect_right(bases, address) - 1
         if index >= 0:
-            allocation = self._allocations[index]
+            allocation = allocations[index]
             if allocation.contains(address, size):
                 return allocation
         raise MemoryFault(address, size)
 
     def allocations(self) -> list[Allocation]:
-        return list(self._allocations)
+        return list(self._table[1])
 
     # ------------------------------------------------------------- host access
     def view(self, address: int, size: int) -> np.ndarray:
@@ -166,23 +188,25 @@ class DeviceMemory:
         addresses = np.asarray(addresses, dtype=np.uint64)
         if addresses.size == 0:
             return [], addresses.astype(np.int64)
-        first = bisect.bisect_right(self._bases, int(addresses.flat[0])) - 1
+        table = self._table
+        first = bisect.bisect_right(table[0], int(addresses.flat[0])) - 1
         if first >= 0:
             # Guess the allocation of the first address; an address below its
             # base wraps to a huge offset, so one max() checks every bound.
-            allocation = self._allocations[first]
+            allocation = table[1][first]
             offsets = addresses - np.uint64(allocation.address)
             if int(offsets.max()) + nbytes <= allocation.size:
                 if write and not allocation.writable:
                     self._check_writable(allocation, int(addresses.min()), nbytes, write)
                 # offsets < 2**63: reinterpreting them is exact (no copy)
                 return [allocation], offsets.view(np.int64)
-        return self._locate_slow(addresses, nbytes, write)
+        return self._locate_slow(addresses, nbytes, write, table)
 
-    def _locate_slow(self, addresses, nbytes, write):
-        bases = np.asarray(self._bases, dtype=np.uint64)
+    def _locate_slow(self, addresses, nbytes, write, table):
+        """(allocations, which, offsets): row i is in ``allocations[which[i]]``."""
+        bases = np.asarray(table[0], dtype=np.uint64)
         index = np.searchsorted(bases, addresses, side="right").astype(np.int64) - 1
-        ends = np.asarray([a.end for a in self._allocations], dtype=np.uint64)
+        ends = np.asarray([a.end for a in table[1]], dtype=np.uint64)
         bad = index < 0
         safe = np.where(bad, 0, index)
         if ends.size:
@@ -193,11 +217,12 @@ class DeviceMemory:
         if bad.any():
             raise MemoryFault(int(addresses[np.argmax(bad)]), nbytes, write=write)
         allocations = []
-        for i in np.unique(safe):
-            allocation = self._allocations[int(i)]
+        used, which = np.unique(safe, return_inverse=True)
+        for i in used:
+            allocation = table[1][int(i)]
             self._check_writable(allocation, int(addresses[np.argmax(safe == i)]), nbytes, write)
             allocations.append(allocation)
-        return (allocations, safe, addresses - bases[safe])
+        return (allocations, which.reshape(safe.shape), addresses - bases[safe])
 
     @staticmethod
     def _check_writable(allocation, address, nbytes, write):
@@ -221,8 +246,8 @@ class DeviceMemory:
         allocations, which, offsets = located
         out = np.empty((len(offsets), nbytes), np.uint8)
         offsets = offsets.astype(np.int64)
-        for allocation in allocations:
-            rows = which == self._allocations.index(allocation)
+        for number, allocation in enumerate(allocations):
+            rows = which == number
             out[rows] = allocation.data[offsets[rows, None] + byte_offsets]
         return out
 
@@ -247,6 +272,6 @@ class DeviceMemory:
             return
         allocations, which, offsets = located
         offsets = offsets.astype(np.int64)
-        for allocation in allocations:
-            rows = which == self._allocations.index(allocation)
+        for number, allocation in enumerate(allocations):
+            rows = which == number
             allocation.data[offsets[rows, None] + byte_offsets] = data[rows]

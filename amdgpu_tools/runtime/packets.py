@@ -6,25 +6,54 @@ and ring the doorbell.
 from __future__ import annotations
 
 from ..errors import ToolchainError
+from .queues import QueueError
 from .layouts import (AGENT_DISPATCH_PACKET, BARRIER_DEPENDENCIES, BARRIER_PACKET,
                       KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
                       PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR,
                       PACKET_TYPE_KERNEL_DISPATCH, packet_header)
 
 
+class QueueNotActive(QueueError):
+    """The queue was destroyed, or (``active_only``) is not active."""
+
+
 def publish(queue, layout, packet_type: int, *, barrier: bool = False, ring: bool = True,
-            **fields) -> int:
-    """Reserve a slot, write ``fields`` with the header last; returns the packet index."""
-    if not queue.has_room():
-        raise ToolchainError(f"queue {queue.id} is full")
-    index = queue.add_write_index(1)
-    address = queue.packet_address(index)
+            active_only: bool = False, **fields) -> int:
+    """Reserve a slot, write ``fields`` with the header last; returns the packet index.
+
+    Safe from any number of threads: the slot is reserved and written under the
+    queue's lock (the doorbell is rung after it). A full ring is drained by the
+    packet processor first; it is an error only when nothing can drain it. With
+    ``active_only`` a queue in the error or inactive state is refused (QueueNotActive)
+    instead of receiving a packet that would never run."""
     body = layout.pack(**fields)
-    queue.memory.write(address + 2, body[2:])
-    queue.memory.write(address, packet_header(packet_type, barrier=barrier).to_bytes(2, "little"))
+    header = packet_header(packet_type, barrier=barrier).to_bytes(2, "little")
+    while True:
+        with queue.lock:
+            if not _mapped(queue):
+                raise QueueNotActive(f"queue {queue.id} has been destroyed")
+            if active_only and queue.state != queue.ACTIVE:
+                raise QueueNotActive(f"queue {queue.id} is {queue.state}")
+            index = queue.reserve(1)
+            if index is not None:
+                address = queue.packet_address(index)
+                queue.memory.write(address + 2, body[2:])
+                queue.memory.write(address, header)
+                break
+        progress = getattr(queue, "_notify", None)
+        if progress is None or not progress():
+            raise ToolchainError(f"queue {queue.id} is full")
     if ring:
         queue.ring_doorbell(index)
     return index
+
+
+def _mapped(queue) -> bool:
+    try:
+        queue.memory.allocation_at(queue.address)
+        return True
+    except ToolchainError:
+        return False
 
 
 def barrier_packet(queue, dependencies, completion_signal=0, *, any_of: bool = False,

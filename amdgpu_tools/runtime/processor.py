@@ -10,15 +10,20 @@ registered for its type. In the completion phase the completion signal is
 decremented, the slot's header is set back to INVALID and the read index
 advances.
 
-The runtime is single-threaded and deterministic: ``run()`` round-robins over
-the queues until none can move (a queue blocked on a dependency is skipped
-while others run), and it is re-entered whenever a doorbell or signal changes.
+The processor is deterministic: ``run()`` round-robins over the queues until
+none can move (a queue blocked on a dependency is skipped while others run),
+and it is re-entered whenever a doorbell or signal changes. Any number of host
+threads may call ``run()``: one runs at a time (``lock``), the others wait for
+it and then make their own pass, so a packet published by any thread is
+processed before its producer's ``run()`` returns. A call from the thread that
+is already running (a hook, a host service) only asks for another pass.
 A kernel error puts its queue in the error state: that queue processes no
 further packets while the others continue.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -30,6 +35,7 @@ from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIE
                       PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
                       PACKET_TYPE_KERNEL_DISPATCH, PACKET_TYPE_VENDOR_SPECIFIC, header_barrier, header_type,
                       packet_header, setup_dimensions)
+from .signals import ATOMIC
 from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
                      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
                      HSA_STATUS_ERROR_INVALID_SIGNAL,
@@ -100,6 +106,10 @@ class PacketProcessor:
         self.results: deque = deque(maxlen=EVENT_HISTORY)
         self._running = False
         self._again = False
+        #: held while packets are processed; re-entrant for the running thread
+        #: (``Agent.queue_destroy`` takes it so a queue never vanishes mid-step)
+        self.lock = threading.RLock()
+        self._owner = None
 
     @property
     def executor(self):
@@ -110,24 +120,28 @@ class PacketProcessor:
 
     # ------------------------------------------------------------------ loop
     def run(self) -> bool:
-        """Process packets until no queue can move; True if anything happened."""
-        if self._running:
+        """Process packets until no queue can move; True if anything happened.
+        Another thread's run is waited for first (see the module docstring)."""
+        if self._owner == threading.get_ident():
             self._again = True
             return False
-        self._running = True
-        moved_any = False
-        try:
-            while True:
-                self._again = False
-                moved = False
-                for queue in list(self.queues):
-                    while self._step(queue):
-                        moved = True
-                moved_any |= moved
-                if not moved and not self._again:
-                    return moved_any
-        finally:
-            self._running = False
+        with self.lock:
+            self._owner = threading.get_ident()
+            self._running = True
+            moved_any = False
+            try:
+                while True:
+                    self._again = False
+                    moved = False
+                    for queue in list(self.queues):
+                        while self._step(queue):
+                            moved = True
+                    moved_any |= moved
+                    if not moved and not self._again:
+                        return moved_any
+            finally:
+                self._running = False
+                self._owner = None
 
     def _step(self, queue: Queue) -> bool:
         """Try to consume the next packet of ``queue``; True if it was consumed."""
@@ -208,8 +222,9 @@ class PacketProcessor:
         if signal:
             AMD_SIGNAL.write(self.memory, signal, "start_ts", started)
             AMD_SIGNAL.write(self.memory, signal, "end_ts", time.monotonic_ns())
-            value = AMD_SIGNAL.read(self.memory, signal, "value")
-            AMD_SIGNAL.write(self.memory, signal, "value", value - 1)
+            with ATOMIC:                  # host threads may update the signal too
+                value = AMD_SIGNAL.read(self.memory, signal, "value")
+                AMD_SIGNAL.write(self.memory, signal, "value", value - 1)
             if self.signal_hook is not None:
                 self.signal_hook(signal)
 

@@ -10,6 +10,8 @@ doorbell signal with the packet's index. The packet processor
 
 from __future__ import annotations
 
+import threading
+
 from ..errors import ToolchainError
 from ..exec.launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 from .layouts import (AMD_QUEUE, AMD_QUEUE_PROPERTIES_IS_PTR64, AMD_SIGNAL,
@@ -57,6 +59,9 @@ class AqlRing:
         self.error = None          # the exception that put the queue in the error state
         #: index of the packet whose failure put the queue in the error state
         self.error_index = None
+        #: held by a producer while it reserves and writes a slot (the HSA queue
+        #: protocol's atomic write-index update), and while the queue is destroyed
+        self.lock = threading.RLock()
 
     @classmethod
     def attach(cls, memory, address: int, queue_id: int, callback=None) -> "AqlRing":
@@ -91,16 +96,26 @@ class AqlRing:
         AMD_QUEUE.write(self.memory, self.address, "write_dispatch_id", value)
 
     def add_write_index(self, count: int = 1) -> int:
-        """Reserve ``count`` slots; returns the first reserved packet index."""
-        old = self.load_write_index()
-        self.store_write_index(old + count)
-        return old
+        """Reserve ``count`` slots atomically; returns the first reserved packet index."""
+        with self.lock:
+            old = self.load_write_index()
+            self.store_write_index(old + count)
+            return old
 
     def cas_write_index(self, expected: int, value: int) -> int:
-        old = self.load_write_index()
-        if old == expected:
-            self.store_write_index(value)
-        return old
+        with self.lock:
+            old = self.load_write_index()
+            if old == expected:
+                self.store_write_index(value)
+            return old
+
+    def reserve(self, count: int = 1) -> int | None:
+        """Reserve ``count`` slots if the ring has room for them (one atomic step);
+        returns the first packet index, or None when the ring is full."""
+        with self.lock:
+            if not self.has_room(count):
+                return None
+            return self.add_write_index(count)
 
     def packet_address(self, index: int) -> int:
         """Address of the slot holding packet ``index``."""
@@ -163,7 +178,8 @@ class Queue(AqlRing):
             self.state = self.INACTIVE
 
     def destroy(self) -> None:
-        self.state = self.INACTIVE
-        self.memory.free(self.ring_address)
-        self.memory.free(self.address)
-        self.doorbell.destroy()
+        with self.lock:
+            self.state = self.INACTIVE
+            self.memory.free(self.ring_address)
+            self.memory.free(self.address)
+            self.doorbell.destroy()

@@ -6,20 +6,27 @@ value field is the one place the value lives: the host API, the packet
 processor (completion signals, barrier dependencies) and kernels (atomics on
 ``handle + 8``) all see the same bytes.
 
-The runtime is single-threaded: waiting on a signal first lets the packet
-processor make progress (``notify``), then checks the condition, until the
-timeout expires.
+Waiting on a signal lets the packet processor make progress (``notify``), then
+checks the condition, until the timeout expires. Read-modify-write operations
+are atomic (``ATOMIC``, shared with the packet processor's completion-signal
+decrement), and any number of threads may wait on one signal: the processor's
+``run()`` waits for another thread's pass, so a waiter that sees no progress has
+seen every packet published before it looked.
 """
 
 from __future__ import annotations
 
 import operator
+import threading
 import time
 
 from ..errors import ToolchainError
 from .layouts import AMD_SIGNAL, AMD_SIGNAL_KIND_USER
 
 _MASK64 = (1 << 64) - 1
+
+#: makes a signal's read-modify-write atomic against other host threads
+ATOMIC = threading.Lock()
 
 #: Wait conditions: the four of hsa_signal_condition_t (EQ=0, NE=1, LT=2,
 #: GTE=3) and the two other orderings, under short names.
@@ -74,8 +81,9 @@ class Signal:
 
     def _update(self, function) -> int:
         """Apply ``function`` to the value atomically; returns the old value."""
-        old = self.load()
-        AMD_SIGNAL.write(self.memory, self.handle, "value", _signed64(function(old)))
+        with ATOMIC:
+            old = self.load()
+            AMD_SIGNAL.write(self.memory, self.handle, "value", _signed64(function(old)))
         self._notify()
         return old
 
