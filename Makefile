@@ -1,24 +1,42 @@
-# make setup: install the project (editable) with its test dependencies, and build the
-#             virtual GPU's libhsakmt.so.1 where gcc and libhsakmt-dev are installed
+# make setup: install the project (editable) with its test dependencies into a project-local
+#             virtual environment (.venv, reused when present), and build the virtual GPU's
+#             libhsakmt.so.1 where gcc and libhsakmt-dev are installed
 # make run:   assemble, link and run the hello-world sample, printing its result
 # make test:  install and run the test suite
 # make bench: install and run the benchmarks
+# make fuzz:  install and run the fuzzers at full size (not part of make test)
+#
+# The virtual environment makes a system Python marked externally managed (PEP 668:
+# Debian, Ubuntu) work as well as any other Python 3.10+; it sees the interpreter's
+# own packages (--system-site-packages), so nothing already installed is downloaded
+# again. PYTHON picks the interpreter that creates it; VENV its place.
 PYTHON ?= python3
-PIP ?= $(PYTHON) -m pip
+VENV ?= .venv
+VPYTHON := $(VENV)/bin/python
+VBIN := $(VENV)/bin
 
-.PHONY: setup run test bench
+.PHONY: setup run test bench fuzz
 
-setup:
-	$(PIP) install -q -e '.[test]'
-	$(PYTHON) -m amdgpu_tools.vgpu.build --if-possible
+$(VPYTHON):
+	@$(PYTHON) -m venv --system-site-packages $(VENV) >/dev/null 2>&1 || { \
+	  rm -rf $(VENV); \
+	  echo "make: $(PYTHON) cannot create a virtual environment: install its venv module (Debian/Ubuntu: apt install python3-venv, or python$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)-venv)" >&2; \
+	  exit 1; }
+
+setup: $(VPYTHON)
+	$(VPYTHON) -m pip install -q -e '.[test]'
+	$(VPYTHON) -m amdgpu_tools.vgpu.build --if-possible
 
 run: setup
-	amdgpu-as --mcpu=gfx803 samples/hello_world.s -o /tmp/amdgpu-tools-hello.o
-	amdgpu-ld -shared /tmp/amdgpu-tools-hello.o -o /tmp/amdgpu-tools-hello.hsaco
-	amdgpu-run /tmp/amdgpu-tools-hello.hsaco --kernel hello_world --grid 64 --block 64 --arg 'buf:float32[4]'
+	$(VBIN)/amdgpu-as --mcpu=gfx803 samples/hello_world.s -o /tmp/amdgpu-tools-hello.o
+	$(VBIN)/amdgpu-ld -shared /tmp/amdgpu-tools-hello.o -o /tmp/amdgpu-tools-hello.hsaco
+	$(VBIN)/amdgpu-run /tmp/amdgpu-tools-hello.hsaco --kernel hello_world --grid 64 --block 64 --arg 'buf:float32[4]'
 
 test: setup
-	$(PYTHON) -m pytest -q
+	$(VPYTHON) -m pytest -q
 
 bench: setup
-	$(PYTHON) -m bench
+	$(VPYTHON) -m bench
+
+fuzz: setup
+	$(VPYTHON) -m tools.fuzz
