@@ -1,11 +1,12 @@
 /*
  * Memory: hipMalloc, hipMemcpy in every direction (host to device, device to
  * host, device to device, host to host, hipMemcpyDefault), odd sizes and
- * offsets, hipMemset/hipMemsetD8/D16/D32 and hipMemsetAsync, pinned host
- * memory (hipHostMalloc, mapped and read/written by a kernel in place;
- * with argument "register" only: hipHostRegister of malloc'd memory), hipMemcpy2D, __device__ and
- * __constant__ symbols (hipMemcpyToSymbol/FromSymbol, hipGetSymbolAddress),
- * hipMemGetInfo and hipPointerGetAttributes.
+ * offsets, a 4 MiB pageable copy, hipMemset/hipMemsetD8/D16/D32 and
+ * hipMemsetAsync, pinned host memory (hipHostMalloc, mapped and read/written
+ * by a kernel in place), hipMemcpy2D, __device__ and __constant__ symbols
+ * (hipMemcpyToSymbol/FromSymbol, hipGetSymbolAddress), hipMemGetInfo and
+ * hipPointerGetAttributes. With the argument "register", only
+ * hipHostRegister/hipHostUnregister of malloc'd memory.
  */
 #include "hip_check.h"
 #include <cstdint>
@@ -121,6 +122,22 @@ int main(int argc, char **argv)
     CHECK(hipMemcpy(edges, raw, 3, hipMemcpyDeviceToHost));
     CHECK(hipMemcpy(edges + 3, raw + 3 + bytes, 1, hipMemcpyDeviceToHost));
     for (int i = 0; i < 4; i++) EXPECT(edges[i] == 0, "byte outside the copy %d = %d", i, edges[i]);
+
+    /* a large pageable copy: the runtime stages or pins it in pieces */
+    const size_t large = (4u << 20) + 5;
+    std::vector<unsigned char> large_src(large), large_dst(large, 0);
+    for (size_t i = 0; i < large; i++) large_src[i] = pattern(i ^ (i >> 13));
+    unsigned char *large_a = nullptr, *large_b = nullptr;
+    CHECK(hipMalloc(&large_a, large));
+    CHECK(hipMalloc(&large_b, large));
+    CHECK(hipMemcpy(large_a, large_src.data(), large, hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(large_b, large_a, large, hipMemcpyDeviceToDevice));
+    CHECK(hipMemcpy(large_dst.data(), large_b, large, hipMemcpyDeviceToHost));
+    for (size_t i = 0; i < large; i++)
+        EXPECT(large_dst[i] == large_src[i], "large copy byte %zu = 0x%02x, expected 0x%02x", i,
+               large_dst[i], large_src[i]);
+    CHECK(hipFree(large_a));
+    CHECK(hipFree(large_b));
 
     /* ------------------------------------------------------------ memsets */
     CHECK(hipMemset(raw, 0xAB, bytes));
