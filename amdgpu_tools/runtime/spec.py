@@ -163,7 +163,7 @@ def _spec_buffer(device, name, entry, base, where):
         if key in entry:
             return device.zeros(_sizes(entry[key], f"{where}: buffer '{name}'", "shape"), dtype)
     if "data" in entry:
-        return device.array(np.asarray(entry["data"], dtype=dtype))
+        return device.array(_data_array(entry["data"], dtype, f"{where}: buffer '{name}'"))
     raise SpecError(f"{where}: buffer '{name}' needs 'file', 'zeros', 'empty' or 'data'")
 
 
@@ -248,11 +248,23 @@ def _check_expectation(name: str, entry: dict, buffers: dict, base: str,
     if "file" in entry:
         expected = _load_npy(os.path.join(base, entry["file"]), where)
     elif "data" in entry:
-        expected = np.asarray(entry["data"])
+        expected = _data_array(entry["data"], None, f"{where}: expectation '{name}'")
     else:
         raise SpecError(f"{where}: expectation '{name}' needs 'file' or 'data'")
     return compare(name, buffers[name].numpy(), expected,
                    _tolerance(entry, "rtol", name, where), _tolerance(entry, "atol", name, where))
+
+
+def _data_array(values, dtype, where: str) -> np.ndarray:
+    """Inline ``data:`` values as an array of numbers (of ``dtype`` if given)."""
+    try:
+        array = np.asarray(values, dtype=dtype)
+        if array.dtype.kind not in "biuf":
+            array = array.astype(np.float64)
+        return array
+    except (TypeError, ValueError, OverflowError) as failure:
+        raise SpecError(f"{where}: data {values!r} is not a list of numbers "
+                        f"({failure})") from None
 
 
 def _tolerance(entry: dict, key: str, name: str, where: str) -> float:
