@@ -88,8 +88,7 @@ class Thunk:
         self.release = lib.amdgpu_vgpu_release
         self.release.argtypes = [ctypes.c_uint64, ctypes.c_uint64]
         self.lookup_raw = lib.amdgpu_vgpu_lookup
-        self.lookup_raw.argtypes = [ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64),
-                                    ctypes.POINTER(ctypes.c_uint64)]
+        self.lookup_raw.argtypes = [ctypes.c_uint64] + [ctypes.POINTER(ctypes.c_uint64)] * 3
         self.interrupt = lib.amdgpu_vgpu_interrupt
         self.interrupt.argtypes = [ctypes.c_uint32]
         self.memory_fault = lib.amdgpu_vgpu_memory_fault
@@ -98,9 +97,10 @@ class Thunk:
         self.exit_when_idle.argtypes = [ctypes.c_double]
 
     def lookup(self, address: int):
-        base, size = ctypes.c_uint64(), ctypes.c_uint64()
-        if self.lookup_raw(address, ctypes.byref(base), ctypes.byref(size)):
-            return base.value, size.value
+        """(GPU base, size, host address of the bytes) of the mapping at ``address``."""
+        base, size, host = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_uint64()
+        if self.lookup_raw(address, ctypes.byref(base), ctypes.byref(size), ctypes.byref(host)):
+            return base.value, size.value, host.value
         return None
 
 
@@ -158,12 +158,13 @@ class VirtualGpu:
 
     def _apply(self, record) -> None:
         op = record.op
-        if op == OP_MAP:
-            self.memory.map(record.a, record.b, kind="registered" if record.c else "device")
-        elif op == OP_UNMAP:
+        if op == OP_MAP:          # GPU address, size, registered?, host address of the bytes
+            self.memory.map(record.a, record.b, host_address=record.d,
+                            kind="registered" if record.c else "device")
+        elif op == OP_UNMAP:      # address, bytes to release, release?, release base
             self.memory.unmap(record.a)
             if record.c:          # the thunk's own mmap: no longer used by the GPU
-                self.thunk.release(record.a, record.b)
+                self.thunk.release(record.d, record.b)
         elif op == OP_AQL_QUEUE:
             self._create_aql_queue(record.a, record.e)
         elif op == OP_SDMA_QUEUE:
@@ -269,7 +270,7 @@ def _any_process_mapping(lookup):
                 span, permissions = line.split()[:2]
                 low, high = (int(part, 16) for part in span.split("-"))
                 if low <= address < high and permissions.startswith("rw"):
-                    return low, high - low
+                    return low, high - low, low
         return None
     return find
 

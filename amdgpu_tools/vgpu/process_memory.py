@@ -30,9 +30,9 @@ def host_bytes(address: int, size: int) -> np.ndarray:
 class ProcessMemory(DeviceMemory):
     """The program's mappings as device memory.
 
-    ``lookup(address)`` (optional) returns ``(base, size)`` of the mapping the
-    driver knows at ``address``, or None: a range mapped while a kernel runs
-    is then found on the first access instead of faulting.
+    ``lookup(address)`` (optional) returns ``(base, size, host address)`` of
+    the mapping the driver knows at ``address``, or None: a range mapped while
+    a kernel runs is then found on the first access instead of faulting.
     """
 
     def __init__(self, lookup=None):
@@ -42,11 +42,14 @@ class ProcessMemory(DeviceMemory):
         self._owned: dict[int, np.ndarray] = {}
 
     # ------------------------------------------------------------ mappings
-    def map(self, address: int, size: int, *, kind: str = "host", name: str = "") -> None:
-        """Make ``[address, address + size)`` of this process device memory."""
+    def map(self, address: int, size: int, *, host_address: int | None = None,
+            kind: str = "host", name: str = "") -> None:
+        """Make ``[address, address + size)`` device memory: the process's own
+        bytes there, or at ``host_address`` (a GPU alias of registered memory)."""
         if size <= 0 or self._mapped(address, size):
             return
-        self._insert(Allocation(address, host_bytes(address, size), kind, name))
+        data = host_bytes(host_address or address, size)
+        self._insert(Allocation(address, data, kind, name))
 
     def unmap(self, address: int) -> None:
         """Forget the mapping that starts at ``address`` (no error if unknown)."""
@@ -67,10 +70,10 @@ class ProcessMemory(DeviceMemory):
         found = self._lookup(address) if self._lookup is not None else None
         if found is None:
             return False
-        base, size = found
+        base, size, host = found
         if self._mapped(base, size):
             return False
-        self.map(base, size)
+        self.map(base, size, host_address=host)
         return True
 
     # ------------------------------------------- the executor's allocations

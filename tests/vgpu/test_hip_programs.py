@@ -71,11 +71,9 @@ def test_memory(mcpu):
 
 
 @targets
-@pytest.mark.xfail(strict=True, reason=(
-    "HIP 5.2's hipHostUnregister aborts ('Memobj map does not have ptr') when the GPU "
-    "address of registered host memory is its host address, which the thunk's "
-    "hsaKmtMapMemoryToGPU returns; fixed in HIP 5.4 (SWDEV-364457)"))
 def test_host_register(mcpu):
+    """hipHostRegister'ed memory gets a GPU address of its own (HIP 5.2 aborts in
+    hipHostUnregister when it equals the host address), used in place by kernels."""
     run("hip_memory.hip", mcpu, "register", name="hip_memory register")
 
 

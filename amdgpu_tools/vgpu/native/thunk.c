@@ -94,6 +94,13 @@ static void log_change(uint64_t op, uint64_t a, uint64_t b, uint64_t c, uint64_t
 
 /* ------------------------------------------------------------------- mappings */
 
+/*
+ * Device memory is mapped at its host address. Registered host memory gets a
+ * GPU address of its own once mapped to the GPU (an alias range reserved
+ * here, whose bytes are the host's), as the KFD gives user pointers: HIP 5.2
+ * keeps host and device pointers of registered memory in one map and cannot
+ * tell them apart when they are equal.
+ */
 struct mapping {
     uint64_t address, size;
     int owned;              /* mmap'ed here (munmapped when freed) */
@@ -101,15 +108,24 @@ struct mapping {
     HsaMemFlags flags;
     uint32_t node;
     void *user_data;
+    uint64_t alias;         /* registered memory's GPU address, 0 until mapped */
+    uint64_t alias_reserve, alias_reserve_size;     /* the reserved range holding it */
 };
+
+static int in_range(uint64_t address, uint64_t base, uint64_t size)
+{
+    return base <= address && address < base + size;
+}
 
 static struct mapping *mappings;
 static size_t mapping_count, mapping_capacity;
 
+/* The mapping holding `address`, as a host address or as its GPU alias. */
 static struct mapping *mapping_containing(uint64_t address)
 {
     for (size_t i = 0; i < mapping_count; i++)
-        if (mappings[i].address <= address && address < mappings[i].address + mappings[i].size)
+        if (in_range(address, mappings[i].address, mappings[i].size) ||
+            (mappings[i].alias && in_range(address, mappings[i].alias, mappings[i].size)))
             return &mappings[i];
     return NULL;
 }
@@ -125,10 +141,13 @@ static int add_mapping(struct mapping m)
         mapping_capacity = grown;
     }
     mappings[mapping_count++] = m;
-    log_change(OP_MAP, m.address, m.size, m.registered, 0, 0, 0);
+    log_change(OP_MAP, m.address, m.size, m.registered, m.address, 0, 0);
     return 0;
 }
 
+/* Forget a mapping. The command processor unmaps what it may still use
+ * (OP_UNMAP: address, bytes to release, release?, release base) once it has
+ * forgotten it; with no command processor running that happens here. */
 static void remove_mapping(struct mapping *m, int release_now)
 {
     struct mapping gone = *m;
@@ -136,9 +155,13 @@ static void remove_mapping(struct mapping *m, int release_now)
     if (release_now) {
         if (gone.owned)
             munmap((void *)gone.address, gone.size);
-    } else {
-        log_change(OP_UNMAP, gone.address, gone.size, gone.owned, 0, 0, 0);
+        if (gone.alias)
+            munmap((void *)gone.alias_reserve, gone.alias_reserve_size);
+        return;
     }
+    log_change(OP_UNMAP, gone.address, gone.size, gone.owned, gone.address, 0, 0);
+    if (gone.alias)
+        log_change(OP_UNMAP, gone.alias, gone.alias_reserve_size, 1, gone.alias_reserve, 0, 0);
 }
 
 /* --------------------------------------------------------------------- events */
@@ -746,11 +769,40 @@ EXPORT HSAKMT_STATUS hsaKmtDeregisterMemory(void *address)
     return HSAKMT_STATUS_SUCCESS;
 }
 
+/* Give registered memory its GPU alias: a reserved range, mapped by the
+ * command processor onto the host bytes (same offset within a page). */
+static int map_alias(struct mapping *m)
+{
+    uint64_t offset = m->address % PAGE;
+    uint64_t bytes = (offset + m->size + PAGE - 1) & ~(PAGE - 1);
+    void *reserve = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                         -1, 0);
+    if (reserve == MAP_FAILED)
+        return -1;
+    m->alias_reserve = (uint64_t)reserve;
+    m->alias_reserve_size = bytes;
+    m->alias = (uint64_t)reserve + offset;
+    log_change(OP_MAP, m->alias, m->size, 1, m->address, 0, 0);
+    return 0;
+}
+
 EXPORT HSAKMT_STATUS hsaKmtMapMemoryToGPU(void *address, HSAuint64 size, HSAuint64 *alternate)
 {
     (void)size;
+    uint64_t host = (uint64_t)address, gpu_address = host;     /* device memory: GPU VA == host VA */
+    pthread_mutex_lock(&g_lock);
+    struct mapping *m = mapping_containing(host);
+    int failed = 0;
+    if (m && m->registered && in_range(host, m->address, m->size)) {
+        if (!m->alias)
+            failed = map_alias(m);
+        gpu_address = m->alias + (host - m->address);
+    }
+    pthread_mutex_unlock(&g_lock);
+    if (failed)
+        return HSAKMT_STATUS_NO_MEMORY;
     if (alternate)
-        *alternate = (HSAuint64)address;    /* GPU VA == host VA */
+        *alternate = gpu_address;
     return HSAKMT_STATUS_SUCCESS;
 }
 
@@ -782,7 +834,7 @@ EXPORT HSAKMT_STATUS hsaKmtQueryPointerInfo(const void *pointer, HsaPointerInfo 
         info->Node = m->node;
         info->MemFlags = m->flags;
         info->CPUAddress = (void *)m->address;
-        info->GPUAddress = m->address;
+        info->GPUAddress = m->alias ? m->alias : m->address;
         info->SizeInBytes = m->size;
         info->NRegisteredNodes = 1;
         info->NMappedNodes = 1;
@@ -1111,14 +1163,17 @@ EXPORT void amdgpu_vgpu_release(uint64_t address, uint64_t size)
     munmap((void *)address, size);
 }
 
-/* The mapping holding `address` (for ranges mapped while a kernel runs). */
-EXPORT int amdgpu_vgpu_lookup(uint64_t address, uint64_t *base, uint64_t *size)
+/* The mapping holding `address` (for ranges mapped while a kernel runs):
+ * its GPU base address, size, and the host address of its bytes. */
+EXPORT int amdgpu_vgpu_lookup(uint64_t address, uint64_t *base, uint64_t *size, uint64_t *host)
 {
     pthread_mutex_lock(&g_lock);
     struct mapping *m = mapping_containing(address);
     if (m) {
-        *base = m->address;
+        int aliased = m->alias && in_range(address, m->alias, m->size);
+        *base = aliased ? m->alias : m->address;
         *size = m->size;
+        *host = m->address;
     }
     pthread_mutex_unlock(&g_lock);
     return m != NULL;

@@ -39,9 +39,9 @@ static unsigned char pattern(size_t i) { return (unsigned char)(i * 131 + 7); }
 
 /*
  * hipHostRegister: malloc'd memory page-locked in place, its device pointer
- * used by a kernel, then hipHostUnregister. Run alone ("register"): HIP 5.2's
- * hipHostUnregister aborts ("Memobj map does not have ptr") when the GPU
- * address of registered memory is its host address.
+ * used by a kernel, then hipHostUnregister. Run alone ("register"): it once
+ * aborted in HIP 5.2's hipHostUnregister ("Memobj map does not have ptr"),
+ * which happens when the GPU address of registered memory is its host address.
  */
 static void host_register()
 {
