@@ -52,3 +52,24 @@ def test_found_by_the_fuzzer_spec_data_that_is_not_numbers(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "expectation 'out': data ['3.1x', 0, 0, 0] is not a " \
         "list of numbers" in err
+
+
+def test_found_by_the_fuzzer_a_macro_that_calls_itself_twice():
+    """asm:3976 of the full run: a macro whose body calls it twice reported 2**20
+    depth errors (a hang; llvm-mc-19 takes minutes too); now the runaway
+    expansion is dropped after its first depth error."""
+    from amdgpu_tools.asm import assemble
+    from amdgpu_tools.errors import AsmError
+    source = ".macro twice\n twice\n .byte 1\n twice\n.endm\n.data\n twice\n .byte 2\n twice\n"
+    with pytest.raises(AsmError) as failure:
+        assemble(source)
+    messages = [d.format().splitlines()[0] for d in failure.value.diagnostics]
+    assert messages == ["<stdin>:7:2: error: macros cannot be nested more than 20 levels deep",
+                        "<stdin>:9:2: error: macros cannot be nested more than 20 levels deep"]
+
+
+def test_found_by_the_fuzzer_objdump_of_a_huge_section_name_offset(tmp_path):
+    """objects:7546: a section-name offset past 2**63 made pyelftools raise
+    OverflowError in amdgpu-objdump; now the ELF reader's own error is shown."""
+    assert fuzz.run_chunk("objects", [7546], fuzz.DEFAULT_SEED, 30)[0][:2] == (7546, "rejected")
+    assert fuzz.run_chunk("specs", [385], fuzz.DEFAULT_SEED, 30)[0][:2] == (385, "rejected")

@@ -206,9 +206,15 @@ class ControlFlow:
             raise StatementError(f"macro or repetition expansion exceeds {_MAX_EXPANSION_LINES} lines", None)
 
     def _push_expansion(self, lines, origin):
-        """Queue expanded lines; nesting deeper than llvm-mc's 20 levels is an error."""
+        """Queue expanded lines; nesting deeper than llvm-mc's 20 levels is an error.
+        After that error the rest of the runaway expansion (every queued line
+        from a macro, up to the next line of a file) is dropped: a macro that calls
+        itself twice would otherwise report 2**20 depth errors (llvm-mc-19, which
+        goes on, runs for minutes on such a file)."""
         depth = origin.depth + 1
         if depth > _MAX_NESTING:
+            while self.pending and self.pending[0].depth > 0:
+                self.pending.popleft()
             raise StatementError(f"macros cannot be nested more than {_MAX_NESTING} levels deep", None)
         self._check_expansion(len(lines))
         self.expanded_lines += len(lines)

@@ -123,7 +123,7 @@ def _hip_fatbin(data: bytes) -> bytes | None:
     try:
         section = ELFFile(io.BytesIO(data)).get_section_by_name(HIP_FATBIN_SECTION)
         bundle = section.data() if section is not None else None
-    except (ELFError, ValueError, EOFError):  # malformed: read_elf says what is wrong
+    except (ELFError, ValueError, EOFError, OverflowError):  # malformed: read_elf says what is wrong
         return None
     return bundle if bundle and is_offload_bundle(bundle) else None
 

@@ -157,7 +157,7 @@ def _spec_buffer(device, name, entry, base, where):
         raise SpecError(f"{where}: buffer '{name}' must be a mapping")
     dtype = _dtype(entry.get("dtype", "float32"), where)
     if "file" in entry:
-        array = _load_npy(os.path.join(base, entry["file"]), where)
+        array = _load_npy(_path(base, entry["file"], f"{where}: buffer '{name}'"), where)
         return device.array(array.astype(dtype) if "dtype" in entry else array)
     for key in ("zeros", "empty"):
         if key in entry:
@@ -212,7 +212,7 @@ def run_spec(path: str, device_factory=Device, echo=print) -> SpecResult:
     base = os.path.dirname(os.path.abspath(path))
     where = f"spec '{path}'"
     device = device_factory()
-    program = device.load(os.path.join(base, spec["code_object"]))
+    program = device.load(_path(base, spec["code_object"], f"spec '{path}': code_object"))
     buffers = {name: _spec_buffer(device, name, entry, base, where)
                for name, entry in (spec.get("buffers") or {}).items()}
     _run_launches(program, spec["launches"], buffers, where)
@@ -246,13 +246,20 @@ def _check_expectation(name: str, entry: dict, buffers: dict, base: str,
     if not isinstance(entry, dict):
         raise SpecError(f"{where}: expectation '{name}' must be a mapping")
     if "file" in entry:
-        expected = _load_npy(os.path.join(base, entry["file"]), where)
+        expected = _load_npy(_path(base, entry["file"], f"{where}: expectation '{name}'"), where)
     elif "data" in entry:
         expected = _data_array(entry["data"], None, f"{where}: expectation '{name}'")
     else:
         raise SpecError(f"{where}: expectation '{name}' needs 'file' or 'data'")
     return compare(name, buffers[name].numpy(), expected,
                    _tolerance(entry, "rtol", name, where), _tolerance(entry, "atol", name, where))
+
+
+def _path(base: str, value, where: str) -> str:
+    """A file named by the spec, relative to the spec's directory."""
+    if not isinstance(value, str) or not value:
+        raise SpecError(f"{where}: {value!r} is not a file name")
+    return os.path.join(base, value)
 
 
 def _data_array(values, dtype, where: str) -> np.ndarray:
