@@ -1,6 +1,7 @@
 // rocSPARSE's own precompiled kernels on the virtual GPU, checked against
 // plain host loops: csrmv (plain, transposed, and adaptive after
-// csrmv_analysis, with rows long enough to be split over work-groups), coomv,
+// csrmv_analysis, with rows long enough to be split over work-groups), csrsv
+// (a lower triangular solve: rows wait for rows of other work-groups), coomv,
 // csr2coo, coo2csr, nnz + dense2csr and the generic dense_to_sparse (CSR and
 // COO). Matrix and vector entries are small multiples of 1/4, so every
 // product and sum is exact in float whatever order the GPU adds them in:
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -260,6 +262,87 @@ int main()
         CHECK_HIP(hipFree(d_lval));
         CHECK_HIP(hipFree(d_lx));
         CHECK_HIP(hipFree(d_ly));
+    }
+
+    // ----------- csrsv: lower triangular solve, rows waiting on other rows
+    {
+        // every row depends on the one before it and on a few earlier ones:
+        // a chain through all 10 work-groups (16 rows each; a wave per row
+        // spins until the rows it needs are done); diagonals are powers of
+        // two, so with y_true on the quarter grid every step is exact. (The
+        // executor resolves one link of such a chain per fair turn of its
+        // scheduler: hundreds of spinning steps each, so the chain is short.)
+        const int tm = 160;
+        std::vector<int> tptr(tm + 1, 0), tcol;
+        std::vector<float> tval, y_true(tm), rhs(tm);
+        const float diagonals[4] = {1.0f, 2.0f, 0.5f, 4.0f};
+        for(int r = 0; r < tm; ++r) {
+            y_true[r] = quarter();
+            std::vector<int> cols;
+            for(int k = 0; k < 3 && r > 1; ++k)
+                cols.push_back((int)(next_random() % (uint32_t)(r - 1)));
+            if(r > 0)
+                cols.push_back(r - 1);
+            std::sort(cols.begin(), cols.end());
+            cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+            for(int c : cols) {
+                tcol.push_back(c);
+                tval.push_back(quarter());
+            }
+            tcol.push_back(r);
+            tval.push_back(diagonals[r % 4]);
+            tptr[r + 1] = (int)tcol.size();
+        }
+        for(int r = 0; r < tm; ++r) {
+            float sum = 0.0f;
+            for(int k = tptr[r]; k < tptr[r + 1]; ++k)
+                sum += tval[k] * y_true[tcol[k]];
+            rhs[r] = sum;
+        }
+        const int tnnz = (int)tcol.size();
+        int* d_tptr = to_device(tptr);
+        int* d_tcol = to_device(tcol);
+        float* d_tval = to_device(tval);
+        float* d_rhs = to_device(rhs);
+        float* d_sol = to_device(std::vector<float>(tm, -99.0f));
+        rocsparse_mat_descr lower;
+        CHECK_SPARSE(rocsparse_create_mat_descr(&lower));
+        CHECK_SPARSE(rocsparse_set_mat_fill_mode(lower, rocsparse_fill_mode_lower));
+        CHECK_SPARSE(rocsparse_set_mat_diag_type(lower, rocsparse_diag_type_non_unit));
+        rocsparse_mat_info info;
+        CHECK_SPARSE(rocsparse_create_mat_info(&info));
+        size_t buffer_size = 0;
+        CHECK_SPARSE(rocsparse_scsrsv_buffer_size(handle, rocsparse_operation_none, tm, tnnz,
+                                                  lower, d_tval, d_tptr, d_tcol, info,
+                                                  &buffer_size));
+        void* buffer = nullptr;
+        CHECK_HIP(hipMalloc(&buffer, buffer_size ? buffer_size : 4));
+        CHECK_SPARSE(rocsparse_scsrsv_analysis(handle, rocsparse_operation_none, tm, tnnz, lower,
+                                               d_tval, d_tptr, d_tcol, info,
+                                               rocsparse_analysis_policy_force,
+                                               rocsparse_solve_policy_auto, buffer));
+        const float one = 1.0f;
+        CHECK_SPARSE(rocsparse_scsrsv_solve(handle, rocsparse_operation_none, tm, tnnz, &one,
+                                            lower, d_tval, d_tptr, d_tcol, info, d_rhs, d_sol,
+                                            rocsparse_solve_policy_auto, buffer));
+        CHECK_HIP(hipDeviceSynchronize());
+        rocsparse_int pivot = -2;
+        CHECK_SPARSE(rocsparse_set_pointer_mode(handle, rocsparse_pointer_mode_host));
+        const rocsparse_status status = rocsparse_csrsv_zero_pivot(handle, lower, info, &pivot);
+        if(status != rocsparse_status_success || pivot != -1) {
+            std::printf("FAIL csrsv zero pivot: status %d, position %d\n", (int)status, pivot);
+            ++failures;
+        }
+        expect_equal("csrsv lower solve y", to_host(d_sol, tm), y_true);
+        CHECK_SPARSE(rocsparse_csrsv_clear(handle, lower, info));
+        CHECK_SPARSE(rocsparse_destroy_mat_info(info));
+        CHECK_SPARSE(rocsparse_destroy_mat_descr(lower));
+        CHECK_HIP(hipFree(buffer));
+        CHECK_HIP(hipFree(d_tptr));
+        CHECK_HIP(hipFree(d_tcol));
+        CHECK_HIP(hipFree(d_tval));
+        CHECK_HIP(hipFree(d_rhs));
+        CHECK_HIP(hipFree(d_sol));
     }
 
     // ----------------------------------------------------- nnz + dense2csr
