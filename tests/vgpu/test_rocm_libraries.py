@@ -3,11 +3,12 @@
 Each host program under programs/ checks itself against plain host loops and
 prints ``PASS <name>``:
 
-- rocsparse_ops.cpp: rocSPARSE's csrmv (plain, transposed, adaptive), coomv,
+- rocsparse_ops.cpp: rocSPARSE's csrmv (plain, transposed, adaptive), csrsv
+  (a triangular solve: waves wait on rows other work-groups finish), coomv,
   csr2coo, coo2csr, nnz + dense2csr, dense_to_sparse (CSR, COO);
-- rocrand_gen.cpp: rocRAND's Philox4x32-10, MRG32k3a and XORWOW (u32,
-  uniform, normal): statistics, same seed same numbers, and the numbers
-  against host implementations of the algorithms;
+- rocrand_gen.cpp: rocRAND's Philox4x32-10 (also doubles), MRG32k3a and
+  XORWOW (u32, uniform, normal): statistics, same seed same numbers, and the
+  numbers against host implementations of the algorithms;
 - rocprim_algos.hip: rocPRIM's device scan (decoupled look-back: work-groups
   wait on flags of other work-groups of the same dispatch), reduce and radix
   sort, compiled here.

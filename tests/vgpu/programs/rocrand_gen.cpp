@@ -1,5 +1,6 @@
 // rocRAND's own precompiled kernels on the virtual GPU: XORWOW, Philox4x32-10
-// and MRG32k3a through the host API (rocrand_generate, _uniform, _normal).
+// and MRG32k3a through the host API (rocrand_generate, _uniform, _normal; for
+// Philox also _uniform_double and _normal_double).
 //
 // Checked on the host:
 //  - statistics over N numbers: uniform values in (0, 1] with mean 1/2 and
@@ -164,9 +165,21 @@ static void mrg_normal_ref(uint32_t a, uint32_t b, float out[2])
 struct Outputs {
     std::vector<uint32_t> u32;
     std::vector<float> uniform, normal;
+    std::vector<double> uniform64, normal64;   // with doubles only
 };
 
-static Outputs generate(rocrand_rng_type type, uint64_t seed)
+template <class T>
+static std::vector<T> to_host(T* device)
+{
+    std::vector<T> host(N);
+    CHECK_HIP(hipMemcpy(host.data(), device, N * sizeof(T), hipMemcpyDeviceToHost));
+    CHECK_HIP(hipFree(device));
+    return host;
+}
+
+// rocrand_generate, _uniform, _normal (N each), then, with doubles,
+// _uniform_double and _normal_double (N each) on one generator
+static Outputs generate(rocrand_rng_type type, uint64_t seed, bool doubles)
 {
     rocrand_generator gen;
     CHECK_RAND(rocrand_create_generator(&gen, type));
@@ -179,14 +192,20 @@ static Outputs generate(rocrand_rng_type type, uint64_t seed)
     CHECK_RAND(rocrand_generate(gen, d_u32, N));
     CHECK_RAND(rocrand_generate_uniform(gen, d_uniform, N));
     CHECK_RAND(rocrand_generate_normal(gen, d_normal, N, MEAN, STDDEV));
+    Outputs out;
+    if(doubles) {
+        double *d_uniform64, *d_normal64;
+        CHECK_HIP(hipMalloc((void**)&d_uniform64, N * sizeof(double)));
+        CHECK_HIP(hipMalloc((void**)&d_normal64, N * sizeof(double)));
+        CHECK_RAND(rocrand_generate_uniform_double(gen, d_uniform64, N));
+        CHECK_RAND(rocrand_generate_normal_double(gen, d_normal64, N, MEAN, STDDEV));
+        out.uniform64 = to_host(d_uniform64);
+        out.normal64 = to_host(d_normal64);
+    }
     CHECK_HIP(hipDeviceSynchronize());
-    Outputs out{std::vector<uint32_t>(N), std::vector<float>(N), std::vector<float>(N)};
-    CHECK_HIP(hipMemcpy(out.u32.data(), d_u32, N * sizeof(uint32_t), hipMemcpyDeviceToHost));
-    CHECK_HIP(hipMemcpy(out.uniform.data(), d_uniform, N * sizeof(float), hipMemcpyDeviceToHost));
-    CHECK_HIP(hipMemcpy(out.normal.data(), d_normal, N * sizeof(float), hipMemcpyDeviceToHost));
-    CHECK_HIP(hipFree(d_u32));
-    CHECK_HIP(hipFree(d_uniform));
-    CHECK_HIP(hipFree(d_normal));
+    out.u32 = to_host(d_u32);
+    out.uniform = to_host(d_uniform);
+    out.normal = to_host(d_normal);
     CHECK_RAND(rocrand_destroy_generator(gen));
     return out;
 }
@@ -218,6 +237,28 @@ static void check_statistics(const char* name, const Outputs& o)
     std::snprintf(what, sizeof what, "%s uniform variance", name);
     if(std::fabs(var - 1.0 / 12) > 0.005)
         fail("%g, expected %g +- 0.005", what, var, 1.0 / 12);
+    if(!o.uniform64.empty()) {
+        sum = sum2 = 0;
+        outside = 0;
+        for(double v : o.uniform64) {
+            outside += !(v > 0.0 && v <= 1.0);
+            sum += v, sum2 += v * v;
+        }
+        mean = sum / N, var = sum2 / N - mean * mean;
+        std::snprintf(what, sizeof what, "%s uniform double", name);
+        if(outside || std::fabs(mean - 0.5) > 0.01 || std::fabs(var - 1.0 / 12) > 0.005)
+            fail("mean %g, variance %g (or values outside (0, 1])", what, mean, var);
+        sum = sum2 = 0;
+        outside = 0;
+        for(double v : o.normal64) {
+            outside += !std::isfinite(v) || std::fabs(v - MEAN) > 8 * STDDEV;
+            sum += v, sum2 += v * v;
+        }
+        mean = sum / N, var = sum2 / N - mean * mean;
+        std::snprintf(what, sizeof what, "%s normal double", name);
+        if(outside || std::fabs(mean - MEAN) > 0.1 || std::fabs(std::sqrt(var) - STDDEV) > 0.1)
+            fail("mean %g, sd %g (or values not finite)", what, mean, std::sqrt(var));
+    }
     sum = sum2 = 0;
     outside = 0;
     for(float v : o.normal) {
@@ -257,7 +298,9 @@ static void check_same_and_different(const char* name, const Outputs& a, const O
                                      const Outputs& other)
 {
     const size_t d = count_different(a.u32, same.u32) + count_different(a.uniform, same.uniform)
-                     + count_different(a.normal, same.normal);
+                     + count_different(a.normal, same.normal)
+                     + count_different(a.uniform64, same.uniform64)
+                     + count_different(a.normal64, same.normal64);
     if(d) {
         std::printf("FAIL %s: the same seed gave %zu different numbers\n", name, d);
         ++failures;
@@ -289,6 +332,18 @@ struct Tally {
         ++checked;
         if(!(got == want) && bad++ < 5)
             std::printf("  %s[%zu] = %.9g, expected %.9g\n", what, i, got, want);
+    }
+    void exact(size_t i, double got, double want)
+    {
+        ++checked;
+        if(!(got == want) && bad++ < 5)
+            std::printf("  %s[%zu] = %.17g, expected %.17g\n", what, i, got, want);
+    }
+    void approx(size_t i, double got, double want)
+    {
+        ++checked;
+        if(!(std::fabs(got - want) <= 1e-12 * (1.0 + std::fabs(want))) && bad++ < 5)
+            std::printf("  %s[%zu] = %.17g, expected %.17g\n", what, i, got, want);
     }
     void approx(size_t i, float got, float want)
     {
@@ -332,6 +387,34 @@ static void check_philox(const Outputs& o, uint64_t seed)
                 normal_ref(r[2], r[3], z + 2);
                 for(int j = 0; j < 4; ++j)
                     nor.approx(4 * t + j, o.normal[4 * t + j], z[j]);
+            }
+        }
+    }
+    // doubles take two numbers each: uniform from 53 of their bits, normal
+    // by Box-Muller from two such pairs (sincospi on the GPU)
+    Tally uni64{"philox uniform double vs host"}, nor64{"philox normal double vs host"};
+    for(size_t t = 0; t < N / 2; ++t) {
+        for(uint32_t call = 3; call < 5; ++call) {
+            const uint64_t block = 3 * (N / 4) + (call - 3) * (N / 2) + t;
+            const uint32_t counter[4] = {(uint32_t)block, (uint32_t)(block >> 32), 0, 0};
+            uint32_t r[4];
+            philox4x32_10(counter, seed, r);
+            if(call == 3) {
+                for(int j = 0; j < 2; ++j) {
+                    const uint64_t bits = r[2 * j] | (uint64_t)(r[2 * j + 1] >> 11) << 32;
+                    uni64.exact(2 * t + j, o.uniform64[2 * t + j],
+                                0x1p-53 + (double)bits * 0x1p-53);
+                }
+            } else {
+                const uint64_t v1 = r[0] ^ ((uint64_t)r[1] << 21);
+                const uint64_t v2 = r[2] ^ ((uint64_t)r[3] << 21);
+                const double u = 0x1p-53 + (double)v1 * 0x1p-53;
+                const double w = 0x1p-52 + (double)v2 * 0x1p-52;   // in (0, 2]: half turns
+                const double s = std::sqrt(-2.0 * std::log(u));
+                const double pi = 3.141592653589793;
+                nor64.approx(2 * t, o.normal64[2 * t], MEAN + STDDEV * std::sin(w * pi) * s);
+                nor64.approx(2 * t + 1, o.normal64[2 * t + 1],
+                             MEAN + STDDEV * std::cos(w * pi) * s);
             }
         }
     }
@@ -463,9 +546,10 @@ int main(int argc, char** argv)
     for(const auto& g : generators) {
         if(only && std::string(only).find(g.name) == std::string::npos)
             continue;
-        const Outputs a = generate(g.type, g.seed);
-        const Outputs same = generate(g.type, g.seed);
-        const Outputs other = generate(g.type, g.seed + 1);
+        const bool doubles = g.type == ROCRAND_RNG_PSEUDO_PHILOX4_32_10;
+        const Outputs a = generate(g.type, g.seed, doubles);
+        const Outputs same = generate(g.type, g.seed, doubles);
+        const Outputs other = generate(g.type, g.seed + 1, doubles);
         const int before = failures;
         check_statistics(g.name, a);
         check_same_and_different(g.name, a, same, other);
