@@ -2,7 +2,8 @@
 #             virtual environment (.venv, reused when present), and build the virtual GPU's
 #             libhsakmt.so.1 where gcc and libhsakmt-dev are installed
 # make run:   assemble, link and run the hello-world sample, printing its result
-# make test:  install and run the test suite
+# make test:  install and run the test suite (all but the tests marked long)
+# make test-long: the tests marked long (minutes each: e.g. rocRAND's XORWOW on the virtual GPU)
 # make bench: install and run the benchmarks
 # make fuzz:  install and run the fuzzers at full size (not part of make test)
 #
@@ -15,7 +16,7 @@ VENV ?= .venv
 VPYTHON := $(VENV)/bin/python
 VBIN := $(VENV)/bin
 
-.PHONY: setup run test bench fuzz
+.PHONY: setup run test test-long bench fuzz
 
 $(VPYTHON):
 	@$(PYTHON) -m venv --system-site-packages $(VENV) >/dev/null 2>&1 || { \
@@ -33,7 +34,10 @@ run: setup
 	$(VBIN)/amdgpu-run /tmp/amdgpu-tools-hello.hsaco --kernel hello_world --grid 64 --block 64 --arg 'buf:float32[4]'
 
 test: setup
-	$(VPYTHON) -m pytest -q
+	$(VPYTHON) -m pytest -q -m "not long"
+
+test-long: setup
+	$(VPYTHON) -m pytest -q -m long
 
 bench: setup
 	$(VPYTHON) -m bench

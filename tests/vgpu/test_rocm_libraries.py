@@ -17,7 +17,7 @@ rocSPARSE and rocRAND run their own kernels, so they run on the processors
 whose code objects the libraries' fat binaries ship (Debian's: gfx803,
 gfx900:xnack-, gfx906:xnack-, ...); rocPRIM's kernels are ours, built for all
 three. XORWOW sets up 131072 engines with 160x160-bit jump matrices for each
-of its three generators (~90M wave-instructions each): the slow case.
+of its three generators (~90M wave-instructions each): marked long (make test-long).
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def test_rocsparse(mcpu):
 ROCRAND_CASES = [
     pytest.param("philox", 300, id="philox"),
     pytest.param("mrg32k3a", 400, id="mrg32k3a"),
-    pytest.param("xorwow", 900, id="xorwow", marks=pytest.mark.slow),
+    pytest.param("xorwow", 900, id="xorwow", marks=pytest.mark.long),
 ]
 
 
