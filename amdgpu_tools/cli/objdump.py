@@ -8,13 +8,16 @@ An input may also be a clang offload bundle (what hipcc --genco writes), or a
 host object holding one in ``.hip_fatbin`` (clang -x hip -c): the bundle's
 amdgcn entries are listed one after another (``--mcpu`` picks one).
 ``-t``/``--syms``, ``--section-headers`` and ``-r``/``--reloc`` print the
-tables. The listings themselves are ``amdgpu_tools.elf.listing``; this module
-parses arguments and prints.
+tables. ``--resource-usage`` prints each kernel's registers, LDS, scratch,
+spills and occupancy (``amdgpu_tools.analysis.resources``; ``--json``: one
+JSON object per kernel and line). The listings themselves are
+``amdgpu_tools.elf.listing``; this module parses arguments and prints.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import sys
 
 import click
@@ -42,7 +45,17 @@ TOOL = "amdgpu-objdump"
               help="Disassemble hex dwords (7E0002F2 BF810000) or bytes (f202007e).")
 @click.option("--mcpu", default=None,
               help="Processor (default: the object's own); picks a bundle's entry.")
-def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, mcpu):
+@click.option("--resource-usage", "resource_usage", is_flag=True,
+              help="Registers, LDS, scratch, spills and occupancy of each kernel.")
+@click.option("--json", "as_json", is_flag=True,
+              help="With --resource-usage: one JSON object per kernel and line.")
+@click.option("--lds-dynamic", "lds_dynamic", type=click.IntRange(min=0), default=0,
+              metavar="BYTES", help="With --resource-usage: a launch's dynamic LDS per work-group.")
+@click.option("--workgroup-size", "workgroup_size", type=click.IntRange(1, 1024), default=None,
+              metavar="N", help="With --resource-usage: the launch's work-group size "
+                                "(default: the kernel's max flat work-group size).")
+def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, mcpu,
+            resource_usage, as_json, lds_dynamic, workgroup_size):
     """Disassemble and describe AMDGPU code objects.
 
     FILES may be code objects, clang offload bundles (hipcc --genco) or host
@@ -53,15 +66,39 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
         return 0
     if not files:
         raise click.UsageError("no input files (or use --raw HEX)")
-    if not (disassemble or notes or kernels or syms or headers or reloc):
-        raise click.UsageError("choose at least one of -d, --notes, --kernels, -t, -h, -r")
+    listings = disassemble or notes or kernels or syms or headers or reloc
+    if not (listings or resource_usage):
+        raise click.UsageError("choose at least one of -d, --notes, --kernels, -t, -h, -r, "
+                               "--resource-usage")
+    if (as_json or lds_dynamic or workgroup_size) and not resource_usage:
+        raise click.UsageError("--json, --lds-dynamic and --workgroup-size go with "
+                               "--resource-usage")
+    if as_json and listings:
+        raise click.UsageError("--json prints only --resource-usage")
+    usage = (lds_dynamic, workgroup_size, as_json) if resource_usage else None
     for path in files:
         for name, elf in code_objects(path, mcpu):
-            _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu)
+            if as_json:
+                _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size)
+            else:
+                _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu,
+                          usage)
     return 0
 
 
-def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu):
+def _resources(elf, mcpu, lds_dynamic, workgroup_size):
+    from ..analysis.resources import resource_usage_of_elf
+    _target(elf, mcpu)                      # an unknown processor: one message naming --mcpu
+    return resource_usage_of_elf(elf, lds_dynamic=lds_dynamic, workgroup_size=workgroup_size,
+                                 target=mcpu or None)
+
+
+def _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size):
+    for kernel in _resources(elf, mcpu, lds_dynamic, workgroup_size):
+        click.echo(json.dumps({"file": name, **kernel.to_dict()}))
+
+
+def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu, usage=None):
     """Every listing asked for, of one code object."""
     click.echo(f"\n{name}:\tfile format elf64-amdgpu")
     if headers:
@@ -76,6 +113,12 @@ def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu
         click.echo(kernels_listing(elf), nl=False)
     if disassemble:
         click.echo(disassembly(elf, _target(elf, mcpu)), nl=False)
+    if usage is not None:
+        found = _resources(elf, mcpu, usage[0], usage[1])
+        for kernel in found:
+            click.echo("\n" + kernel.describe())
+        if not found:
+            click.echo("\nno kernels")
 
 
 # --- inputs -------------------------------------------------------------------

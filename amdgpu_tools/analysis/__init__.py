@@ -1,0 +1,1 @@
+"""Static analysis of code objects: resource usage and occupancy (``resources``)."""
