@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from ..elf.bitfields import RSRC1, SGPR_GRANULE, VGPR_GRANULE
 from ..elf.kernel_code import AmdKernelCodeT
 from ..elf.kernel_descriptor import KernelDescriptor
-from ..elf.listing import _descriptor_sources
+from ..elf.listing import descriptor_sources
 from ..elf.metadata import kernels_from_notes, metadata_documents
 from ..elf.reader import ElfFile, read_elf
 from ..elf.setup import kernel_setup
@@ -309,7 +309,7 @@ def resource_usage_of_elf(elf: ElfFile, *, lds_dynamic: int = 0,
     metadata = kernels_from_notes(elf.notes)
     stated = _stated_counts(elf)
     results = []
-    for symbol, kind, _address, raw in _descriptor_sources(elf):
+    for symbol, kind, _address, raw in descriptor_sources(elf):
         if kind == "amd_kernel_code_t":
             descriptor = AmdKernelCodeT.from_bytes(raw)
             entry = next((k for k in metadata if k.name == symbol), None)

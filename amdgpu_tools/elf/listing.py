@@ -156,7 +156,7 @@ def notes_listing(elf: ElfFile) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _descriptor_sources(elf: ElfFile):
+def descriptor_sources(elf: ElfFile):
     """(kernel name, kind, address, bytes) for each kernel descriptor in the file."""
     symbols = elf.symbols or elf.dynamic_symbols
     for symbol in symbols:
@@ -196,7 +196,7 @@ def kernels_listing(elf: ElfFile) -> str:
     """``--kernels``: each descriptor field by field, then what the metadata says
     of each kernel (the two can disagree in a hand-written object)."""
     lines = []
-    for name, kind, address, data in _descriptor_sources(elf):
+    for name, kind, address, data in descriptor_sources(elf):
         lines.append(f"\n{kind} of {name} at 0x{address:x}:")
         if kind == "amd_kernel_code_t":
             rows = AmdKernelCodeT.from_bytes(data).describe()
