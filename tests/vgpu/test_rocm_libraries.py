@@ -97,7 +97,7 @@ def run_program(program, name, mcpu, *args, timeout):
 def test_rocsparse(mcpu):
     require_rocm()
     require_library(ROCSPARSE, mcpu)
-    program = build_hip_program("rocsparse_ops.cpp", libraries=["rocsparse"])
+    program = build_hip_program("rocsparse_ops.cpp", libraries=["rocsparse"], headers=["hip_check.h"])
     run_program(program, "rocsparse_ops", mcpu, timeout=300)
 
 
@@ -113,7 +113,7 @@ ROCRAND_CASES = [
 def test_rocrand(mcpu, generator, timeout):
     require_rocm()
     require_library(ROCRAND, mcpu)
-    program = build_hip_program("rocrand_gen.cpp", libraries=["rocrand"])
+    program = build_hip_program("rocrand_gen.cpp", libraries=["rocrand"], headers=["hip_check.h"])
     run_program(program, "rocrand_gen", mcpu, generator, timeout=timeout)
 
 
@@ -123,5 +123,5 @@ def test_rocprim(mcpu, algorithms):
     require_rocm()
     if not os.path.isdir(ROCPRIM):
         pytest.skip("rocPRIM's headers are not installed (apt-get install librocprim-dev)")
-    program = build_hip_program("rocprim_algos.hip")
+    program = build_hip_program("rocprim_algos.hip", headers=["hip_check.h"])
     run_program(program, "rocprim_algos", mcpu, algorithms, timeout=300)

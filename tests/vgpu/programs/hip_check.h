@@ -2,7 +2,8 @@
  * Shared by the HIP test programs: every HIP call goes through CHECK, which
  * prints the call, its error name and string and exits 1; EXPECT records a
  * failed comparison (printed) and the program ends with finish(), which
- * prints "PASS <name>" and returns 0, or a count of failures and returns 1.
+ * prints "PASS <name>" and returns 0, or a count of failures and returns 1;
+ * to_device/to_host copy vectors.
  */
 #pragma once
 #include <hip/hip_runtime.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #define CHECK(call)                                                                     \
     do {                                                                                \
@@ -52,4 +54,24 @@ static inline int finish(const char *name)
     }
     printf("PASS %s\n", name);
     return 0;
+}
+
+/* A device copy of a host vector (one element when empty), and back. */
+template <class T>
+static T *to_device(const std::vector<T> &host)
+{
+    T *device = nullptr;
+    CHECK(hipMalloc((void **)&device, sizeof(T) * (host.empty() ? 1 : host.size())));
+    if (!host.empty())
+        CHECK(hipMemcpy(device, host.data(), sizeof(T) * host.size(), hipMemcpyHostToDevice));
+    return device;
+}
+
+template <class T>
+static std::vector<T> to_host(const T *device, size_t n)
+{
+    std::vector<T> host(n);
+    if (n)
+        CHECK(hipMemcpy(host.data(), device, sizeof(T) * n, hipMemcpyDeviceToHost));
+    return host;
 }

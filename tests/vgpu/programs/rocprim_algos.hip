@@ -15,6 +15,7 @@
 // Usage: rocprim_algos [scan|reduce|sort ...] (all by default).
 // Prints "PASS rocprim_algos" and exits 0, or names what differs and exits 1.
 
+#include "hip_check.h"
 #include <hip/hip_runtime.h>
 #include <rocprim/rocprim.hpp>
 
@@ -27,35 +28,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK_HIP(call)                                                                  \
-    do {                                                                                 \
-        hipError_t e_ = (call);                                                          \
-        if(e_ != hipSuccess) {                                                           \
-            std::printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call,                \
-                        hipGetErrorString(e_));                                          \
-            std::exit(1);                                                                \
-        }                                                                                \
-    } while(0)
-
-static int failures = 0;
-
-template <class T>
-static T* to_device(const std::vector<T>& host)
-{
-    T* device = nullptr;
-    CHECK_HIP(hipMalloc((void**)&device, sizeof(T) * std::max<size_t>(host.size(), 1)));
-    if(!host.empty())
-        CHECK_HIP(hipMemcpy(device, host.data(), sizeof(T) * host.size(), hipMemcpyHostToDevice));
-    return device;
-}
-
-template <class T>
-static std::vector<T> to_host(const T* device, size_t n)
-{
-    std::vector<T> host(n);
-    CHECK_HIP(hipMemcpy(host.data(), device, sizeof(T) * n, hipMemcpyDeviceToHost));
-    return host;
-}
 
 template <class T>
 static void expect_equal(const std::string& what, const std::vector<T>& got,
@@ -90,13 +62,13 @@ template <class Run>
 static void with_temporary_storage(Run run)
 {
     size_t bytes = 0;
-    CHECK_HIP(run(nullptr, bytes));
+    CHECK(run(nullptr, bytes));
     void* storage = nullptr;
-    CHECK_HIP(hipMalloc(&storage, std::max<size_t>(bytes, 4)));
-    CHECK_HIP(run(storage, bytes));
-    CHECK_HIP(hipGetLastError());
-    CHECK_HIP(hipDeviceSynchronize());
-    CHECK_HIP(hipFree(storage));
+    CHECK(hipMalloc(&storage, std::max<size_t>(bytes, 4)));
+    CHECK(run(storage, bytes));
+    CHECK(hipGetLastError());
+    CHECK(hipDeviceSynchronize());
+    CHECK(hipFree(storage));
 }
 
 // Small blocks: many work-groups, each waiting on the look-back of the ones before
@@ -133,8 +105,8 @@ static void check_inclusive_scan(const char* name, size_t n)
                                                rocprim::plus<T>());
     });
     expect_equal(name, to_host(d_out, n), want);
-    CHECK_HIP(hipFree(d_in));
-    CHECK_HIP(hipFree(d_out));
+    CHECK(hipFree(d_in));
+    CHECK(hipFree(d_out));
 }
 
 template <class Config>
@@ -155,8 +127,8 @@ static void check_exclusive_scan(const char* name, size_t n)
                                                rocprim::plus<int>());
     });
     expect_equal(name, to_host(d_out, n), want);
-    CHECK_HIP(hipFree(d_in));
-    CHECK_HIP(hipFree(d_out));
+    CHECK(hipFree(d_in));
+    CHECK(hipFree(d_out));
 }
 
 static void check_max_scan(size_t n)
@@ -173,8 +145,8 @@ static void check_max_scan(size_t n)
         return rocprim::inclusive_scan(storage, bytes, d_in, d_out, n, rocprim::maximum<float>());
     });
     expect_equal("inclusive max scan (float)", to_host(d_out, n), want);
-    CHECK_HIP(hipFree(d_in));
-    CHECK_HIP(hipFree(d_out));
+    CHECK(hipFree(d_in));
+    CHECK(hipFree(d_out));
 }
 
 static void check_scans()
@@ -230,10 +202,10 @@ static void check_reduce()
     });
     expect_equal("reduce min (float)", to_host(d_fout, 1),
                  std::vector<float>{*std::min_element(f.begin(), f.end())});
-    CHECK_HIP(hipFree(d_in));
-    CHECK_HIP(hipFree(d_out));
-    CHECK_HIP(hipFree(d_f));
-    CHECK_HIP(hipFree(d_fout));
+    CHECK(hipFree(d_in));
+    CHECK(hipFree(d_out));
+    CHECK(hipFree(d_f));
+    CHECK(hipFree(d_fout));
 }
 
 static void check_sort()
@@ -267,8 +239,8 @@ static void check_sort()
             return ((a >> 4) & 0xFFFF) < ((b >> 4) & 0xFFFF);
         });
         expect_equal("radix sort keys bits 4..20 (u32)", to_host(d_out, n), want);
-        CHECK_HIP(hipFree(d_keys));
-        CHECK_HIP(hipFree(d_out));
+        CHECK(hipFree(d_keys));
+        CHECK(hipFree(d_out));
     }
     {
         // float keys with negatives, zeros and many equal keys; values are
@@ -297,10 +269,10 @@ static void check_sort()
             want_keys[i] = keys[order[i]];
         expect_equal("radix sort pairs keys (float)", to_host(d_keys_out, n), want_keys);
         expect_equal("radix sort pairs values (stable)", to_host(d_values_out, n), order);
-        CHECK_HIP(hipFree(d_keys));
-        CHECK_HIP(hipFree(d_keys_out));
-        CHECK_HIP(hipFree(d_values));
-        CHECK_HIP(hipFree(d_values_out));
+        CHECK(hipFree(d_keys));
+        CHECK(hipFree(d_keys_out));
+        CHECK(hipFree(d_values));
+        CHECK(hipFree(d_values_out));
     }
 }
 

@@ -20,6 +20,7 @@
 // Usage: rocrand_gen [philox|xorwow|mrg32k3a ...] (all three by default).
 // Prints "PASS rocrand_gen" and exits 0, or names what differs and exits 1.
 
+#include "hip_check.h"
 #include <hip/hip_runtime.h>
 #include <rocrand/rocrand.h>
 // the device API's engines, callable on the host too (as the library's own
@@ -34,16 +35,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK_HIP(call)                                                                  \
-    do {                                                                                 \
-        hipError_t e_ = (call);                                                          \
-        if(e_ != hipSuccess) {                                                           \
-            std::printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call,                \
-                        hipGetErrorString(e_));                                          \
-            std::exit(1);                                                                \
-        }                                                                                \
-    } while(0)
-
 #define CHECK_RAND(call)                                                                 \
     do {                                                                                 \
         rocrand_status s_ = (call);                                                      \
@@ -56,7 +47,6 @@
 
 static const size_t N = 1 << 16;
 static const float MEAN = 2.0f, STDDEV = 3.0f;
-static int failures = 0;
 
 static void fail(const char* format, const char* what, double a, double b)
 {
@@ -172,8 +162,8 @@ template <class T>
 static std::vector<T> to_host(T* device)
 {
     std::vector<T> host(N);
-    CHECK_HIP(hipMemcpy(host.data(), device, N * sizeof(T), hipMemcpyDeviceToHost));
-    CHECK_HIP(hipFree(device));
+    CHECK(hipMemcpy(host.data(), device, N * sizeof(T), hipMemcpyDeviceToHost));
+    CHECK(hipFree(device));
     return host;
 }
 
@@ -186,23 +176,23 @@ static Outputs generate(rocrand_rng_type type, uint64_t seed, bool doubles)
     CHECK_RAND(rocrand_set_seed(gen, seed));
     uint32_t* d_u32;
     float *d_uniform, *d_normal;
-    CHECK_HIP(hipMalloc((void**)&d_u32, N * sizeof(uint32_t)));
-    CHECK_HIP(hipMalloc((void**)&d_uniform, N * sizeof(float)));
-    CHECK_HIP(hipMalloc((void**)&d_normal, N * sizeof(float)));
+    CHECK(hipMalloc((void**)&d_u32, N * sizeof(uint32_t)));
+    CHECK(hipMalloc((void**)&d_uniform, N * sizeof(float)));
+    CHECK(hipMalloc((void**)&d_normal, N * sizeof(float)));
     CHECK_RAND(rocrand_generate(gen, d_u32, N));
     CHECK_RAND(rocrand_generate_uniform(gen, d_uniform, N));
     CHECK_RAND(rocrand_generate_normal(gen, d_normal, N, MEAN, STDDEV));
     Outputs out;
     if(doubles) {
         double *d_uniform64, *d_normal64;
-        CHECK_HIP(hipMalloc((void**)&d_uniform64, N * sizeof(double)));
-        CHECK_HIP(hipMalloc((void**)&d_normal64, N * sizeof(double)));
+        CHECK(hipMalloc((void**)&d_uniform64, N * sizeof(double)));
+        CHECK(hipMalloc((void**)&d_normal64, N * sizeof(double)));
         CHECK_RAND(rocrand_generate_uniform_double(gen, d_uniform64, N));
         CHECK_RAND(rocrand_generate_normal_double(gen, d_normal64, N, MEAN, STDDEV));
         out.uniform64 = to_host(d_uniform64);
         out.normal64 = to_host(d_normal64);
     }
-    CHECK_HIP(hipDeviceSynchronize());
+    CHECK(hipDeviceSynchronize());
     out.u32 = to_host(d_u32);
     out.uniform = to_host(d_uniform);
     out.normal = to_host(d_normal);

@@ -9,6 +9,7 @@
 //
 // Prints "PASS rocsparse_ops" and exits 0, or names what differs and exits 1.
 
+#include "hip_check.h"
 #include <hip/hip_runtime.h>
 #include <rocsparse/rocsparse.h>
 
@@ -17,16 +18,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK_HIP(call)                                                                  \
-    do {                                                                                 \
-        hipError_t e_ = (call);                                                          \
-        if(e_ != hipSuccess) {                                                           \
-            std::printf("FAIL %s:%d %s: %s\n", __FILE__, __LINE__, #call,                \
-                        hipGetErrorString(e_));                                          \
-            std::exit(1);                                                                \
-        }                                                                                \
-    } while(0)
 
 #define CHECK_SPARSE(call)                                                               \
     do {                                                                                 \
@@ -38,26 +29,6 @@
         }                                                                                \
     } while(0)
 
-static int failures = 0;
-
-template <class T>
-static T* to_device(const std::vector<T>& host)
-{
-    T* device = nullptr;
-    CHECK_HIP(hipMalloc((void**)&device, sizeof(T) * (host.empty() ? 1 : host.size())));
-    if(!host.empty())
-        CHECK_HIP(hipMemcpy(device, host.data(), sizeof(T) * host.size(), hipMemcpyHostToDevice));
-    return device;
-}
-
-template <class T>
-static std::vector<T> to_host(const T* device, size_t n)
-{
-    std::vector<T> host(n);
-    if(n)
-        CHECK_HIP(hipMemcpy(host.data(), device, sizeof(T) * n, hipMemcpyDeviceToHost));
-    return host;
-}
 
 template <class T>
 static void expect_equal(const char* what, const std::vector<T>& got, const std::vector<T>& want)
@@ -155,16 +126,16 @@ int main()
         int* d_rows = to_device(std::vector<int>(nnz, -1));
         CHECK_SPARSE(rocsparse_csr2coo(handle, d_row_ptr, nnz, m, d_rows,
                                        rocsparse_index_base_zero));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("csr2coo rows", to_host(d_rows, nnz), coo_row);
-        CHECK_HIP(hipFree(d_rows));
+        CHECK(hipFree(d_rows));
 
         int* d_ptr = to_device(std::vector<int>(m + 1, -1));
         CHECK_SPARSE(rocsparse_coo2csr(handle, d_coo_row, nnz, m, d_ptr,
                                        rocsparse_index_base_zero));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("coo2csr row_ptr", to_host(d_ptr, m + 1), row_ptr);
-        CHECK_HIP(hipFree(d_ptr));
+        CHECK(hipFree(d_ptr));
     }
 
     // ------------------------------------------------------- csrmv, coomv
@@ -172,26 +143,26 @@ int main()
         CHECK_SPARSE(rocsparse_scsrmv(handle, rocsparse_operation_none, m, n, nnz, &alpha,
                                       descr, d_val, d_row_ptr, d_col_ind, nullptr, d_x, &beta,
                                       d_y));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("csrmv y", to_host(d_y, m), y_want);
 
         rocsparse_mat_info info;
         CHECK_SPARSE(rocsparse_create_mat_info(&info));
         CHECK_SPARSE(rocsparse_scsrmv_analysis(handle, rocsparse_operation_none, m, n, nnz,
                                                descr, d_val, d_row_ptr, d_col_ind, info));
-        CHECK_HIP(hipMemcpy(d_y, y0.data(), sizeof(float) * m, hipMemcpyHostToDevice));
+        CHECK(hipMemcpy(d_y, y0.data(), sizeof(float) * m, hipMemcpyHostToDevice));
         CHECK_SPARSE(rocsparse_scsrmv(handle, rocsparse_operation_none, m, n, nnz, &alpha,
                                       descr, d_val, d_row_ptr, d_col_ind, info, d_x, &beta,
                                       d_y));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("csrmv adaptive y", to_host(d_y, m), y_want);
         CHECK_SPARSE(rocsparse_csrmv_clear(handle, info));
         CHECK_SPARSE(rocsparse_destroy_mat_info(info));
 
-        CHECK_HIP(hipMemcpy(d_y, y0.data(), sizeof(float) * m, hipMemcpyHostToDevice));
+        CHECK(hipMemcpy(d_y, y0.data(), sizeof(float) * m, hipMemcpyHostToDevice));
         CHECK_SPARSE(rocsparse_scoomv(handle, rocsparse_operation_none, m, n, nnz, &alpha, descr,
                                       d_val, d_coo_row, d_col_ind, d_x, &beta, d_y));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("coomv y", to_host(d_y, m), y_want);
     }
 
@@ -214,10 +185,10 @@ int main()
         CHECK_SPARSE(rocsparse_scsrmv(handle, rocsparse_operation_transpose, m, n, nnz, &alpha,
                                       descr, d_val, d_row_ptr, d_col_ind, nullptr, d_xt, &beta,
                                       d_yt));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("csrmv transposed y", to_host(d_yt, n), yt_want);
-        CHECK_HIP(hipFree(d_xt));
-        CHECK_HIP(hipFree(d_yt));
+        CHECK(hipFree(d_xt));
+        CHECK(hipFree(d_yt));
     }
 
     // --------------- long rows: the adaptive kernel splits a row over groups
@@ -254,14 +225,14 @@ int main()
                                                descr, d_lval, d_lptr, d_lcol, info));
         CHECK_SPARSE(rocsparse_scsrmv(handle, rocsparse_operation_none, lm, ln, lnnz, &alpha,
                                       descr, d_lval, d_lptr, d_lcol, info, d_lx, &beta, d_ly));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("csrmv adaptive long rows y", to_host(d_ly, lm), ly_want);
         CHECK_SPARSE(rocsparse_destroy_mat_info(info));
-        CHECK_HIP(hipFree(d_lptr));
-        CHECK_HIP(hipFree(d_lcol));
-        CHECK_HIP(hipFree(d_lval));
-        CHECK_HIP(hipFree(d_lx));
-        CHECK_HIP(hipFree(d_ly));
+        CHECK(hipFree(d_lptr));
+        CHECK(hipFree(d_lcol));
+        CHECK(hipFree(d_lval));
+        CHECK(hipFree(d_lx));
+        CHECK(hipFree(d_ly));
     }
 
     // ----------- csrsv: lower triangular solve, rows waiting on other rows
@@ -316,7 +287,7 @@ int main()
                                                   lower, d_tval, d_tptr, d_tcol, info,
                                                   &buffer_size));
         void* buffer = nullptr;
-        CHECK_HIP(hipMalloc(&buffer, buffer_size ? buffer_size : 4));
+        CHECK(hipMalloc(&buffer, buffer_size ? buffer_size : 4));
         CHECK_SPARSE(rocsparse_scsrsv_analysis(handle, rocsparse_operation_none, tm, tnnz, lower,
                                                d_tval, d_tptr, d_tcol, info,
                                                rocsparse_analysis_policy_force,
@@ -325,7 +296,7 @@ int main()
         CHECK_SPARSE(rocsparse_scsrsv_solve(handle, rocsparse_operation_none, tm, tnnz, &one,
                                             lower, d_tval, d_tptr, d_tcol, info, d_rhs, d_sol,
                                             rocsparse_solve_policy_auto, buffer));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         rocsparse_int pivot = -2;
         CHECK_SPARSE(rocsparse_set_pointer_mode(handle, rocsparse_pointer_mode_host));
         const rocsparse_status status = rocsparse_csrsv_zero_pivot(handle, lower, info, &pivot);
@@ -337,12 +308,12 @@ int main()
         CHECK_SPARSE(rocsparse_csrsv_clear(handle, lower, info));
         CHECK_SPARSE(rocsparse_destroy_mat_info(info));
         CHECK_SPARSE(rocsparse_destroy_mat_descr(lower));
-        CHECK_HIP(hipFree(buffer));
-        CHECK_HIP(hipFree(d_tptr));
-        CHECK_HIP(hipFree(d_tcol));
-        CHECK_HIP(hipFree(d_tval));
-        CHECK_HIP(hipFree(d_rhs));
-        CHECK_HIP(hipFree(d_sol));
+        CHECK(hipFree(buffer));
+        CHECK(hipFree(d_tptr));
+        CHECK(hipFree(d_tcol));
+        CHECK(hipFree(d_tval));
+        CHECK(hipFree(d_rhs));
+        CHECK(hipFree(d_sol));
     }
 
     // ----------------------------------------------------- nnz + dense2csr
@@ -366,14 +337,14 @@ int main()
         float* d_v = to_device(std::vector<float>(nnz, -99.0f));
         CHECK_SPARSE(rocsparse_sdense2csr(handle, m, n, descr, d_dense, m, d_per_row, d_v, d_ptr,
                                           d_col));
-        CHECK_HIP(hipDeviceSynchronize());
+        CHECK(hipDeviceSynchronize());
         expect_equal("dense2csr row_ptr", to_host(d_ptr, m + 1), row_ptr);
         expect_equal("dense2csr col_ind", to_host(d_col, nnz), col_ind);
         expect_equal("dense2csr val", to_host(d_v, nnz), val);
-        CHECK_HIP(hipFree(d_per_row));
-        CHECK_HIP(hipFree(d_ptr));
-        CHECK_HIP(hipFree(d_col));
-        CHECK_HIP(hipFree(d_v));
+        CHECK(hipFree(d_per_row));
+        CHECK(hipFree(d_ptr));
+        CHECK(hipFree(d_col));
+        CHECK(hipFree(d_v));
     }
 
     // ------------------------------------- generic dense_to_sparse: CSR, COO
@@ -401,7 +372,7 @@ int main()
                                                    rocsparse_dense_to_sparse_alg_default,
                                                    &buffer_size, nullptr));
             void* buffer = nullptr;
-            CHECK_HIP(hipMalloc(&buffer, buffer_size ? buffer_size : 4));
+            CHECK(hipMalloc(&buffer, buffer_size ? buffer_size : 4));
             // analysis (no buffer_size): the number of nonzeros
             CHECK_SPARSE(rocsparse_dense_to_sparse(handle, mat_a, mat_b,
                                                    rocsparse_dense_to_sparse_alg_default,
@@ -423,7 +394,7 @@ int main()
                 CHECK_SPARSE(rocsparse_dense_to_sparse(handle, mat_a, mat_b,
                                                        rocsparse_dense_to_sparse_alg_default,
                                                        &buffer_size, buffer));
-                CHECK_HIP(hipDeviceSynchronize());
+                CHECK(hipDeviceSynchronize());
                 if(csr) {
                     expect_equal("dense_to_sparse csr row_ptr", to_host(d_ptr, m + 1), row_ptr);
                     expect_equal("dense_to_sparse csr col_ind", to_host(d_col, nnz), col_ind);
@@ -433,24 +404,24 @@ int main()
                     expect_equal("dense_to_sparse coo col_ind", to_host(d_col, nnz), col_ind);
                     expect_equal("dense_to_sparse coo val", to_host(d_v, nnz), val);
                 }
-                CHECK_HIP(hipFree(d_rows));
-                CHECK_HIP(hipFree(d_col));
-                CHECK_HIP(hipFree(d_v));
+                CHECK(hipFree(d_rows));
+                CHECK(hipFree(d_col));
+                CHECK(hipFree(d_v));
             }
             CHECK_SPARSE(rocsparse_destroy_spmat_descr(mat_b));
-            CHECK_HIP(hipFree(buffer));
-            CHECK_HIP(hipFree(d_ptr));
+            CHECK(hipFree(buffer));
+            CHECK(hipFree(d_ptr));
         }
         CHECK_SPARSE(rocsparse_destroy_dnmat_descr(mat_a));
     }
 
-    CHECK_HIP(hipFree(d_dense));
-    CHECK_HIP(hipFree(d_row_ptr));
-    CHECK_HIP(hipFree(d_col_ind));
-    CHECK_HIP(hipFree(d_coo_row));
-    CHECK_HIP(hipFree(d_val));
-    CHECK_HIP(hipFree(d_x));
-    CHECK_HIP(hipFree(d_y));
+    CHECK(hipFree(d_dense));
+    CHECK(hipFree(d_row_ptr));
+    CHECK(hipFree(d_col_ind));
+    CHECK(hipFree(d_coo_row));
+    CHECK(hipFree(d_val));
+    CHECK(hipFree(d_x));
+    CHECK(hipFree(d_y));
     CHECK_SPARSE(rocsparse_destroy_mat_descr(descr));
     CHECK_SPARSE(rocsparse_destroy_handle(handle));
 
