@@ -14,6 +14,7 @@ is NumPy memory of this process too, registered at its real address.
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 
 import numpy as np
@@ -71,10 +72,24 @@ class ProcessMemory(DeviceMemory):
         if found is None:
             return False
         base, size, host = found
-        if self._mapped(base, size):
+        if base == host:      # the process's own range: leave out what is mapped already
+            base, size = self._unmapped_span(address, base, base + size)
+            host = base
+        if size <= 0 or self._mapped(base, size):
             return False
         self.map(base, size, host_address=host)
         return True
+
+    def _unmapped_span(self, address: int, low: int, high: int) -> tuple[int, int]:
+        """(start, size) of the part of ``[low, high)`` around ``address`` that no
+        allocation covers (a whole heap region may hold the executor's own buffers)."""
+        bases, allocations = self._bases, self._allocations
+        index = bisect.bisect_right(bases, address)
+        if index > 0:
+            low = max(low, allocations[index - 1].end)
+        if index < len(bases):
+            high = min(high, bases[index])
+        return low, (high - low if low <= address < high else 0)
 
     # ------------------------------------------- the executor's allocations
     def allocate(self, size: int, *, align: int = 256, kind: str = "global",

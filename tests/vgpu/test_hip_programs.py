@@ -128,3 +128,14 @@ def test_math(mcpu):
 def test_device_properties(mcpu):
     lines = run("hip_device.hip", mcpu, mcpu)
     assert f"device {mcpu} cus {COMPUTE_UNITS} warp 64 lds {LDS_KB * 1024}" in lines
+
+
+@pytest.mark.parametrize("mcpu, arch", [
+    ("gfx900:xnack+", "gfx900:xnack+"),
+    ("gfx906:sramecc+", "gfx906:sramecc+:xnack-"),
+])
+def test_target_id_features_reach_the_runtime(mcpu, arch):
+    """--mcpu's feature settings are the node's (HIP's gcnArchName shows them) and
+    the fat binary's entry for any setting still runs there."""
+    lines = run("hip_device.hip", mcpu, mcpu.split(":")[0])
+    assert any(line.startswith("name ") and f"gcnArchName {arch}," in line for line in lines)
