@@ -45,6 +45,9 @@ class LaunchError(ToolchainError, TypeError):
 class MemoryFault(ToolchainError):
     """An access to device memory outside every allocation, or not permitted."""
 
+    #: the reason of a write to memory mapped read-only
+    READ_ONLY = "write to read-only memory"
+
     def __init__(self, address, size=1, reason="unmapped address", write=False):
         self.address = int(address)
         self.size = size

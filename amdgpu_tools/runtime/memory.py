@@ -227,7 +227,7 @@ class DeviceMemory:
     @staticmethod
     def _check_writable(allocation, address, nbytes, write):
         if write and not allocation.writable:
-            raise MemoryFault(address, nbytes, reason="write to read-only memory", write=True)
+            raise MemoryFault(address, nbytes, reason=MemoryFault.READ_ONLY, write=True)
 
     def gather(self, addresses: np.ndarray, nbytes: int) -> np.ndarray:
         """Read ``nbytes`` at each address: a ``uint8`` array of shape (n, nbytes)."""

@@ -24,9 +24,10 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import time
 import traceback
 
-from ..errors import KernelError, ToolchainError, UnsupportedInstruction
+from ..errors import MemoryFault, ToolchainError, UnsupportedInstruction
 from ..exec.launch import ExecutionLimits, TraceOptions, profile_lines
 from ..isa.targets import get_target
 from ..runtime.descriptors import decode_amd_kernel_code, decode_kernel_descriptor
@@ -61,9 +62,6 @@ DRAIN_BATCH = 256
 QUEUE_ERROR_ILLEGAL_INSTRUCTION = 0x40000000
 QUEUE_ERROR_TRAP = 0x80000000
 
-#: AMD vendor packet formats (hsa_ext_amd.h / amd_aql_queue.cpp): a PM4
-#: indirect buffer ROCr sends for cache invalidation after a code load
-AMD_AQL_FORMAT_PM4_IB = 1
 KERNEL_DESCRIPTOR_BYTES = 64
 AMD_KERNEL_CODE_BYTES = 256
 
@@ -245,9 +243,9 @@ class VirtualGpu:
         program left waiting for the completion is ended after it."""
         report(str(error))
         self._arm_error_exit()
-        address = getattr(error, "address", None)
-        if isinstance(error, KernelError) and address is not None and "fault" in str(error) \
-                and self.thunk.memory_fault(address, int("read-only" in str(error))):
+        fault = _memory_fault_of(error)
+        if fault is not None and self.thunk.memory_fault(
+                fault.address, int(fault.reason == MemoryFault.READ_ONLY)):
             return
         code = QUEUE_ERROR_ILLEGAL_INSTRUCTION if isinstance(error, UnsupportedInstruction) \
             else QUEUE_ERROR_TRAP
@@ -257,6 +255,17 @@ class VirtualGpu:
         value = AMD_SIGNAL.read(self.memory, signal, "value")
         AMD_SIGNAL.write(self.memory, signal, "value", value | code)
         self._signal_changed(signal)
+
+
+def _memory_fault_of(error):
+    """The MemoryFault behind a kernel error (raised from it or while handling it)."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, MemoryFault):
+            return error
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return None
 
 
 def _any_process_mapping(lookup):
@@ -286,7 +295,6 @@ def _is_amd_kernel_code(raw: bytes) -> bool:
 
 def _clock() -> int:
     """The GPU clock: nanoseconds of CLOCK_MONOTONIC, as the thunk reports."""
-    import time
     return time.monotonic_ns()
 
 
