@@ -320,6 +320,8 @@ def start() -> dict:
     """hsaKmtOpenKFD's half: create the virtual GPU; the GPU node's facts."""
     global _gpu
     target_id = parse_mcpu(os.environ.get(ENV_MCPU))
+    if os.environ.get(ENV_DEBUG):
+        report(f"virtual GPU {target_id}: driver {__file__}, Python {sys.executable}")
     _gpu = VirtualGpu(target_id, Thunk(os.environ.get(ENV_LIBRARY, "libhsakmt.so.1")))
     return node_facts(target_id)
 

@@ -43,7 +43,7 @@ def environment(options: VirtualGpuOptions) -> dict:
         "LD_LIBRARY_PATH": os.pathsep.join(search),
         driver.ENV_LIBRARY: str(library),
         driver.ENV_MCPU: str(target_id),
-        "AMDGPU_VGPU_PYTHONHOME": sys.base_prefix,
+        "AMDGPU_VGPU_PYTHON": sys.executable,
         "AMDGPU_VGPU_PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
     }
     if options.max_instructions is not None:

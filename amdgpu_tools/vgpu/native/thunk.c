@@ -330,9 +330,11 @@ static int start_python(void)
     PyConfig_InitPythonConfig(&config);
     config.install_signal_handlers = 0;
     config.parse_argv = 0;
-    const char *home = getenv("AMDGPU_VGPU_PYTHONHOME");
-    if (home && *home)
-        PyConfig_SetBytesString(&config, &config.home, home);
+    /* The interpreter that launched the program (a virtual environment's
+     * python finds its pyvenv.cfg and site-packages from there) */
+    const char *python = getenv("AMDGPU_VGPU_PYTHON");
+    if (python && *python)
+        PyConfig_SetBytesString(&config, &config.executable, python);
     PyStatus status = Py_InitializeFromConfig(&config);
     PyConfig_Clear(&config);
     if (PyStatus_Exception(status)) {
@@ -340,10 +342,17 @@ static int start_python(void)
                 status.err_msg ? status.err_msg : "unknown error");
         return -1;
     }
+    /* The launching interpreter's path first, each entry as a site directory:
+     * a virtual environment's site-packages and the .pth files of an editable
+     * install in it (the base interpreter started here knows neither). */
     PyRun_SimpleString(
-        "import os, sys\n"
-        "sys.path[:0] = [p for p in os.environ.get('AMDGPU_VGPU_PYTHONPATH', '').split(os.pathsep)"
-        " if p and p not in sys.path]\n");
+        "import os, site, sys\n"
+        "before = list(sys.path)\n"
+        "for path in os.environ.get('AMDGPU_VGPU_PYTHONPATH', '').split(os.pathsep):\n"
+        "    if path and path not in sys.path:\n"
+        "        site.addsitedir(path)\n"
+        "sys.path[:] = [p for p in sys.path if p not in before] + before\n"
+        "del before\n");
     python_owned = 1;
     PyEval_SaveThread();      /* the GIL is taken per call from now on */
     return 0;
