@@ -10,7 +10,9 @@ amdgcn entries are listed one after another (``--mcpu`` picks one).
 ``-t``/``--syms``, ``--section-headers`` and ``-r``/``--reloc`` print the
 tables. ``--resource-usage`` prints each kernel's registers, LDS, scratch,
 spills and occupancy (``amdgpu_tools.analysis.resources``; ``--json``: one
-JSON object per kernel and line). The listings themselves are
+JSON object per kernel and line). ``--cfg -o DIR`` draws the control-flow
+graph of each kernel and function as ``DIR/<name>.svg``
+(``amdgpu_tools.analysis.cfg``, drawn by Graphviz). The listings themselves are
 ``amdgpu_tools.elf.listing``; this module parses arguments and prints.
 """
 
@@ -54,8 +56,13 @@ TOOL = "amdgpu-objdump"
 @click.option("--workgroup-size", "workgroup_size", type=click.IntRange(1, 1024), default=None,
               metavar="N", help="With --resource-usage: the launch's work-group size "
                                 "(default: the kernel's max flat work-group size).")
+@click.option("--cfg", "cfg", is_flag=True,
+              help="Draw each kernel's and function's control-flow graph as DIR/<name>.svg "
+                   "(with -o DIR; needs Graphviz's dot).")
+@click.option("-o", "--output-dir", "output_dir", default=None, metavar="DIR",
+              help="With --cfg: the directory for the SVG files (created if need be).")
 def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, mcpu,
-            resource_usage, as_json, lds_dynamic, workgroup_size):
+            resource_usage, as_json, lds_dynamic, workgroup_size, cfg, output_dir):
     """Disassemble and describe AMDGPU code objects.
 
     FILES may be code objects, clang offload bundles (hipcc --genco) or host
@@ -67,17 +74,24 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
     if not files:
         raise click.UsageError("no input files (or use --raw HEX)")
     listings = disassemble or notes or kernels or syms or headers or reloc
-    if not (listings or resource_usage):
+    if not (listings or resource_usage or cfg):
         raise click.UsageError("choose at least one of -d, --notes, --kernels, -t, -h, -r, "
-                               "--resource-usage")
+                               "--resource-usage, --cfg")
+    if cfg != (output_dir is not None):
+        raise click.UsageError("--cfg needs -o DIR (and -o goes with --cfg)")
     if (as_json or lds_dynamic or workgroup_size) and not resource_usage:
         raise click.UsageError("--json, --lds-dynamic and --workgroup-size go with "
                                "--resource-usage")
     if as_json and listings:
         raise click.UsageError("--json prints only --resource-usage")
     usage = (lds_dynamic, workgroup_size, as_json) if resource_usage else None
+    written: set[str] = set()           # SVG names of this run (a repeated name gets .2)
     for path in files:
         for name, elf in code_objects(path, mcpu):
+            if cfg:
+                _cfg_svgs(elf, mcpu, output_dir, written)
+            if not (listings or resource_usage):
+                continue
             if as_json:
                 _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size)
             else:
@@ -91,6 +105,12 @@ def _resources(elf, mcpu, lds_dynamic, workgroup_size):
     _target(elf, mcpu)                      # an unknown processor: one message naming --mcpu
     return resource_usage_of_elf(elf, lds_dynamic=lds_dynamic, workgroup_size=workgroup_size,
                                  target=mcpu or None)
+
+
+def _cfg_svgs(elf, mcpu, directory, written):
+    from ..analysis.cfg import control_flow_graphs
+    from ..analysis.cfg_draw import write_svgs
+    write_svgs(control_flow_graphs(elf, _target(elf, mcpu)), directory, written)
 
 
 def _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size):
