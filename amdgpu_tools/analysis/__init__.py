@@ -1,1 +1,2 @@
-"""Static analysis of code objects: resource usage and occupancy (``resources``)."""
+"""Static analysis of code objects: resource usage and occupancy (``resources``),
+control-flow graphs (``cfg``) and their drawings (``cfg_draw``)."""

@@ -47,7 +47,7 @@ from typing import Iterable, Iterator
 
 from ..elf import constants as C
 from ..elf.kernel_code import AMD_KERNEL_CODE_T_SIZE
-from ..elf.listing import _kernel_headers, branch_target
+from ..elf.listing import kernel_headers, branch_target
 from ..elf.reader import ElfFile
 
 TAKEN = "taken"
@@ -316,7 +316,7 @@ def code_ranges(elf: ElfFile) -> list[CodeRange]:
                 and section.size):
             continue
         base, section_end = section.addr, section.addr + section.size
-        headers = _kernel_headers(elf, section)
+        headers = kernel_headers(elf, section)
         starts: dict[int, object] = {}
         for s in sorted((s for s in symbols if s.shndx == section.index
                          and s.type in (C.STT_FUNC, C.STT_AMDGPU_HSA_KERNEL)

@@ -77,7 +77,7 @@ def _labels(elf: ElfFile, section) -> dict[int, str]:
     return {address: key[2] for address, key in chosen.items()}
 
 
-def _kernel_headers(elf: ElfFile, section) -> set[int]:
+def kernel_headers(elf: ElfFile, section) -> set[int]:
     """Addresses where a v2 kernel's amd_kernel_code_t starts."""
     return {s.value for s in elf.symbols or elf.dynamic_symbols
             if s.shndx == section.index and s.type == C.STT_AMDGPU_HSA_KERNEL}
@@ -95,7 +95,7 @@ def _section_disassembly(elf: ElfFile, section, target) -> str:
     a v2 kernel's amd_kernel_code_t is named, not decoded as instructions."""
     from ..isa import disassemble
     labels = _labels(elf, section)
-    headers = _kernel_headers(elf, section)
+    headers = kernel_headers(elf, section)
     describe = _symbolizer(labels)
     base, end_of_section = section.addr, section.addr + section.size
     starts = sorted({base} | {a for a in labels if base <= a < end_of_section})
