@@ -4,6 +4,7 @@
                [--arg SPEC]... [--save I=FILE.npy]... [--mcpu CPU]
     amdgpu-run --spec LAUNCH.yaml
     amdgpu-run --info [PROGRAM] [--mcpu CPU]
+    amdgpu-run --profile-html OUT.html (PROGRAM ... | --spec LAUNCH.yaml)
 
 PROGRAM is a shared code object, a relocatable object (linked on load), a clang
 offload bundle (hipcc --genco output: the entry for --mcpu, or its only GPU
@@ -104,6 +105,10 @@ def _print_profile(result):
               help="Watchdog: seconds per dispatch.")
 @click.option("--trace", help="Trace waves: 'all' or a list such as 0,3.")
 @click.option("--profile", is_flag=True, help="Print a per-PC instruction count.")
+@click.option("--profile-html", "profile_html", metavar="OUT.html",
+              type=click.Path(dir_okay=False),
+              help="Write a self-contained HTML profile (counts per instruction and block, "
+                   "heat map, resource usage, CFG) of every launched kernel.")
 @click.option("--print-limit", default=256, show_default=True,
               help="Print buffers with at most this many elements.")
 @click.option("--print-env", is_flag=True,
@@ -114,20 +119,45 @@ def _print_profile(result):
                    "everything after it goes to PROGRAM.")
 def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, info,
             max_instructions, timeout, trace, profile, print_limit, print_env,
-            exec_program=None, exec_args=()):
+            exec_program=None, exec_args=(), profile_html=None):
     """Run a kernel of an AMDGPU code object on the embedded GCN executor, or a
     ROCm program on the virtual GPU (--exec)."""
     from ..runtime.api import Device
 
     if exec_program is not None or print_env:
+        if profile_html:
+            raise click.UsageError("--profile-html profiles kernel runs (PROGRAM or --spec), "
+                                   "not --exec/--print-env")
         return _virtual_gpu(exec_program, exec_args, mcpu, max_instructions, timeout, trace,
                             profile)
 
-    trace_options = _trace_options(trace, profile, click.echo)
+    if profile_html and info:
+        raise click.UsageError("--profile-html needs a kernel run (PROGRAM or --spec), "
+                               "not --info")
+    trace_options = _trace_options(trace, profile or bool(profile_html), click.echo)
     limits = _limits(max_instructions, timeout)
+    launches = [] if profile_html else None
 
     def make_device():
-        return Device(mcpu, limits=limits, trace=trace_options)
+        device = Device(mcpu, limits=limits, trace=trace_options)
+        return device if launches is None else _recording(device, launches)
+
+    if profile_html:
+        try:
+            status = _dispatch(program, spec_path, make_device, mcpu, kernel_name, grid, block,
+                               args, saves, print_limit, profile)
+        finally:
+            if launches:
+                _write_profile_html(profile_html, launches, program or spec_path)
+        if not launches:
+            _write_profile_html(profile_html, launches, program or spec_path)
+        return status
+    return _dispatch(program, spec_path, make_device, mcpu, kernel_name, grid, block, args,
+                     saves, print_limit, True, info)
+
+
+def _dispatch(program, spec_path, make_device, mcpu, kernel_name, grid, block, args, saves,
+              print_limit, print_profile, info=False):
 
     if spec_path:
         if program:
@@ -138,7 +168,48 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
     if not program:
         raise click.UsageError("missing PROGRAM (or --spec / --info)")
     return _run_program(make_device(), program, mcpu, kernel_name, grid, block, args, saves,
-                        print_limit)
+                        print_limit, print_profile)
+
+
+def _recording(device, launches):
+    """``device`` with its ``load`` giving programs whose kernels append each
+    launch (code object, load base, geometry, result) to ``launches``."""
+    from ..analysis.profile_html import Launch
+    from ..runtime.api import Kernel, LocalMemory, Program
+
+    class RecordingKernel(Kernel):
+        def __call__(self, *args, grid, block, queue=None, shared=0):
+            geometry = self.check_geometry(grid, block)
+            result = super().__call__(*args, grid=grid, block=block, queue=queue, shared=shared)
+            if result is not None:
+                dynamic = sum(a.nbytes for a in args if isinstance(a, LocalMemory))
+                loaded = self.loaded
+                launches.append(Launch(loaded.code.elf, self.name, geometry.grid,
+                                       geometry.block, result, loaded.base,
+                                       dynamic + int(shared)))
+            return result
+
+    class RecordingProgram(Program):
+        def __getitem__(self, name):
+            kernel = super().__getitem__(name)
+            recording = RecordingKernel(kernel.device, kernel.info)
+            recording.loaded = self.loaded
+            return recording
+
+    plain_load = device.load
+
+    def load(source):
+        program = plain_load(source)
+        return RecordingProgram(program.device, program.loaded, program.label)
+
+    device.load = load
+    return device
+
+
+def _write_profile_html(path, launches, label) -> None:
+    from ..analysis.profile_html import write_profile_html
+    write_profile_html(path, launches, title=f"amdgpu-run profile: {label}")
+    click.echo(f"profile: wrote {path} ({len(launches)} launch(es))", err=True)
 
 
 def _virtual_gpu(exec_program, exec_args, mcpu, max_instructions, timeout, trace,
@@ -174,7 +245,7 @@ def _print_info(device, program, mcpu) -> int:
 
 
 def _run_program(device, program, mcpu, kernel_name, grid, block, args, saves,
-                 print_limit) -> int:
+                 print_limit, print_profile=True) -> int:
     from ..runtime.api import Buffer
     from ..runtime.spec import parse_arg, parse_dims
     loaded = device.load(read_program(program, mcpu))
@@ -191,7 +262,8 @@ def _run_program(device, program, mcpu, kernel_name, grid, block, args, saves,
     for index, value in enumerate(values):
         if isinstance(value, Buffer):
             _report_buffer(index, value.numpy(), save_paths.get(index), print_limit)
-    _print_profile(result)
+    if print_profile:
+        _print_profile(result)
     return 0
 
 

@@ -100,6 +100,7 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
         setup_mod.release_dispatch(layout)
     result.seconds = time.monotonic() - started
     result.profile = tracer.profile
+    result.lane_profile = tracer.lane_profile
     return result
 
 

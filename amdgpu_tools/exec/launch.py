@@ -188,6 +188,8 @@ class DispatchResult:
     seconds: float = 0.0
     #: PC -> times executed (by a wave), when profiling was asked for
     profile: dict = field(default_factory=dict)
+    #: PC -> EXEC lanes active when it ran, summed over its executions (with profile)
+    lane_profile: dict = field(default_factory=dict)
 
 
 def profile_lines(result: DispatchResult, title: str = "profile") -> list[str]:

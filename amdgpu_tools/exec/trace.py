@@ -30,6 +30,8 @@ class Tracer:
     def __init__(self, options):
         self.options = options
         self.profile = {}
+        #: PC -> EXEC lanes active when it ran, summed over the waves (profiling only)
+        self.lane_profile = {}
         self.waves = None if options is None or options.waves is None else \
             np.asarray(sorted(options.waves), dtype=np.int64)
         self.sink = (getattr(options, "sink", None) or print) if options else None
@@ -48,6 +50,7 @@ class Tracer:
         if self.profiling:
             pc = ctx.record.pc
             self.profile[pc] = self.profile.get(pc, 0) + ctx.n
+            self.lane_profile[pc] = self.lane_profile.get(pc, 0) + ctx.active_lane_count()
         if not self.tracing:
             return
         waves = self._traced(ctx)
