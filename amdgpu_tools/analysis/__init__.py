@@ -1,2 +1,3 @@
 """Static analysis of code objects: resource usage and occupancy (``resources``),
-control-flow graphs (``cfg``) and their drawings (``cfg_draw``)."""
+control-flow graphs (``cfg``) and their drawings (``cfg_draw``), and the
+profile page of a run (``profile_html``)."""
