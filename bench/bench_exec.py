@@ -8,7 +8,12 @@ call, ``Device.synchronize``):
 - ``vector add``: c = a + b over 1M floats (uniform, memory-bound);
 - ``matmul 256x256 (LDS)``: 16x16 tiles staged in LDS, two barriers a tile;
 - ``single wave loop``: one wave, a long scalar/vector loop: the latency of
-  the per-instruction overhead, which no vectorisation hides.
+  the per-instruction overhead, which no vectorisation hides;
+- ``per-launch cost``: a one-wave kernel that only runs s_endpgm (assembled
+  by our own assembler), launched ``LAUNCHES`` times through the API, each
+  launch followed by ``Device.synchronize``: launch-to-completion ms per
+  launch (argument checks, kernarg segment, AQL packet, doorbell, packet
+  processor, dispatch set-up, completion signal). Target: <= 0.1 ms.
 
 Without clang-19/ld.lld-19 the recorded build bench/data/bench_exec.gfx900.hsaco
 is used. Targets on the 2-core reference machine: >= 100M lane-instr/s for
@@ -43,6 +48,45 @@ REPEATS = 3
 VECTOR_ELEMENTS = 1 << 20
 MATMUL_N = 256
 SINGLE_WAVE_ITERATIONS = 5000
+LAUNCHES = 500
+LAUNCH_TARGET_MS = 0.1
+
+#: The one-wave kernel of the per-launch figure.
+EMPTY_KERNEL = """
+.amdgcn_target "amdgcn-amd-amdhsa--gfx900"
+.amdhsa_code_object_version 5
+.text
+.globl empty
+.p2align 8
+.type empty,@function
+empty:
+  s_endpgm
+.Lend:
+  .size empty, .Lend-empty
+.rodata
+.p2align 6
+.amdhsa_kernel empty
+  .amdhsa_next_free_vgpr 1
+  .amdhsa_next_free_sgpr 8
+.end_amdhsa_kernel
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 2 ]
+amdhsa.kernels:
+  - .name: empty
+    .symbol: empty.kd
+    .kernarg_segment_size: 0
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 1
+    .max_flat_workgroup_size: 64
+    .args: []
+...
+.end_amdgpu_metadata
+"""
 
 
 def code_object() -> tuple[Path, str]:
@@ -139,6 +183,29 @@ def bench_single_wave(device, program, expected):
     return Run("single wave loop", result, wall, cpu, ok)
 
 
+def bench_launch(device):
+    """ms per launch-to-completion of a one-wave empty kernel (best of REPEATS
+    rounds of LAUNCHES launches, after a warm-up round)."""
+    from amdgpu_tools.asm import assemble
+    kernel = device.load(assemble(EMPTY_KERNEL))["empty"]
+
+    def round_ms():
+        wall, cpu = time.perf_counter(), time.process_time()
+        for _ in range(LAUNCHES):
+            kernel(grid=(64,), block=(64,))
+            device.synchronize()
+        return ((time.perf_counter() - wall) / LAUNCHES * 1e3,
+                (time.process_time() - cpu) / LAUNCHES * 1e3)
+
+    round_ms()
+    wall, cpu = min(round_ms() for _ in range(REPEATS))
+    ok = device.last_result is not None and device.last_result.waves == 1
+    met = "met" if wall <= LAUNCH_TARGET_MS else "MISSED"
+    return (f"   {'per-launch cost':22s} {wall:7.3f} ms (cpu {cpu:6.3f} ms) per launch of a "
+            f"one-wave kernel, {LAUNCHES} launches  result {'OK' if ok else 'WRONG'} "
+            f"(target {LAUNCH_TARGET_MS} ms: {met})")
+
+
 def main():
     from amdgpu_tools import Device
     path, origin = code_object()
@@ -154,6 +221,7 @@ def main():
         best = min((bench(device, program, *extra) for _ in range(REPEATS)),
                    key=lambda run: run.seconds)
         print(best.line(), flush=True)
+    print(bench_launch(device), flush=True)
 
 
 if __name__ == "__main__":

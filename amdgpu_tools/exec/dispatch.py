@@ -82,13 +82,13 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     setup = request.setup
     vgprs = max(int(setup.vgpr_count), 1)
     groups_per_batch = _groups_per_batch(request, vgprs)
-    waves_per_group = -(-int(np.prod(request.workgroup_size)) // 64)
+    waves_per_group = -(-_product(request.workgroup_size) // 64)
     layout = setup_mod.prepare_dispatch(request, resident_waves=groups_per_batch * waves_per_group)
     program = Program(request.memory, request.target, request, decode=decode)
     tracer = Tracer(request.trace)
     budget = _Budget(request.limits, started)
     try:
-        group_ids = setup_mod.all_workgroup_ids(layout)
+        group_ids = setup_mod.shared_workgroup_ids(layout)
         first_wave = 0
         for start in range(0, len(group_ids), groups_per_batch):
             chunk = group_ids[start:start + groups_per_batch]
@@ -104,9 +104,15 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     return result
 
 
+def _product(sizes) -> int:
+    """The product of a 3-tuple of sizes, as a Python int."""
+    x, y, z = sizes
+    return int(x) * int(y) * int(z)
+
+
 def _groups_per_batch(request, vgprs):
     """How many work-groups one batch runs at once, within the memory budgets."""
-    waves_per_group = -(-int(np.prod(request.workgroup_size)) // 64)
+    waves_per_group = -(-_product(request.workgroup_size) // 64)
     lds = max(int(request.group_segment_size or 0),
               int(request.setup.group_segment_fixed_size or 0), 1)
     private = max(int(request.private_segment_size or 0),

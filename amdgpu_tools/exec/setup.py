@@ -176,11 +176,36 @@ def release_dispatch(layout: DispatchLayout) -> None:
 
 
 # ------------------------------------------------------------- work-groups
+#: Small grids whose work-group ids and wave geometry are kept (read-only) for
+#: the next dispatch of the same grid: repeated launches of a small kernel then
+#: skip laying them out again.
+GEOMETRY_CACHE_GROUPS = 256
+GEOMETRY_CACHE_ENTRIES = 64
+
 def all_workgroup_ids(layout: DispatchLayout) -> np.ndarray:
     """Every work-group id of the grid, X fastest, shape (groups, 3)."""
     x, y, z = layout.workgroup_counts
     zz, yy, xx = np.meshgrid(np.arange(z), np.arange(y), np.arange(x), indexing="ij")
     return np.stack([xx.ravel(), yy.ravel(), zz.ravel()], axis=1).astype(np.int64)
+
+
+_WORKGROUP_IDS: dict = {}
+
+
+def shared_workgroup_ids(layout: DispatchLayout) -> np.ndarray:
+    """``all_workgroup_ids`` as a read-only array shared by the dispatches of a
+    grid of at most ``GEOMETRY_CACHE_GROUPS`` work-groups (a fresh one above)."""
+    counts = layout.workgroup_counts
+    if counts[0] * counts[1] * counts[2] > GEOMETRY_CACHE_GROUPS:
+        return all_workgroup_ids(layout)
+    ids = _WORKGROUP_IDS.get(counts)
+    if ids is None:
+        ids = all_workgroup_ids(layout)
+        ids.flags.writeable = False
+        if len(_WORKGROUP_IDS) >= GEOMETRY_CACHE_ENTRIES:
+            _WORKGROUP_IDS.clear()
+        _WORKGROUP_IDS[counts] = ids
+    return ids
 
 
 def workgroup_extent(layout: DispatchLayout, group_ids: np.ndarray) -> np.ndarray:
@@ -200,6 +225,27 @@ class WaveGeometry:
     group_slot: np.ndarray       # (waves,) int64: work-group index in the batch
     workitem_id: np.ndarray      # (3, waves, 64) uint32
     lane_valid: np.ndarray       # (waves, 64) bool
+
+
+_GEOMETRY_CACHE: dict = {}
+
+
+def _shared_wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
+    """``wave_geometry`` of a small batch, computed once per (grid, work-group
+    size, work-groups); the arrays are shared and read-only."""
+    group_ids = np.asarray(group_ids, np.int64).reshape(-1, 3)
+    if len(group_ids) > GEOMETRY_CACHE_GROUPS:
+        return wave_geometry(layout, group_ids)
+    key = (layout.grid_size, layout.workgroup_size, group_ids.tobytes())
+    geometry = _GEOMETRY_CACHE.get(key)
+    if geometry is None:
+        geometry = wave_geometry(layout, group_ids)
+        for value in vars(geometry).values():
+            value.flags.writeable = False
+        if len(_GEOMETRY_CACHE) >= GEOMETRY_CACHE_ENTRIES:
+            _GEOMETRY_CACHE.clear()
+        _GEOMETRY_CACHE[key] = geometry
+    return geometry
 
 
 def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
@@ -263,19 +309,21 @@ def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 
     of scratch slot ``first_wave_slot + n`` (modulo the resident slots).
     """
     if not isinstance(geometry, WaveGeometry):
-        geometry = wave_geometry(layout, geometry)
+        geometry = _shared_wave_geometry(layout, geometry)
     waves = geometry.wave_in_group.size
     slots = (first_wave_slot + np.arange(waves)) % max(layout.resident_waves, 1)
     wave_offset = (slots * layout.scratch_wave_bytes).astype(np.uint64)
+    # copies: the geometry may be shared with other dispatches (read-only)
     state = WaveBatchInit(
         sgprs=np.zeros((waves, 0), np.uint32),
-        workitem_ids=np.ascontiguousarray(np.transpose(geometry.workitem_id, (1, 0, 2))),
+        workitem_ids=np.transpose(geometry.workitem_id, (1, 0, 2)).copy(),
         exec_mask=geometry.lane_valid.copy(), m0=np.full(waves, INITIAL_M0, np.uint32),
         flat_scratch=_initial_flat_scratch(layout, wave_offset),
-        workgroup_id=geometry.workgroup_id, group_slot=geometry.group_slot,
-        wave_in_group=geometry.wave_in_group, private_wave_offset=wave_offset.astype(np.uint32),
+        workgroup_id=geometry.workgroup_id.copy(), group_slot=geometry.group_slot.copy(),
+        wave_in_group=geometry.wave_in_group.copy(),
+        private_wave_offset=wave_offset.astype(np.uint32),
         vgpr_count_used=int(layout.request.setup.enable_vgpr_workitem_id) + 1,
-        workgroup_size=geometry.workgroup_size)
+        workgroup_size=geometry.workgroup_size.copy())
     group_waves = -(-geometry.workgroup_size.prod(axis=1) // WAVE_SIZE)
     state.sgprs = _initial_sgprs(layout, state, group_waves)
     state.extra["dispatch_layout"] = layout

@@ -148,7 +148,9 @@ class DeviceMemory:
         index = bisect.bisect_right(bases, address) - 1
         if index >= 0:
             allocation = allocations[index]
-            if allocation.contains(address, size):
+            # Allocation.contains, inlined: this runs for every host access
+            base = allocation.address
+            if base <= address and address + size <= base + allocation.data.size:
                 return allocation
         raise MemoryFault(address, size)
 
@@ -166,8 +168,12 @@ class DeviceMemory:
         return self.view(address, size).tobytes()
 
     def write(self, address: int, data) -> None:
-        raw = np.frombuffer(bytes(data), dtype=np.uint8) if not isinstance(data, np.ndarray) \
-            else data.reshape(-1).view(np.uint8)
+        if type(data) is bytes:
+            raw = np.frombuffer(data, dtype=np.uint8)
+        elif not isinstance(data, np.ndarray):
+            raw = np.frombuffer(bytes(data), dtype=np.uint8)
+        else:
+            raw = data.reshape(-1).view(np.uint8)
         self.view(address, raw.size)[:] = raw
 
     def read_u32(self, address: int) -> int:
