@@ -75,6 +75,14 @@ class Allocation:
         return self.address <= address and address + size <= self.end
 
 
+def check_allocation_request(size: int, align: int) -> None:
+    """A ValueError for a negative size or an alignment that is not a power of two."""
+    if size < 0:
+        raise ValueError("allocation size must be non-negative")
+    if align <= 0 or align & (align - 1):
+        raise ValueError("alignment must be a power of two")
+
+
 class DeviceMemory:
     """The device's address space: allocate, free, read, write, gather, scatter."""
 
@@ -91,10 +99,7 @@ class DeviceMemory:
     def allocate(self, size: int, *, align: int = 256, kind: str = "global",
                  name: str = "", writable: bool = True) -> int:
         """Map ``size`` zero bytes and return their address."""
-        if size < 0:
-            raise ValueError("allocation size must be non-negative")
-        if align <= 0 or align & (align - 1):
-            raise ValueError("alignment must be a power of two")
+        check_allocation_request(size, align)
         size = int(size)
         with self._lock:
             if self.capacity is not None and self.in_use + size > self.capacity:

@@ -20,7 +20,7 @@ import ctypes
 import numpy as np
 
 from ..errors import MemoryFault
-from ..runtime.memory import Allocation, DeviceMemory
+from ..runtime.memory import Allocation, DeviceMemory, check_allocation_request
 
 
 def host_bytes(address: int, size: int) -> np.ndarray:
@@ -95,10 +95,7 @@ class ProcessMemory(DeviceMemory):
     def allocate(self, size: int, *, align: int = 256, kind: str = "global",
                  name: str = "", writable: bool = True) -> int:
         """Zeroed memory of this process, aligned to ``align``."""
-        if size < 0:
-            raise ValueError("allocation size must be non-negative")
-        if align <= 0 or align & (align - 1):
-            raise ValueError("alignment must be a power of two")
+        check_allocation_request(size, align)
         buffer = np.zeros(max(size, 1) + align, np.uint8)
         offset = -buffer.ctypes.data % align
         data = buffer[offset:offset + size]
