@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .memo import read_only_memo
+
 WAVE_SIZE = 64
 
 #: Segment codes returned by ``classify_flat``.
@@ -79,16 +81,9 @@ def decode_buffer_resource(words: np.ndarray, generation: int = 9) -> BufferReso
     """Split V# dwords (shape ``(waves, 4)``, uint32) into their fields
     (memoised; see ``_split_buffer_resource``)."""
     words = np.asarray(words, dtype=_U32)
-    key = (words.tobytes(), generation)
-    rsrc = _DECODED_RESOURCES.get(key)
-    if rsrc is None:
-        rsrc = _split_buffer_resource(words, generation)
-        for value in vars(rsrc).values():
-            value.flags.writeable = False
-        if len(_DECODED_RESOURCES) >= _DECODED_RESOURCES_LIMIT:
-            _DECODED_RESOURCES.clear()
-        _DECODED_RESOURCES[key] = rsrc
-    return rsrc
+    return read_only_memo(_DECODED_RESOURCES, _DECODED_RESOURCES_LIMIT,
+                          (words.tobytes(), generation),
+                          lambda: _split_buffer_resource(words, generation))
 
 
 def _split_buffer_resource(words: np.ndarray, generation: int) -> BufferResource:

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import LaunchError, MemoryFault
 from .addressing import WAVE_SIZE, encode_buffer_resource
+from .memo import read_only_memo
 
 #: Byte offsets in amd_queue_t of the aperture high halves GFX7/8 code reads.
 QUEUE_GROUP_APERTURE_OFFSET = 0x40
@@ -237,15 +238,8 @@ def _shared_wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
     if len(group_ids) > GEOMETRY_CACHE_GROUPS:
         return wave_geometry(layout, group_ids)
     key = (layout.grid_size, layout.workgroup_size, group_ids.tobytes())
-    geometry = _GEOMETRY_CACHE.get(key)
-    if geometry is None:
-        geometry = wave_geometry(layout, group_ids)
-        for value in vars(geometry).values():
-            value.flags.writeable = False
-        if len(_GEOMETRY_CACHE) >= GEOMETRY_CACHE_ENTRIES:
-            _GEOMETRY_CACHE.clear()
-        _GEOMETRY_CACHE[key] = geometry
-    return geometry
+    return read_only_memo(_GEOMETRY_CACHE, GEOMETRY_CACHE_ENTRIES, key,
+                          lambda: wave_geometry(layout, group_ids))
 
 
 def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
