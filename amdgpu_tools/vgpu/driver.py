@@ -34,20 +34,12 @@ from ..runtime.descriptors import decode_amd_kernel_code, decode_kernel_descript
 from ..runtime.layouts import AMD_QUEUE, AMD_SIGNAL
 from ..runtime.processor import KernelObject, PacketProcessor
 from ..runtime.queues import AqlRing
+from . import environment as env
 from .loaded_symbols import kernel_name
 from .process_memory import ProcessMemory
 from .sdma import SdmaEngine, SdmaError
 from .topology import node_facts, parse_mcpu
 
-#: The environment ``amdgpu-run --exec`` passes to the program.
-ENV_MCPU = "AMDGPU_VGPU_MCPU"
-ENV_LIBRARY = "AMDGPU_VGPU_LIBRARY"
-ENV_MAX_INSTRUCTIONS = "AMDGPU_VGPU_MAX_INSTRUCTIONS"
-ENV_TIMEOUT = "AMDGPU_VGPU_TIMEOUT"
-ENV_TRACE = "AMDGPU_VGPU_TRACE"
-ENV_PROFILE = "AMDGPU_VGPU_PROFILE"
-ENV_DEBUG = "AMDGPU_VGPU_DEBUG"
-ENV_ERROR_EXIT = "AMDGPU_VGPU_ERROR_EXIT"
 #: Seconds a program may leave the GPU idle after a fatal kernel error before
 #: it is ended (it would wait forever for a dispatch that cannot complete).
 DEFAULT_ERROR_EXIT_SECONDS = 10.0
@@ -232,7 +224,7 @@ class VirtualGpu:
 
     # --------------------------------------------------------------- errors
     def _arm_error_exit(self) -> None:
-        self.thunk.exit_when_idle(float(os.environ.get(ENV_ERROR_EXIT,
+        self.thunk.exit_when_idle(float(os.environ.get(env.ERROR_EXIT,
                                                        DEFAULT_ERROR_EXIT_SECONDS)))
 
     def _queue_failed(self, status, queue, error) -> None:
@@ -301,14 +293,14 @@ def _clock() -> int:
 def _limits_from_environment() -> ExecutionLimits:
     defaults = ExecutionLimits()
     return ExecutionLimits(
-        max_wave_instructions=int(os.environ.get(ENV_MAX_INSTRUCTIONS,
+        max_wave_instructions=int(os.environ.get(env.MAX_INSTRUCTIONS,
                                                  defaults.max_wave_instructions)),
-        max_seconds=float(os.environ.get(ENV_TIMEOUT, defaults.max_seconds)))
+        max_seconds=float(os.environ.get(env.TIMEOUT, defaults.max_seconds)))
 
 
 def _trace_from_environment():
     """--trace / --profile as amdgpu-run checked and passed them."""
-    return TraceOptions.from_text(os.environ.get(ENV_TRACE), bool(os.environ.get(ENV_PROFILE)),
+    return TraceOptions.from_text(os.environ.get(env.TRACE), bool(os.environ.get(env.PROFILE)),
                                   sink=report)
 
 
@@ -319,10 +311,10 @@ _gpu: VirtualGpu | None = None
 def start() -> dict:
     """hsaKmtOpenKFD's half: create the virtual GPU; the GPU node's facts."""
     global _gpu
-    target_id = parse_mcpu(os.environ.get(ENV_MCPU))
-    if os.environ.get(ENV_DEBUG):
+    target_id = parse_mcpu(os.environ.get(env.MCPU))
+    if os.environ.get(env.DEBUG):
         report(f"virtual GPU {target_id}: driver {__file__}, Python {sys.executable}")
-    _gpu = VirtualGpu(target_id, Thunk(os.environ.get(ENV_LIBRARY, "libhsakmt.so.1")))
+    _gpu = VirtualGpu(target_id, Thunk(os.environ.get(env.LIBRARY, "libhsakmt.so.1")))
     return node_facts(target_id)
 
 
@@ -332,6 +324,6 @@ def poll() -> bool:
         return _gpu.poll()
     except Exception as error:        # a driver bug: say so once, keep the GPU alive
         report(f"internal error in the virtual GPU: {type(error).__name__}: {error}")
-        if os.environ.get(ENV_DEBUG):
+        if os.environ.get(env.DEBUG):
             traceback.print_exc()
         return False

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from . import driver
+from . import environment as env
 from .build import thunk_library
 from .topology import VirtualGpuError, parse_mcpu
 
@@ -41,19 +41,19 @@ def environment(options: VirtualGpuOptions) -> dict:
         search.append(os.environ["LD_LIBRARY_PATH"])
     settings = {
         "LD_LIBRARY_PATH": os.pathsep.join(search),
-        driver.ENV_LIBRARY: str(library),
-        driver.ENV_MCPU: str(target_id),
-        "AMDGPU_VGPU_PYTHON": sys.executable,
-        "AMDGPU_VGPU_PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+        env.LIBRARY: str(library),
+        env.MCPU: str(target_id),
+        env.PYTHON: sys.executable,
+        env.PYTHONPATH: os.pathsep.join(p for p in sys.path if p),
     }
     if options.max_instructions is not None:
-        settings[driver.ENV_MAX_INSTRUCTIONS] = str(options.max_instructions)
+        settings[env.MAX_INSTRUCTIONS] = str(options.max_instructions)
     if options.timeout is not None:
-        settings[driver.ENV_TIMEOUT] = str(options.timeout)
+        settings[env.TIMEOUT] = str(options.timeout)
     if options.trace is not None:
-        settings[driver.ENV_TRACE] = options.trace
+        settings[env.TRACE] = options.trace
     if options.profile:
-        settings[driver.ENV_PROFILE] = "1"
+        settings[env.PROFILE] = "1"
     return settings
 
 
@@ -64,10 +64,10 @@ def export_lines(settings: dict) -> str:
 
 def run_program(argv: list[str], options: VirtualGpuOptions) -> int:
     """Run ``argv`` on the virtual GPU; its exit status (128 + N for signal N)."""
-    env = dict(os.environ)
-    env.update(environment(options))
+    variables = dict(os.environ)
+    variables.update(environment(options))
     try:
-        completed = subprocess.run(argv, env=env)
+        completed = subprocess.run(argv, env=variables)
     except FileNotFoundError:
         raise VirtualGpuError(f"no such program: {argv[0]}") from None
     except PermissionError:
