@@ -8,7 +8,6 @@ kernel can end badly must end the program with the runtime's own error, the
 emulator's message naming the instruction, and never a hang.
 """
 
-import os
 import signal
 import subprocess
 import sys
@@ -80,31 +79,17 @@ def test_a_queue_without_an_error_callback_does_not_hang(launcher):
     assert "inactivated due to async error" in done.stderr
 
 
-IDLE_EXIT_SCRIPT = """
-import ctypes, os, time
-lib = ctypes.CDLL(os.environ["AMDGPU_VGPU_LIBRARY"])
-assert lib.hsaKmtOpenKFD() == 0
-lib.amdgpu_vgpu_exit_when_idle.argtypes = [ctypes.c_double]
-lib.amdgpu_vgpu_exit_when_idle(0.3)
-time.sleep(20)
-print("still running")
-"""
-
-
-def test_the_driver_ends_a_program_left_waiting_after_an_error():
-    """The safety net for errors the runtime has no handler for (an SDMA
-    engine that halted): the thunk, driven here without ROCr, ends the
-    process once the GPU stays idle past the limit."""
-    library = require_virtual_gpu()
-    from amdgpu_tools.vgpu.launcher import VirtualGpuOptions, environment
-    env = dict(os.environ, **environment(VirtualGpuOptions()))
-    done = subprocess.run([sys.executable, "-c", IDLE_EXIT_SCRIPT], capture_output=True,
-                          text=True, timeout=60, env=env)
-    assert str(library) == env["AMDGPU_VGPU_LIBRARY"]
+def test_a_program_left_waiting_after_an_error_is_ended(launcher):
+    """The safety net: the queue callback returns and the program waits for a
+    dispatch that will never complete; once the GPU has been idle past the
+    limit the program is ended (its failed packet stays in the queue)."""
+    program, code_object = launcher
+    done = run_on_virtual_gpu([program, code_object, "trap", "--callback-returns"], timeout=60,
+                              env={"AMDGPU_VGPU_ERROR_EXIT": "1"})
     assert done.returncode == 1
-    assert done.stdout == ""
-    assert done.stderr.startswith("amdgpu-run: the GPU stopped on an error and the program "
-                                  "has waited 0.")
+    assert done.stdout.startswith("queue error 0x1016")
+    assert done.stderr.splitlines()[-1].startswith(
+        "amdgpu-run: the GPU stopped on an error and the program has waited 1.")
 
 
 def test_print_env_puts_a_shell_on_the_virtual_gpu(launcher):

@@ -281,10 +281,19 @@ static int poll_driver(void)
     return pending;
 }
 
+/* Re-poll intervals: while the driver says packets wait (a barrier's
+ * signals, a header not yet written), and while only the queue pointers say
+ * so (a queue stopped by an error keeps its failed packet: the driver knows
+ * it is dead, this is just a slow check that no doorbell was missed). */
+#define PENDING_POLL_NS 200000ull
+#define WAITING_POLL_NS 10000000ull
+
 /*
  * The command processor: polls doorbells, quickly right after work (a
  * program that launched one kernel usually launches the next soon), more
  * slowly the longer the GPU stays idle, so an idle GPU costs little CPU.
+ * Only new work (a doorbell, a mapping, a queue) counts as activity for the
+ * back-off and for ending a program left waiting after a fatal error.
  */
 static void *command_processor(void *unused)
 {
@@ -294,9 +303,13 @@ static void *command_processor(void *unused)
     while (!__atomic_load_n(&cp_stop, __ATOMIC_ACQUIRE)) {
         uint64_t now = now_ns();
         int work = work_arrived();
-        if (work == ARRIVED || ((pending || work == WAITING) && now - last_poll > 200000ull)) {
+        uint64_t since_poll = now - last_poll;
+        if (work == ARRIVED || (pending && since_poll > PENDING_POLL_NS) ||
+            (work == WAITING && since_poll > WAITING_POLL_NS)) {
             pending = poll_driver();
-            last_poll = last_work = now_ns();
+            last_poll = now_ns();
+            if (work == ARRIVED)
+                last_work = last_poll;
             continue;
         }
         uint64_t idle = now - last_work;

@@ -2,10 +2,14 @@
  * Launch one kernel (argv[2], no arguments, one 64-item work-group) of a
  * code object (argv[1]) through the HSA API and wait for it. The queue's
  * error callback prints the status and exits 3, as an application that
- * handles GPU errors would (with a third argument "--no-callback" the queue
- * has none and the program just waits); a clean completion prints "completed".
+ * handles GPU errors would. A third argument changes that: "--no-callback"
+ * (the queue has none) or "--callback-returns" (the callback prints and
+ * returns, and the program goes on waiting for the dispatch). A clean
+ * completion prints "completed".
  */
 #include "hsa_common.h"
+
+static int callback_returns;
 
 static void queue_error(hsa_status_t status, hsa_queue_t *queue, void *data)
 {
@@ -15,14 +19,17 @@ static void queue_error(hsa_status_t status, hsa_queue_t *queue, void *data)
     hsa_status_string(status, &text);
     printf("queue error 0x%x: %s\n", (unsigned)status, text);
     fflush(stdout);
-    exit(3);
+    if (!callback_returns)
+        exit(3);
 }
 
 int main(int argc, char **argv)
 {
-    int callback = argc == 3;
-    if (argc != 3 && !(argc == 4 && strcmp(argv[3], "--no-callback") == 0)) {
-        fprintf(stderr, "usage: %s CODE_OBJECT KERNEL [--no-callback]\n", argv[0]);
+    int callback = argc == 3 || (argc == 4 && strcmp(argv[3], "--callback-returns") == 0);
+    callback_returns = argc == 4 && callback;
+    if (argc != 3 && !(argc == 4 && (callback || strcmp(argv[3], "--no-callback") == 0))) {
+        fprintf(stderr, "usage: %s CODE_OBJECT KERNEL [--no-callback|--callback-returns]\n",
+                argv[0]);
         return 2;
     }
     hsa_agent_t gpu = {0};
