@@ -43,3 +43,25 @@ def clang19():
 @pytest.fixture
 def clang14():
     return require_tool("clang-14")
+
+
+# AMDGPU_TOOLS_CHECK_EFFECTS=1: every kernel any test runs is watched by the
+# isa.effects oracle (tests/effects_oracle.py); the session fails on a register
+# changed by an instruction whose effects do not list it.
+def pytest_sessionstart(session):
+    if os.environ.get("AMDGPU_TOOLS_CHECK_EFFECTS"):
+        import effects_oracle
+        from amdgpu_tools.exec import dispatch
+        dispatch.Tracer = effects_oracle.EffectsOracle
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("AMDGPU_TOOLS_CHECK_EFFECTS"):
+        import effects_oracle
+        seen = sorted(set(effects_oracle.VIOLATIONS))
+        print(f"\neffects oracle: {sum(effects_oracle.CHECKED.values())} instructions of "
+              f"{len(effects_oracle.CHECKED)} ops checked, {len(seen)} violations")
+        for line in seen[:200]:
+            print("  " + line)
+        if seen:
+            session.exitstatus = 1

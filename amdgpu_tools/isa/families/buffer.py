@@ -85,9 +85,9 @@ def _invalid_reason(info, fields, target):
     if fields.get("tfe") and (not info.props["tfe"] or fields.get("lds")):
         return "no tfe form"
     if info.operand("vdata") and not fields.get("lds"):
-        if fields["vdata"] + _vdata_width(info, fields) > 256:
+        if fields["vdata"] + vdata_width(info, fields) > 256:
             return "vdata beyond v255"
-    if fields["vaddr"] + _vaddr_width(fields) > 256:
+    if fields["vaddr"] + vaddr_width(fields) > 256:
         return "vaddr beyond v255"
     if _spelling(target, "srsrc", fields["srsrc"]) is None:
         return "invalid srsrc"
@@ -112,11 +112,11 @@ def _spelling(target, kind, code):
     return None if "invalid" in text else text
 
 
-def _vdata_width(info, fields):
+def vdata_width(info, fields):
     return info.operand("vdata").width + fields.get("tfe", 0)
 
 
-def _vaddr_width(fields):
+def vaddr_width(fields):
     if fields.get("addr64") or (fields["idxen"] and fields["offen"]):
         return 2
     return 1 if fields["idxen"] or fields["offen"] else 0
@@ -128,9 +128,9 @@ def text(info, fields, target):
         return info.name
     parts = []
     if info.operand("vdata") and not fields.get("lds"):
-        parts.append(vreg_text(fields["vdata"], _vdata_width(info, fields)))
+        parts.append(vreg_text(fields["vdata"], vdata_width(info, fields)))
     if info.props["kind"] != "lds_only":
-        width = _vaddr_width(fields)
+        width = vaddr_width(fields)
         parts.append(vreg_text(fields["vaddr"], width) if width else "off")
     parts.append(_spelling(target, "srsrc", fields["srsrc"]))
     parts.append(_spelling(target, "soffset", fields["soffset"]))
@@ -237,7 +237,7 @@ def _expected_operands(info, lds):
 
 def _encode_vaddr(operand, index, fields):
     check_plain(operand, index)
-    width = _vaddr_width(fields)
+    width = vaddr_width(fields)
     if width == 0:
         if isinstance(operand, SpecialReg) and operand.name == "off":
             return 0
