@@ -10,7 +10,9 @@ amdgcn entries are listed one after another (``--mcpu`` picks one).
 ``-t``/``--syms``, ``--section-headers`` and ``-r``/``--reloc`` print the
 tables. ``--resource-usage`` prints each kernel's registers, LDS, scratch,
 spills and occupancy (``amdgpu_tools.analysis.resources``; ``--json``: one
-JSON object per kernel and line). ``--cfg -o DIR`` draws the control-flow
+JSON object per kernel and line). ``--live-registers`` prints the live VGPR
+and SGPR counts at every instruction of each kernel and function, the peak
+lines marked (``amdgpu_tools.analysis.liveness``; ``--json`` too). ``--cfg -o DIR`` draws the control-flow
 graph of each kernel and function as ``DIR/<name>.svg``
 (``amdgpu_tools.analysis.cfg``, drawn by Graphviz). The listings themselves are
 ``amdgpu_tools.elf.listing``; this module parses arguments and prints.
@@ -49,8 +51,12 @@ TOOL = "amdgpu-objdump"
               help="Processor (default: the object's own); picks a bundle's entry.")
 @click.option("--resource-usage", "resource_usage", is_flag=True,
               help="Registers, LDS, scratch, spills and occupancy of each kernel.")
+@click.option("--live-registers", "live_registers", is_flag=True,
+              help="Live VGPRs and SGPRs at each instruction of each kernel and function, "
+                   "peaks marked *.")
 @click.option("--json", "as_json", is_flag=True,
-              help="With --resource-usage: one JSON object per kernel and line.")
+              help="With --resource-usage or --live-registers: one JSON object per kernel "
+                   "and line.")
 @click.option("--lds-dynamic", "lds_dynamic", type=click.IntRange(min=0), default=0,
               metavar="BYTES", help="With --resource-usage: a launch's dynamic LDS per work-group.")
 @click.option("--workgroup-size", "workgroup_size", type=click.IntRange(1, 1024), default=None,
@@ -62,7 +68,8 @@ TOOL = "amdgpu-objdump"
 @click.option("-o", "--output-dir", "output_dir", default=None, metavar="DIR",
               help="With --cfg: the directory for the SVG files (created if need be).")
 def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, mcpu,
-            resource_usage, as_json, lds_dynamic, workgroup_size, cfg, output_dir):
+            resource_usage, live_registers, as_json, lds_dynamic, workgroup_size, cfg,
+            output_dir):
     """Disassemble and describe AMDGPU code objects.
 
     FILES may be code objects, clang offload bundles (hipcc --genco) or host
@@ -74,29 +81,33 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
     if not files:
         raise click.UsageError("no input files (or use --raw HEX)")
     listings = disassemble or notes or kernels or syms or headers or reloc
-    if not (listings or resource_usage or cfg):
+    if not (listings or resource_usage or live_registers or cfg):
         raise click.UsageError("choose at least one of -d, --notes, --kernels, -t, -h, -r, "
-                               "--resource-usage, --cfg")
+                               "--resource-usage, --live-registers, --cfg")
     if cfg != (output_dir is not None):
         raise click.UsageError("--cfg needs -o DIR (and -o goes with --cfg)")
-    if (as_json or lds_dynamic or workgroup_size) and not resource_usage:
-        raise click.UsageError("--json, --lds-dynamic and --workgroup-size go with "
-                               "--resource-usage")
+    if (lds_dynamic or workgroup_size) and not resource_usage:
+        raise click.UsageError("--lds-dynamic and --workgroup-size go with --resource-usage")
+    if as_json and not (resource_usage or live_registers):
+        raise click.UsageError("--json goes with --resource-usage or --live-registers")
     if as_json and listings:
-        raise click.UsageError("--json prints only --resource-usage")
+        raise click.UsageError("--json prints only --resource-usage and --live-registers")
     usage = (lds_dynamic, workgroup_size, as_json) if resource_usage else None
     written: set[str] = set()           # SVG names of this run (a repeated name gets .2)
     for path in files:
         for name, elf in code_objects(path, mcpu):
             if cfg:
                 _cfg_svgs(elf, mcpu, output_dir, written)
-            if not (listings or resource_usage):
+            if not (listings or resource_usage or live_registers):
                 continue
             if as_json:
-                _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size)
+                if resource_usage:
+                    _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size)
+                if live_registers:
+                    _liveness_json(name, elf, mcpu)
             else:
                 _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu,
-                          usage)
+                          usage, live_registers)
     return 0
 
 
@@ -118,7 +129,19 @@ def _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size):
         click.echo(json.dumps({"file": name, **kernel.to_dict()}))
 
 
-def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu, usage=None):
+def _liveness(elf, mcpu):
+    from ..analysis.liveness import liveness_of_elf
+    return liveness_of_elf(elf, _target(elf, mcpu))
+
+
+def _liveness_json(name, elf, mcpu):
+    from ..analysis.liveness import as_json
+    for liveness in _liveness(elf, mcpu):
+        click.echo(json.dumps({"file": name, **as_json(liveness)}))
+
+
+def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu, usage=None,
+              live_registers=False):
     """Every listing asked for, of one code object."""
     click.echo(f"\n{name}:\tfile format elf64-amdgpu")
     if headers:
@@ -139,6 +162,13 @@ def _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu
             click.echo("\n" + kernel.describe())
         if not found:
             click.echo("\nno kernels")
+    if live_registers:
+        from ..analysis.liveness import listing
+        found = _liveness(elf, mcpu)
+        for liveness in found:
+            click.echo("\n" + listing(liveness), nl=False)
+        if not found:
+            click.echo("\nno kernels or functions")
 
 
 # --- inputs -------------------------------------------------------------------
