@@ -1,9 +1,9 @@
 """PNG pictures as NumPy arrays, without Pillow: ``read_png`` decodes the
 8-bit, non-interlaced PNGs that Chromium's ``--screenshot`` and Graphviz's
 ``-Tpng`` write (greyscale, RGB, palette, with or without alpha; every row
-filter), ``write_png`` encodes an RGB(A) array (per row the filter with the
-smallest sum of absolute values, zlib level 9), ``crop_to_content`` trims
-uniform margins. Dev-time and test helpers (tests/analysis/test_browser.py,
+filter), ``write_png`` encodes an RGB(A) array (the smallest of libpng's
+per-row filter heuristic and one filter for every row, zlib level 9),
+``crop_to_content`` trims uniform margins. Dev-time and test helpers (tests/analysis/test_browser.py,
 tools/readme_pictures.py), not part of the package.
 """
 
@@ -122,10 +122,13 @@ def read_png(data: bytes) -> np.ndarray:
     return pixels
 
 
-def _filtered_rows(pixels: np.ndarray) -> bytes:
-    """Each row with the filter (None, Sub, Up, Paeth) whose output has the
-    smallest sum of absolute values (as signed bytes): libpng's heuristic."""
+def _filter_choices(pixels: np.ndarray):
+    """The filtered rows, several ways: each row with the filter (None, Sub,
+    Up, Paeth) whose output has the smallest sum of absolute values (as signed
+    bytes: libpng's heuristic), and every row with one filter (None is often
+    best for screenshots: long runs of one colour)."""
     p = pixels.astype(np.int16)
+    height = p.shape[0]
     left = np.zeros_like(p)
     left[:, 1:] = p[:, :-1]
     up = np.zeros_like(p)
@@ -135,11 +138,12 @@ def _filtered_rows(pixels: np.ndarray) -> bytes:
     pa, pb, pc = np.abs(up - upleft), np.abs(left - upleft), np.abs(left + up - 2 * upleft)
     paeth = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, up, upleft))
     candidates = np.stack([p, p - left, p - up, p - paeth]) & 255       # filters 0, 1, 2, 4
+    codes = np.array([0, 1, 2, 4], np.uint8)
     signed = np.where(candidates > 127, 256 - candidates, candidates)
-    best = signed.reshape(4, p.shape[0], -1).sum(axis=2).argmin(axis=0)
-    codes = np.array([0, 1, 2, 4], np.uint8)[best]
-    chosen = candidates[best, np.arange(p.shape[0])].reshape(p.shape[0], -1).astype(np.uint8)
-    return np.hstack([codes[:, None], chosen]).tobytes()
+    best = signed.reshape(4, height, -1).sum(axis=2).argmin(axis=0)
+    for choice in [best] + [np.full(height, k) for k in range(4)]:
+        chosen = candidates[choice, np.arange(height)].reshape(height, -1).astype(np.uint8)
+        yield np.hstack([codes[choice][:, None], chosen]).tobytes()
 
 
 def write_png(pixels: np.ndarray) -> bytes:
@@ -154,8 +158,8 @@ def write_png(pixels: np.ndarray) -> bytes:
             ">I", zlib.crc32(kind + body))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2 if channels == 3 else 6, 0, 0, 0)
-    return (SIGNATURE + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(_filtered_rows(pixels), 9)) + chunk(b"IEND", b""))
+    data = min((zlib.compress(rows, 9) for rows in _filter_choices(pixels)), key=len)
+    return SIGNATURE + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
 
 
 def crop_to_content(pixels: np.ndarray, margin: int = 8) -> np.ndarray:
