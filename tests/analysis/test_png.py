@@ -21,6 +21,10 @@ def _paeth(a, b, c):
     return a if pa <= pb and pa <= pc else (b if pb <= pc else c)
 
 
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
 def reference_png(pixels, filters, colour_type=2, extra=b""):
     """A PNG written byte by byte as the specification says, row y filtered
     with ``filters[y]`` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth)."""
@@ -37,10 +41,6 @@ def reference_png(pixels, filters, colour_type=2, extra=b""):
             c = int(flat[y - 1, i - channels]) if y and i >= channels else 0
             predictor = [0, a, b, (a + b) // 2, _paeth(a, b, c)][kind]
             out.append((x - predictor) % 256)
-
-    def chunk(kind, body):
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(
-            ">I", zlib.crc32(kind + body))
     header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + extra
             + chunk(b"IDAT", zlib.compress(bytes(out))) + chunk(b"IEND", b""))
@@ -61,10 +61,6 @@ def test_every_row_filter_decodes(channels, colour_type):
 def test_palette_picture_expands_with_transparency():
     palette = np.array([[255, 255, 255], [242, 43, 13], [0, 0, 0]], np.uint8)
     indices = np.array([[0, 1, 2], [2, 1, 0]], np.uint8)[:, :, None]
-
-    def chunk(kind, body):
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(
-            ">I", zlib.crc32(kind + body))
     data = reference_png(indices, [0, 4], colour_type=3,
                          extra=chunk(b"PLTE", palette.tobytes()) + chunk(b"tRNS", b"\x00"))
     picture = read_png(data)
