@@ -253,7 +253,7 @@ def test_a_page_without_heat_or_graph_is_caught(pages, tmp_path):
     dom = Dom(pages["lds_reduce"].read_text())
     pixels = read_png(render(str(stripped), window=(WIDTH, 2400)).screenshot)
     assert node_boxes(pixels) == []
-    hot = {colour for _addr, _count, colour in dom.insts if colour != "#ffffff"}
+    hot = {colour for _addr, _count, colour in dom.insts if colour not in (None, "#ffffff")}
     assert hot and all(colour_pixels(pixels, c) == 0 for c in hot)
 
 
@@ -304,6 +304,7 @@ def test_screenshot_shows_the_heat_table_and_the_graph(sample, rendered):
 
     # the table above it: every heat colour of the instruction rows, about as
     # many pixels as its rows cover (a row is ~17 px high, the table > 300 px wide)
+    assert all(colour for _a, _c, colour in dom.insts), "instruction rows without a background"
     rows_of = collections.Counter(colour for _a, _c, colour in dom.insts if colour != "#ffffff")
     assert rows_of, "no instruction ran?"
     table = pixels[:graph_top]
