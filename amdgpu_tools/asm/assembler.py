@@ -102,6 +102,8 @@ class Assembler(ControlFlow):
         self.current: Section = self.switch_section(".text")
         self.previous: Section = self.current
         self.line: SourceLine | None = None
+        #: (section name, offset) of each instruction -> its source Location (amdgpu-as --check)
+        self.instruction_locations: dict = {}
         self.evaluator = Evaluator(self._resolve, self.symbol, self._difference)
         self.operand_builder = OperandBuilder(self.evaluate, self.freeze, self.is_constant_symbol,
                                              self._resolve)
@@ -226,6 +228,7 @@ class Assembler(ControlFlow):
         if section.sh_type == elfc.SHT_NOBITS:
             raise StatementError("cannot emit instructions in a bss section", statement.column)
         start = len(section.data)
+        self.instruction_locations[(section.name, start)] = self.location(statement.column)
         if self.dwarf_loc_pending:
             self.line_table.make_row(section, start)
             self.dwarf_loc_pending = False

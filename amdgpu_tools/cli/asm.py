@@ -14,6 +14,7 @@ import sys
 import click
 
 from ..asm import assemble_object
+from ..asm.diagnostics import Diagnostic
 from ..errors import AsmError, ToolchainError
 from .common import llvm_style_args, remove_stale_output, run_click, write_output
 
@@ -48,13 +49,16 @@ _LLVM_SPELLINGS = {
               help="DWARF version of .debug_line/.debug_frame (default 4; .file 0 means 5).")
 @click.option("--fdebug-compilation-dir", "compilation_dir", default=None, metavar="DIR",
               help="Compilation directory named in a DWARF 5 line table (default: cwd).")
+@click.option("--check", is_flag=True,
+              help="Check the code for hazards (missing s_waitcnt, missing wait states): "
+                   "each is a warning at its line; exit status 1 when any is found.")
 @click.option("--legacy-e-flags", "legacy_e_flags", type=click.Choice(["0", "0x2"]),
               default=None, help="Code object v2 only: write e_flags 0 or 0x2 "
               "(EF_AMDGPU_ARCH_GCN) as early v2 producers did, naming the processor only in "
               "the .hsa_code_object_isa note (default: the processor's EF_AMDGPU_MACH, as "
               "llvm-mc writes it).")
 def command(source, mcpu, triple, arch, mattr, code_object_version, output, filetype,
-            show_encoding, include_dirs, dwarf_version, compilation_dir, legacy_e_flags):
+            show_encoding, include_dirs, dwarf_version, compilation_dir, check, legacy_e_flags):
     """Assemble SOURCE (an AMDGPU .s file, '-' for stdin) into an ELF code object."""
     if not triple.startswith("amdgcn") or (arch and arch != "amdgcn"):
         raise ToolchainError(f"unsupported target triple '{triple}' (use amdgcn-amd-amdhsa)")
@@ -78,7 +82,23 @@ def command(source, mcpu, triple, arch, mattr, code_object_version, output, file
         click.echo("\n".join(asm.listing))
     if filetype == "obj" and not (show_encoding and output is None):
         write_output(output or _default_output(source), data)
+    if check:
+        return _report_hazards(data, asm, filename)
     return 0
+
+
+def _report_hazards(data, asm, filename):
+    """``amdgpu-as --check``: every hazard as a warning at the line of the
+    instruction that suffers it (the object is written all the same)."""
+    from ..analysis.hazards import check_elf
+    from ..elf.reader import read_elf
+    hazards = check_elf(read_elf(data, filename))
+    for hazard in hazards:
+        message = "hazard: " + hazard.describe()
+        where = asm.instruction_locations.get((hazard.section, hazard.pc))
+        click.echo(Diagnostic("warning", message, where).format() if where is not None
+                   else f"{filename}: warning: {message}", err=True)
+    return 1 if hazards else 0
 
 
 def _read_source(source):

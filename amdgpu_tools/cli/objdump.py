@@ -12,7 +12,10 @@ tables. ``--resource-usage`` prints each kernel's registers, LDS, scratch,
 spills and occupancy (``amdgpu_tools.analysis.resources``; ``--json``: one
 JSON object per kernel and line). ``--live-registers`` prints the live VGPR
 and SGPR counts at every instruction of each kernel and function, the peak
-lines marked (``amdgpu_tools.analysis.liveness``; ``--json`` too). ``--cfg -o DIR`` draws the control-flow
+lines marked (``amdgpu_tools.analysis.liveness``; ``--json`` too). ``--check``
+reports hazards (missing ``s_waitcnt``, missing wait states) found statically
+on each control-flow graph (``amdgpu_tools.analysis.hazards``), exit status 1
+when there are any. ``--cfg -o DIR`` draws the control-flow
 graph of each kernel and function as ``DIR/<name>.svg``
 (``amdgpu_tools.analysis.cfg``, drawn by Graphviz). The listings themselves are
 ``amdgpu_tools.elf.listing``; this module parses arguments and prints.
@@ -54,6 +57,9 @@ TOOL = "amdgpu-objdump"
 @click.option("--live-registers", "live_registers", is_flag=True,
               help="Live VGPRs and SGPRs at each instruction of each kernel and function, "
                    "peaks marked *.")
+@click.option("--check", "check", is_flag=True,
+              help="Check each kernel and function for hazards (missing s_waitcnt, missing "
+                   "wait states); exit status 1 when any is found.")
 @click.option("--json", "as_json", is_flag=True,
               help="With --resource-usage or --live-registers: one JSON object per kernel "
                    "and line.")
@@ -68,7 +74,7 @@ TOOL = "amdgpu-objdump"
 @click.option("-o", "--output-dir", "output_dir", default=None, metavar="DIR",
               help="With --cfg: the directory for the SVG files (created if need be).")
 def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, mcpu,
-            resource_usage, live_registers, as_json, lds_dynamic, workgroup_size, cfg,
+            resource_usage, live_registers, check, as_json, lds_dynamic, workgroup_size, cfg,
             output_dir):
     """Disassemble and describe AMDGPU code objects.
 
@@ -81,9 +87,9 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
     if not files:
         raise click.UsageError("no input files (or use --raw HEX)")
     listings = disassemble or notes or kernels or syms or headers or reloc
-    if not (listings or resource_usage or live_registers or cfg):
+    if not (listings or resource_usage or live_registers or cfg or check):
         raise click.UsageError("choose at least one of -d, --notes, --kernels, -t, -h, -r, "
-                               "--resource-usage, --live-registers, --cfg")
+                               "--resource-usage, --live-registers, --cfg, --check")
     if cfg != (output_dir is not None):
         raise click.UsageError("--cfg needs -o DIR (and -o goes with --cfg)")
     if (lds_dynamic or workgroup_size) and not resource_usage:
@@ -94,8 +100,11 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
         raise click.UsageError("--json prints only --resource-usage and --live-registers")
     usage = (lds_dynamic, workgroup_size, as_json) if resource_usage else None
     written: set[str] = set()           # SVG names of this run (a repeated name gets .2)
+    hazards = 0
     for path in files:
         for name, elf in code_objects(path, mcpu):
+            if check:
+                hazards += _check(name, elf, mcpu)
             if cfg:
                 _cfg_svgs(elf, mcpu, output_dir, written)
             if not (listings or resource_usage or live_registers):
@@ -108,7 +117,7 @@ def command(files, disassemble, notes, kernels, syms, headers, reloc, raw_hex, m
             else:
                 _describe(name, elf, disassemble, notes, kernels, syms, headers, reloc, mcpu,
                           usage, live_registers)
-    return 0
+    return 1 if hazards else 0
 
 
 def _resources(elf, mcpu, lds_dynamic, workgroup_size):
@@ -127,6 +136,15 @@ def _cfg_svgs(elf, mcpu, directory, written):
 def _resource_json(name, elf, mcpu, lds_dynamic, workgroup_size):
     for kernel in _resources(elf, mcpu, lds_dynamic, workgroup_size):
         click.echo(json.dumps({"file": name, **kernel.to_dict()}))
+
+
+def _check(name, elf, mcpu):
+    """``--check``: one line per hazard of the code object; how many there were."""
+    from ..analysis.hazards import check_elf
+    hazards = check_elf(elf, _target(elf, mcpu))
+    for hazard in hazards:
+        click.echo(f"{name}: hazard: {hazard.describe()}")
+    return len(hazards)
 
 
 def _liveness(elf, mcpu):

@@ -23,7 +23,8 @@ hardware reads them after issue (tracked by EXP_CNT, the manuals' reason for
 its "memory write" use). ``indexed`` marks ``s_movrel*``/``v_movrel*``: the
 register they really access is the operand plus M0, so ``reads``/``writes`` hold
 only the base register and a data-flow user must treat any register from there
-on as possibly accessed.
+on as possibly accessed; it also marks fork and join, whose stack lives in SGPRs
+the stack pointer picks.
 
 Which instructions touch SCC, VCC, EXEC and M0 without naming them is stated
 once, here, in the implicit-operand sets below (the SALU, branch, VOPC and
@@ -162,6 +163,10 @@ INDEXED = _names("""
     v_movrels_b32 v_movreld_b32 v_movrelsd_b32
 """)
 
+#: fork and join keep their stack of pending paths in SGPRs chosen by the
+#: stack pointer (CSP): which ones is known only while running
+SGPR_STACK = _names("s_cbranch_g_fork s_cbranch_i_fork s_cbranch_join")
+
 #: VALU ops whose destination is also their third source (multiply-accumulate)
 VDST_ACCUMULATES = _names("""
     v_mac_f32 v_mac_f16 v_mac_legacy_f32 v_fmac_f32 v_fmac_f16 v_dot2c_f32_f16
@@ -261,6 +266,8 @@ def _implicit(name, b):
     if name in INDEXED:
         b.indexed = True
         b.reads.update(M0)
+    if name in SGPR_STACK:
+        b.indexed = True
 
 
 # --- vector ALU ----------------------------------------------------------------
