@@ -4,7 +4,7 @@ Dev-time, run by hand from the repository root when what a picture shows has
 changed (the CFG drawing, the profile page, the resource-usage text):
 
     .venv/bin/python tools/readme_pictures.py             # all pictures
-    .venv/bin/python tools/readme_pictures.py cfg         # one or more of: cfg profile resources
+    .venv/bin/python tools/readme_pictures.py cfg         # one or more of: cfg profile resources live
     .venv/bin/python tools/readme_pictures.py --out DIR   # somewhere else than docs/images
 
 It needs Graphviz's ``dot`` and Chromium (Debian: ``graphviz chromium``), and
@@ -181,13 +181,13 @@ def _separator(width: int) -> np.ndarray:
     return strip
 
 
-def resources_picture(work: str, out: str) -> str:
+def text_picture(work: str, out: str, arguments: list[str], name: str) -> str:
+    """A picture of ``amdgpu-objdump ARGUMENTS lds_reduce.hsaco``'s text output."""
     build_sample(work)
-    command = [tool("amdgpu-objdump"), "--resource-usage", "--lds-dynamic", "16384",
-               "lds_reduce.hsaco"]
+    command = [tool("amdgpu-objdump"), *arguments, "lds_reduce.hsaco"]
     text = run(command, work).strip("\n")
     shown = "$ " + " ".join(["amdgpu-objdump"] + command[1:])
-    page = os.path.join(work, "resources.html")
+    page = os.path.join(work, name + ".html")
     with open(page, "w", encoding="utf-8") as handle:
         handle.write('<!DOCTYPE html><html><head><meta charset="utf-8"><style>'
                      "body { margin: 0; background: #fff; }"
@@ -198,18 +198,28 @@ def resources_picture(work: str, out: str) -> str:
                      "</style></head><body><pre>"
                      f'<span class="cmd">{html.escape(shown)}</span>\n{html.escape(text)}'
                      "</pre></body></html>\n")
-    picture = crop_to_content(screenshot(page, 600), margin=4)
-    path = os.path.join(out, "resource-usage.png")
+    picture = crop_to_content(screenshot(page, 1200), margin=4)
+    path = os.path.join(out, name + ".png")
     return f"{path}: {picture.shape[1]}x{picture.shape[0]}, {save(picture, path)} bytes"
 
 
-PICTURES = {"cfg": cfg_picture, "profile": profile_picture, "resources": resources_picture}
+def resources_picture(work: str, out: str) -> str:
+    return text_picture(work, out, ["--resource-usage", "--lds-dynamic", "16384"],
+                        "resource-usage")
+
+
+def live_picture(work: str, out: str) -> str:
+    return text_picture(work, out, ["--live-registers"], "live-registers")
+
+
+PICTURES = {"cfg": cfg_picture, "profile": profile_picture, "resources": resources_picture,
+            "live": live_picture}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Regenerate the README's pictures.")
     parser.add_argument("which", nargs="*", metavar="PICTURE",
-                        help="cfg, profile, resources (default: all)")
+                        help="cfg, profile, resources, live (default: all)")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "images"),
                         help="directory for the PNGs (default: docs/images)")
     args = parser.parse_args(argv)

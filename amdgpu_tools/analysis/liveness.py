@@ -157,8 +157,8 @@ def listing(liveness: Liveness) -> str:
     counts, ``*`` marking the lines at a peak."""
     peak_v, peak_s = liveness.peak_vgprs, liveness.peak_sgprs
     out = [f"{liveness.kind} {liveness.name}: peak {peak_v} live VGPRs "
-           f"({len(liveness.peak_vgpr_lines())} lines), peak {peak_s} live SGPRs "
-           f"({len(liveness.peak_sgpr_lines())} lines)",
+           f"({_lines(len(liveness.peak_vgpr_lines()))}), peak {peak_s} live SGPRs "
+           f"({_lines(len(liveness.peak_sgpr_lines()))})",
            "  VGPRs SGPRs  address  instruction"]
     for line in liveness.lines:
         mark_v = "*" if line.vgprs == peak_v and peak_v else " "
@@ -168,6 +168,10 @@ def listing(liveness: Liveness) -> str:
         out.append(f"  {line.vgprs:4d}{mark_v} {line.sgprs:4d}{mark_s}  "
                    f"{line.address:08x}  {text}")
     return "\n".join(out) + "\n"
+
+
+def _lines(count):
+    return f"{count} line" if count == 1 else f"{count} lines"
 
 
 def as_json(liveness: Liveness) -> dict:
