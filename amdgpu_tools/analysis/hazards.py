@@ -8,11 +8,11 @@ Two analyses, both path-sensitive over ``analysis.cfg``:
   a read of a register whose load has not been waited for (``raw``), a write of
   such a register, which the load's late return would overwrite (``waw``), and
   a write of a VGPR an outstanding store or export still reads (``war``).
-* **Wait states** (``WAIT_STATE_RULES``): the "manually inserted wait states"
-  tables of the Southern Islands, Sea Islands, GCN3 and Vega ISA manuals. For
-  every instruction a rule consumes, each path backwards is followed until the
-  rule's number of wait states has passed; a producer met earlier is reported.
-  ``s_nop N`` counts as N+1 wait states, any other instruction as one.
+* **Wait states** (``analysis.wait_states``): the "manually inserted wait
+  states" tables of the Southern Islands, Sea Islands, GCN3 and Vega ISA
+  manuals. For every instruction a rule consumes, each path backwards is
+  followed until the rule's number of wait states has passed; a producer met
+  earlier is reported.
 
 Where a path leaves the code through a register (``s_setpc_b64``, a return)
 the analysis follows it no further; a call (``s_swappc_b64``) is assumed to
@@ -28,9 +28,10 @@ from the producer to the consumer.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..isa.effects import EXEC, M0, VCC, VGPR_BASE, effects_of, is_vgpr, register_name
+from ..isa.effects import EXEC, VCC, VGPR_BASE, effects_of, is_vgpr, register_name
+from . import wait_states
 from .waitcnt import Counters
 
 RAW, WAW, WAR = "raw", "waw", "war"
@@ -214,240 +215,38 @@ def _path(graph, source_pc, pc):
     return tuple(reversed(path))
 
 
-# --- wait states -----------------------------------------------------------------------
-@dataclass(frozen=True)
-class WaitStateRule:
-    """``states`` wait states are needed between an instruction ``produces``
-    matches and one ``consumes`` matches, on ``generations``. ``produces(inst,
-    effects)`` gives the registers (or marker) it makes hazardous; ``consumes(inst,
-    effects, registers)`` the subset the consumer touches."""
-
-    name: str
-    states: int
-    generations: tuple
-    produces: object
-    consumes: object
-    missing: str = field(default="")
-
-
-def _is_valu(inst):
-    return inst.encoding in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DPP", "SDWA") or \
-        (inst.base_encoding or "").startswith("VOP")
-
-
-def _is_salu(inst):
-    return inst.encoding in ("SOP1", "SOP2", "SOPC", "SOPK")
-
-
-def _is_vmem(inst):
-    return inst.encoding in ("MUBUF", "MTBUF", "MIMG", "FLAT", "GLOBAL", "SCRATCH")
-
-
-def _sgprs(registers):
-    return frozenset(r for r in registers if r < 128)
-
-
-def _valu_sgpr_writes(inst, effects):
-    return _sgprs(effects.writes) - frozenset(EXEC) if _is_valu(inst) else frozenset()
-
-
-def _vmem_sgpr_reads(inst, effects, registers):
-    return _sgprs(effects.reads) & registers if _is_vmem(inst) else frozenset()
-
-
-def _smrd_sgpr_reads(inst, effects, registers):
-    return _sgprs(effects.reads) & registers if inst.encoding == "SMRD" else frozenset()
-
-
-def _lane_select(inst, effects, registers):
-    if inst.op not in ("v_readlane_b32", "v_writelane_b32"):
-        return frozenset()
-    select = inst.fields.get("src1")
-    return frozenset({select}) & registers if select is not None else frozenset()
-
-
-def _valu_vcc_writes(inst, effects):
-    return frozenset(VCC) & effects.writes if _is_valu(inst) else frozenset()
-
-
-def _div_fmas(inst, effects, registers):
-    return frozenset(VCC) & registers if inst.op.startswith("v_div_fmas") else frozenset()
-
-
-def _valu_vgpr_writes(inst, effects):
-    return frozenset(r for r in effects.writes if is_vgpr(r)) if _is_valu(inst) else frozenset()
-
-
-def _dpp_reads(inst, effects, registers):
-    if inst.encoding != "DPP":
-        return frozenset()
-    return frozenset(r for r in effects.reads if is_vgpr(r)) & registers
-
-
-def _valu_exec_writes(inst, effects):
-    return frozenset(EXEC) & effects.writes if _is_valu(inst) else frozenset()
-
-
-def _dpp_any(inst, effects, registers):
-    return registers if inst.encoding == "DPP" else frozenset()
-
-
-def _valu_vcc_exec_writes(inst, effects):
-    return frozenset(VCC + EXEC) & effects.writes if _is_valu(inst) else frozenset()
-
-
-def _reads_vccz_execz(inst, effects, registers):
-    if not _is_valu(inst):
-        return frozenset()
-    codes = {inst.fields.get(f) for f in ("src0", "src1", "src2")}
-    touched = frozenset()
-    if 251 in codes:
-        touched |= frozenset(VCC)
-    if 252 in codes:
-        touched |= frozenset(EXEC)
-    return touched & registers
-
-
-def _salu_m0_writes(inst, effects):
-    return frozenset(M0) & effects.writes if _is_salu(inst) else frozenset()
-
-
-def _m0_gds_message(inst, effects, registers):
-    uses = inst.op in ("s_sendmsg", "s_sendmsghalt", "s_ttracedata") or (
-        inst.encoding == "DS" and inst.fields.get("gds"))
-    return registers if uses else frozenset()
-
-
-def _m0_movrel(inst, effects, registers):
-    return registers if inst.op.startswith(("s_movrel", "v_movrel")) else frozenset()
-
-
-def _m0_lds_dma(inst, effects, registers):
-    uses = ("addtid" in inst.op or (_is_vmem(inst) and inst.fields.get("lds"))
-            or inst.encoding == "VINTRP" or 254 in {inst.fields.get("src0")})
-    return registers if uses else frozenset()
-
-
-_WIDE_STORES = ("_dwordx3", "_dwordx4", "_format_xyz", "_format_xyzw", "cmpswap_x2")
-
-
-def _wide_store_data(inst, effects):
-    if not _is_vmem(inst) or not effects.store_data:
-        return frozenset()
-    if len(effects.store_data) > 2 and (inst.op.endswith(_WIDE_STORES) or "store" in inst.op
-                                         or "cmpswap" in inst.op):
-        return effects.store_data
-    return frozenset()
-
-
-def _any_write(inst, effects, registers):
-    return effects.all_writes & registers
-
-
-def _hwreg_id(inst):
-    return inst.fields.get("simm16", 0) & 0x3F
-
-
-def _setreg(inst, effects):
-    if inst.op in ("s_setreg_b32", "s_setreg_imm32_b32"):
-        return frozenset({("hwreg", _hwreg_id(inst))})
-    return frozenset()
-
-
-def _getreg(inst, effects, registers):
-    if inst.op == "s_getreg_b32":
-        return registers & frozenset({("hwreg", _hwreg_id(inst))})
-    return frozenset()
-
-
-_HW_REG_TRAPSTS = 3
-
-
-def _rfe(inst, effects, registers):
-    if inst.op in ("s_rfe_b64", "s_rfe_restore_b64"):
-        return registers & frozenset({("hwreg", _HW_REG_TRAPSTS)})
-    return frozenset()
-
-
-ALL = (6, 7, 8, 9)
-
-#: the manuals' tables of required wait states (SI, CI, GCN3, Vega)
-WAIT_STATE_RULES = (
-    WaitStateRule("setreg-getreg", 2, ALL, _setreg, _getreg,
-                  "S_GETREG of a hardware register needs 2 wait states after S_SETREG of it"),
-    WaitStateRule("setreg-rfe", 1, ALL, _setreg, _rfe,
-                  "S_RFE needs 1 wait state after S_SETREG of TRAPSTS"),
-    WaitStateRule("valu-sgpr-vmem", 5, ALL, _valu_sgpr_writes, _vmem_sgpr_reads,
-                  "a VMEM read of an SGPR needs 5 wait states after a VALU writes it"),
-    WaitStateRule("valu-sgpr-smrd", 4, (6,), _valu_sgpr_writes, _smrd_sgpr_reads,
-                  "an SMRD read of an SGPR needs 4 wait states after a VALU writes it (SI)"),
-    WaitStateRule("valu-sgpr-lane-select", 4, ALL, _valu_sgpr_writes, _lane_select,
-                  "V_READLANE/V_WRITELANE's lane select needs 4 wait states after a VALU "
-                  "writes the SGPR"),
-    WaitStateRule("valu-vcc-div-fmas", 4, ALL, _valu_vcc_writes, _div_fmas,
-                  "V_DIV_FMAS needs 4 wait states after a VALU writes VCC"),
-    WaitStateRule("valu-vgpr-dpp", 2, (8, 9), _valu_vgpr_writes, _dpp_reads,
-                  "a DPP read of a VGPR needs 2 wait states after a VALU writes it"),
-    WaitStateRule("valu-exec-dpp", 5, (8, 9), _valu_exec_writes, _dpp_any,
-                  "a DPP instruction needs 5 wait states after a VALU writes EXEC"),
-    WaitStateRule("valu-vccz-execz", 5, ALL, _valu_vcc_exec_writes, _reads_vccz_execz,
-                  "a VALU reading VCCZ/EXECZ as data needs 5 wait states after a VALU writes "
-                  "VCC/EXEC"),
-    WaitStateRule("salu-m0-gds-sendmsg", 1, (8, 9), _salu_m0_writes, _m0_gds_message,
-                  "GDS, S_SENDMSG and S_TTRACEDATA need 1 wait state after an SALU writes M0"),
-    WaitStateRule("salu-m0-movrel", 1, (8, 9), _salu_m0_writes, _m0_movrel,
-                  "S_MOVREL/V_MOVREL need 1 wait state after an SALU writes M0"),
-    WaitStateRule("salu-m0-lds-dma", 1, (9,), _salu_m0_writes, _m0_lds_dma,
-                  "LDS DMA, add-TID, VINTRP and LDS_DIRECT need 1 wait state after an SALU "
-                  "writes M0"),
-    WaitStateRule("wide-store-data", 1, (7, 8, 9), _wide_store_data, _any_write,
-                  "a store of more than 64 bits needs 1 wait state before its data VGPRs "
-                  "are written"),
-)
-
-
-def _wait_states(inst):
-    if inst.op == "s_nop":
-        return (inst.fields.get("simm16", 0) & 0xF) + 1
-    return 1
-
-
 def check_wait_states(graph, effects, generation):
-    """The wait-state hazards of one graph (see ``WAIT_STATE_RULES``)."""
-    rules = [rule for rule in WAIT_STATE_RULES if generation in rule.generations]
+    """The wait-state hazards of one graph (see ``analysis.wait_states``)."""
+    rules = wait_states.rules_for(generation)
     code = list(graph.instructions())
     position = {address: i for i, (address, _) in enumerate(code)}
     predecessors = _instruction_predecessors(graph, position)
     found = {}
-    longest = max((rule.states for rule in rules), default=0)
+    limit = wait_states.longest(rules)
     for i, (address, inst) in enumerate(code):
         e = effects.get(address)
         if e is None:
             continue
-        for j, passed in _earlier(i, predecessors, code, longest):
-            source_address, source = code[j]
-            se = effects.get(source_address)
-            if se is None:
-                continue
-            for rule in rules:
-                if passed >= rule.states:
-                    continue
-                produced = rule.produces(source, se)
-                if not produced:
-                    continue
-                touched = rule.consumes(inst, e, produced)
-                if touched:
-                    hwregs = [r for r in touched if not isinstance(r, int)]
-                    name = f"hwreg {hwregs[0][1]}" if hwregs else \
-                        registers_text(touched, generation)
-                    hazard = Hazard(rule.name, f"{graph.kind} {graph.name}", address,
-                                    inst.text(), source_address, source.text(), name,
-                                    f"{passed} wait states between, {rule.states} needed "
-                                    f"({rule.missing})",
-                                    _path(graph, source_address, address),
-                                    section=graph.section)
-                    found.setdefault(hazard.key(), hazard)
+        earlier = ((code[j][0], code[j][1], effects[code[j][0]], passed)
+                   for j, passed in _earlier(i, predecessors, code, limit)
+                   if code[j][0] in effects)
+        for rule, source_address, source, passed, touched in wait_states.hits(
+                rules, inst, e, earlier):
+            hazard = wait_state_hazard(rule, f"{graph.kind} {graph.name}", address, inst,
+                                       source_address, source, passed, touched, generation,
+                                       _path(graph, source_address, address), graph.section)
+            found.setdefault(hazard.key(), hazard)
     return list(found.values())
+
+
+def wait_state_hazard(rule, function, address, inst, source_address, source, passed, touched,
+                      generation, path=(), section="", wave=None):
+    """The report of one broken wait-state rule."""
+    hwregs = [r for r in touched if not isinstance(r, int)]
+    name = f"hwreg {hwregs[0][1]}" if hwregs else registers_text(touched, generation)
+    return Hazard(rule.name, function, address, inst.text(), source_address, source.text(),
+                  name, f"{passed} wait states between, {rule.states} needed ({rule.missing})",
+                  path, wave=wave, section=section)
 
 
 def _instruction_predecessors(graph, position):
@@ -475,7 +274,7 @@ def _earlier(i, predecessors, code, limit):
         if passed >= limit or best.get(j, limit) <= passed:
             continue
         best[j] = passed
-        step = passed + _wait_states(code[j][1])
+        step = passed + wait_states.wait_states(code[j][1])
         for p in predecessors[j]:
             work.append((p, step))
     return sorted(best.items())
@@ -521,5 +320,4 @@ def _graphs(elf, target):
     return graphs
 
 
-__all__ = ["Hazard", "WAIT_STATE_RULES", "check_elf", "check_graph", "RAW", "WAW", "WAR",
-           "VGPR_BASE"]
+__all__ = ["Hazard", "check_elf", "check_graph", "RAW", "WAW", "WAR"]
