@@ -65,7 +65,8 @@ class Hazard:
         """``kernel vadd, pc 0x1c 'v_add_f32 ...' reads v2, loaded by '...' at pc
         0x14; no s_waitcnt vmcnt between``."""
         where = f"{self.function}" + (f", wave {self.wave}" if self.wave is not None else "")
-        verb = {RAW: "reads", WAW: "overwrites", WAR: "overwrites"}.get(self.rule, "uses")
+        verb = {RAW: "reads", WAW: "overwrites", WAR: "overwrites"}.get(
+            self.rule, "accesses" if self.rule.endswith("-race") else "uses")
         text = (f"{where}, pc 0x{self.pc:x} '{self.text}' {verb} {self.register}, "
                 f"{self._source_phrase()} '{self.source_text}' at pc 0x{self.source_pc:x}; "
                 f"{self.missing}")
@@ -88,8 +89,11 @@ def _is_call(inst):
     return inst.op in ("s_swappc_b64", "s_call_b64")
 
 
-def _step(counters, address, inst, effects, report):
-    """Check one instruction against the outstanding operations, then apply it."""
+def step_counters(counters, address, inst, effects, report, drain_on_call=True):
+    """Check one instruction against the outstanding operations, then apply it:
+    ``report(rule, register, (counter, Pending), counters)`` for each hazard. A call
+    drains the counters when ``drain_on_call`` (the static view: the callee is
+    not followed); a monitor following the wave into the callee says False."""
     if effects is None:
         return
     if inst.op == "s_waitcnt":
@@ -99,7 +103,7 @@ def _step(counters, address, inst, effects, report):
         found = counters.pending_write(register)
         if found is not None:
             report(RAW, register, found, counters)
-    for register in sorted(effects.writes):
+    for register in sorted(effects.writes - effects.reads):   # a read was reported already
         found = counters.pending_write(register)
         if found is not None:
             report(WAW, register, found, counters)
@@ -112,7 +116,7 @@ def _step(counters, address, inst, effects, report):
         if found is not None and found[0] not in effects.counters:
             report(WAW, register, found, counters)
     counters.issue(effects, address, inst.text())
-    if _is_call(inst):
+    if drain_on_call and _is_call(inst):
         counters.drain()
 
 
@@ -131,7 +135,7 @@ def check_waitcnt(graph, effects, generation):
         block = graph.block_at(start)
         counters = states[start].copy()
         for address, inst in block.instructions:
-            _step(counters, address, inst, effects.get(address), lambda *a: None)
+            step_counters(counters, address, inst, effects.get(address), lambda *a: None)
         for successor in _successors(graph, block):
             old = states.get(successor)
             new = counters if old is None else old.join(counters)
@@ -151,11 +155,25 @@ def check_waitcnt(graph, effects, generation):
                     found[key][0].add(register)
                     return
                 found[key] = ({register}, inst, pending, _missing_wait(counter, pending, state))
-            _step(counters, address, inst, effects.get(address), report)
+            step_counters(counters, address, inst, effects.get(address), report)
     return [Hazard(rule, f"{graph.kind} {graph.name}", address, inst.text(), pending.pc,
                    pending.text, registers_text(registers, generation), missing,
                    _path(graph, pending.pc, address), section=graph.section)
             for (rule, address, _), (registers, inst, pending, missing) in found.items()]
+
+
+def waitcnt_hazards(function, address, inst, found, generation, wave=None):
+    """Reports of one instruction from ``step_counters``' ``(rule, register, source,
+    counters)`` calls: one per rule and source instruction, registers together."""
+    grouped = {}
+    for rule, register, (counter, pending), counters in found:
+        key = (rule, pending.pc)
+        if key not in grouped:
+            grouped[key] = (set(), pending, _missing_wait(counter, pending, counters))
+        grouped[key][0].add(register)
+    return [Hazard(rule, function, address, inst.text(), pending.pc, pending.text,
+                   registers_text(registers, generation), missing, wave=wave)
+            for (rule, _), (registers, pending, missing) in grouped.items()]
 
 
 def registers_text(registers, generation=9):

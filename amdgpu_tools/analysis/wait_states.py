@@ -163,6 +163,23 @@ def _getreg(inst, effects, registers):
 
 
 _HW_REG_TRAPSTS = 3
+_HW_REG_MODE = 1
+_MODE_VSKIP = 28
+
+
+def _setreg_vskip(inst, effects):
+    """S_SETREG writing MODE.VSKIP (the vector-skip bit, MODE[28])."""
+    if inst.op not in ("s_setreg_b32", "s_setreg_imm32_b32") or _hwreg_id(inst) != _HW_REG_MODE:
+        return frozenset()
+    simm16 = inst.fields.get("simm16", 0)
+    offset, size = (simm16 >> 6) & 31, ((simm16 >> 11) & 31) + 1
+    return frozenset({("hwreg", "mode.vskip")}) if offset <= _MODE_VSKIP < offset + size \
+        else frozenset()
+
+
+def _vector_op(inst, effects, registers):
+    vector = _is_valu(inst) or _is_vmem(inst) or inst.encoding in ("DS", "EXP", "VINTRP")
+    return registers if vector else frozenset()
 
 
 def _rfe(inst, effects, registers):
@@ -177,6 +194,8 @@ ALL = (6, 7, 8, 9)
 WAIT_STATE_RULES = (
     WaitStateRule("setreg-getreg", 2, ALL, _setreg, _getreg,
                   "S_GETREG of a hardware register needs 2 wait states after S_SETREG of it"),
+    WaitStateRule("setreg-vskip", 2, ALL, _setreg_vskip, _vector_op,
+                  "a vector instruction needs 2 wait states after S_SETREG of MODE.VSKIP"),
     WaitStateRule("setreg-rfe", 1, ALL, _setreg, _rfe,
                   "S_RFE needs 1 wait state after S_SETREG of TRAPSTS"),
     WaitStateRule("valu-sgpr-vmem", 5, ALL, _valu_sgpr_writes, _vmem_sgpr_reads,
