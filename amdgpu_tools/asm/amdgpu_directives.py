@@ -12,10 +12,12 @@ import re
 
 from ..elf import constants as elfc
 from ..elf import notes as elf_notes
-from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
+from ..elf.kernel_code import AmdKernelCodeT
+from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE, KernelDescriptor
 from ..errors import ToolchainError
 from ..isa.targets import v2_isa
-from .expr import Binary, Sym
+from .expr import Binary, Const, Sym
+from .model import Fixup, Location
 from .syntax import StringLit, parse_arguments
 
 #: Sections of code object v2 with their llvm-mc 14 types and flags.
@@ -118,7 +120,6 @@ class AmdgpuState:
     # ---- code object v2 ----------------------------------------------------------
 
     def _amd_kernel_code_t(self, body, end):
-        from ..elf.kernel_code import AmdKernelCodeT
         self.require(True, ".amd_kernel_code_t")
         code = AmdKernelCodeT.defaults(self.asm.target)
         for index, line in enumerate(body):
@@ -143,11 +144,10 @@ class AmdgpuState:
         return self.asm.absolute(args[0])
 
     def _where(self, line, token):
-        from .model import Location
         return Location(line.filename, line.number, _column_of(line.raw, token), line.raw)
 
     def _metadata_v2(self, body):
-        from ..elf.metadata import v2_yaml_source_to_note_text
+        from ..elf.metadata import v2_yaml_source_to_note_text  # YAML only when used
         self.require(True, ".amd_amdgpu_hsa_metadata")
         text = "\n".join(line.raw for line in body)
         self.add_note(elf_notes.hsa_metadata_note(v2_yaml_source_to_note_text(text)))
@@ -155,7 +155,6 @@ class AmdgpuState:
     # ---- code object v3+ ---------------------------------------------------------
 
     def _amdhsa_kernel(self, rest, body, end):
-        from ..elf.kernel_descriptor import KernelDescriptor
         self.require(False, ".amdhsa_kernel")
         name = rest.strip()
         if not name:
@@ -196,7 +195,6 @@ class AmdgpuState:
         if kernel.visibility == elfc.STV_DEFAULT:
             kernel.visibility = elfc.STV_PROTECTED
         kd.sym_type = elfc.STT_OBJECT
-        from .expr import Const
         kd.size_expr = Const(KERNEL_DESCRIPTOR_SIZE)
         kd.binding = kernel.binding if kernel.binding is not None else elfc.STB_LOCAL
         start = asm.current.size
@@ -205,14 +203,13 @@ class AmdgpuState:
         asm.current.fixups.append(_kd_fixup(asm, start + 16, entry))
 
     def _metadata_v3(self, body):
-        from ..elf.metadata import yaml_source_to_msgpack
+        from ..elf.metadata import yaml_source_to_msgpack  # YAML, MessagePack only when used
         self.require(False, ".amdgpu_metadata")
         text = "\n".join(line.raw for line in body)
         self.add_note(elf_notes.amdgpu_metadata_note(yaml_source_to_msgpack(text)))
 
 
 def _kd_fixup(asm, offset, expr):
-    from .model import Fixup
     return Fixup(asm.current, offset, 8, "kd_entry", expr, asm.location())
 
 

@@ -25,20 +25,20 @@ from . import directives as general_directives
 from . import amdgpu_directives
 from . import cfi, dwarf_line
 from .diagnostics import Diagnostic
-from .expr import Binary, Const, Evaluator, ExprError, Sym, Unary, Value
+from .expr import Binary, Const, Evaluator, ExprError, Sym, Unary, Value, symbols_in
+from .fixups import resolve_fixups
+from .listing import encoding_lines
 from .model import Fixup, Location, Section, Symbol
+from .objfile import parse_features
 from .operands import OperandBuilder
-from .control import BLOCKS, ControlFlow, StatementError  # noqa: F401  (re-exported)
+from .control import BLOCKS, ControlFlow  # noqa: F401  (BLOCKS re-exported)
+from .diagnostics import StatementError  # noqa: F401  (re-exported)
+from .limits import MAX_ALIGNMENT, MAX_REMEMBERED_STATEMENTS, MAX_SECTION_BYTES
 from .source import SourceLine, strip_comments
 from .syntax import (Assignment, Directive, Instruction, Label, LocalRef, NumericLabel,
                      SyntaxErrorAt, parse_line)
 
 DEFAULT_CODE_OBJECT_VERSION = 5
-
-#: Bounds that keep a hostile or mistyped source from running forever or filling memory.
-MAX_SECTION_BYTES = 1 << 28
-MAX_ALIGNMENT = 1 << 16
-MAX_REMEMBERED_STATEMENTS = 1 << 16
 
 
 
@@ -66,7 +66,6 @@ class Assembler(ControlFlow):
     def __init__(self, target="gfx900", filename="<stdin>", code_object_version=None,
                  show_encoding=False, features=None, include_dirs=(), dwarf_version=None,
                  compilation_dir=None):
-        from .objfile import parse_features
         self.target = get_target(target)
         self.features = parse_features(_target_features(target))
         self.features.update(features or {})
@@ -237,7 +236,6 @@ class Assembler(ControlFlow):
         for fix in encoded.fixups:
             self.add_fixup(start + fix.offset, fix.size, fix.kind, fix.expr, statement.column)
         if self.show_encoding:
-            from .listing import encoding_lines
             self.listing.extend(encoding_lines(encoded, operands, self))
 
     # ---- symbols -----------------------------------------------------------------
@@ -291,7 +289,6 @@ class Assembler(ControlFlow):
             raise StatementError("redefinition of a label", column)
         value = self.evaluate(expr)
         if value.is_absolute:
-            from .expr import Const
             symbol.variable = Const(value.constant)
         elif value.sub is None and value.add is not None and value.add.defined \
                 and value.add.variable is None and value.specifier is None:
@@ -330,7 +327,6 @@ class Assembler(ControlFlow):
         symbol = self.symbols.get(name)
         if symbol is None or symbol.variable is None or name in self.resolving:
             return False
-        from .expr import symbols_in
         self.resolving.add(name)
         try:
             return all(self.is_constant_symbol(inner) for inner in symbols_in(symbol.variable))
@@ -454,7 +450,6 @@ class Assembler(ControlFlow):
     def _finish(self):
         if self.conditions:
             self.error("unmatched .if at end of file", 1, Location(self.filename, 0, 1, ""))
-        from .fixups import resolve_fixups
         self._debug_sections()
         self._bind_section_names()
         resolve_fixups(self)

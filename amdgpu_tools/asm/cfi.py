@@ -21,7 +21,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..elf import constants as elfc
+from .diagnostics import StatementError
 from .dwarf_bytes import DwarfBuffer, append_to_section, temporary_label
+from .model import Location
 from .syntax import StringLit, parse_arguments
 
 CODE_ALIGNMENT_FACTOR = 4
@@ -92,7 +94,6 @@ def _state(asm) -> CfiState:
 
 
 def _error(message, column=None):
-    from .control import StatementError
     return StatementError(message, column)
 
 
@@ -129,7 +130,6 @@ def directive_startproc(asm, directive):
 
 def _next_line(asm):
     """Where llvm-mc reports frame errors: the start of the line after the directive."""
-    from .model import Location
     line = asm.line
     return Location(line.filename, line.number + 1, 1, "", line.included_from)
 
@@ -226,7 +226,6 @@ def write_frames(asm, dwarf_version: int):
     """Append .eh_frame and/or .debug_frame for every finished frame."""
     state = asm.cfi
     if state.open:
-        from .model import Location
         asm.error("Unfinished frame!", where=Location(asm.filename, asm.end_line, 1, ""))
         return
     if not state.frames:

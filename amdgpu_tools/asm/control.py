@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ToolchainError
+from .diagnostics import StatementError
 from .source import SourceLine, find_include, split_arguments, strip_comments
 from .syntax import parse_arguments
 
@@ -37,14 +38,6 @@ _MAX_EXPANSION_LINES = 1_000_000
 _MAX_NESTING = 20
 #: Files deep that .include may nest (llvm-mc recurses without a bound).
 _MAX_INCLUDE_DEPTH = 64
-
-
-class StatementError(ToolchainError):
-    """An error at a given column of the current line."""
-
-    def __init__(self, message, column=None):
-        super().__init__(message)
-        self.column = column
 
 
 class ControlFlow:

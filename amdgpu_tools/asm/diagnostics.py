@@ -5,6 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import ToolchainError
+
+
+class StatementError(ToolchainError):
+    """An error at a given column of the current line."""
+
+    def __init__(self, message, column=None):
+        super().__init__(message)
+        self.column = column
+
 
 @dataclass
 class Diagnostic:

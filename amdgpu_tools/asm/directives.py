@@ -10,8 +10,11 @@ code objects are accepted and ignored; the debug-information ones (.file,
 from __future__ import annotations
 
 from ..elf import constants as elfc
+from .diagnostics import StatementError
 from .expr import Const, Sym
-from .source import split_arguments
+from .leb128 import encode_leb128
+from .limits import MAX_SECTION_BYTES
+from .source import find_include, split_arguments
 from .syntax import AtType, StringLit, parse_arguments
 
 #: Bytes emitted by each integer data directive.
@@ -57,7 +60,6 @@ def _symbol_names(asm, directive):
 
 
 def _error(asm, message):
-    from .assembler import StatementError
     return StatementError(message)
 
 
@@ -262,7 +264,6 @@ def _strings(terminate):
 def directive_incbin(asm, directive):
     """``.incbin "file"[, skip[, count]]``: the file's bytes from ``skip`` on,
     at most ``count`` of them, looked up as ``.include`` looks for files."""
-    from .source import find_include
     args = _args(directive)
     if not args or not isinstance(args[0], StringLit):
         raise _error(asm, "expected string in '.incbin' directive")
@@ -336,7 +337,6 @@ def directive_fill(asm, directive):
 
 
 def _check_size(asm, nbytes):
-    from .assembler import MAX_SECTION_BYTES
     if asm.current.size + nbytes > MAX_SECTION_BYTES:
         raise _error(asm, f"section '{asm.current.name}' would exceed {MAX_SECTION_BYTES} bytes")
 
@@ -386,21 +386,6 @@ def _leb128(signed):
         for arg in _args(directive):
             asm.emit(encode_leb128(asm.absolute(arg), signed))
     return handler
-
-
-def encode_leb128(value: int, signed: bool) -> bytes:
-    """LEB128 as DWARF writes it (unsigned values are taken modulo 2**64)."""
-    out = bytearray()
-    if not signed:
-        value &= (1 << 64) - 1
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        done = (value == 0 and not byte & 0x40) or (value == -1 and byte & 0x40) if signed \
-            else value == 0
-        out.append(byte if done else byte | 0x80)
-        if done:
-            return bytes(out)
 
 
 def directive_addrsig(asm, directive):

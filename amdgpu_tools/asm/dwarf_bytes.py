@@ -10,7 +10,8 @@ symbols, and ``append_to_section`` turns them into ordinary data fixups that
 
 from __future__ import annotations
 
-from .directives import encode_leb128
+from .expr import Binary, Sym
+from .leb128 import encode_leb128
 from .model import Fixup, Location, Symbol
 
 
@@ -71,7 +72,6 @@ def temporary_label(asm, section, offset: int) -> Symbol:
 def append_to_section(asm, section, buffer: DwarfBuffer) -> int:
     """Append ``buffer`` to ``section``; its references become data fixups.
     Returns the offset where the buffer starts."""
-    from .expr import Binary, Sym
     start = len(section.data)
     section.data += buffer.data
     where = Location(asm.filename, 0, 1, "")

@@ -23,8 +23,9 @@ import re
 from dataclasses import dataclass, field
 
 from ..elf import constants as elfc
-from .directives import encode_leb128
+from .diagnostics import StatementError
 from .dwarf_bytes import DwarfBuffer, append_to_section, temporary_label
+from .leb128 import encode_leb128
 from .syntax import unescape
 
 #: Line program parameters llvm-mc uses for every target.
@@ -164,7 +165,6 @@ def _tokens(directive):
 
 
 def _error(message, column):
-    from .control import StatementError
     return StatementError(message, column)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..elf import constants as elfc
 from ..errors import ToolchainError
-from .expr import ExprError, Value
+from .expr import ExprError, Value, symbols_in
 
 #: Relocation type of an instruction literal by its relocation specifier.
 LITERAL_RELOCATIONS = {
@@ -110,7 +110,6 @@ _REL32 = 4
 
 
 def _mentions_label(asm, expr) -> bool:
-    from .expr import symbols_in
     return any(not asm.is_constant_symbol(name) for name in symbols_in(expr))
 
 

@@ -9,7 +9,7 @@ its offset, expression and kind, e.g.
 from __future__ import annotations
 
 from ..isa.asm_operands import Modifier, SymbolRef
-from .expr import Binary, llvm_text
+from .expr import Binary, Const, llvm_text
 
 _COMMENT_COLUMN = 40
 
@@ -43,7 +43,6 @@ def _kind(fixup, operand) -> str:
 
 
 def _is_constant(expr) -> bool:
-    from .expr import Const
     return isinstance(expr, Const)
 
 

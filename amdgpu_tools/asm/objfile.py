@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..elf import constants as elfc
 from ..elf.writer import RelocatableObject
 from ..errors import ToolchainError
+from .leb128 import encode_leb128
 from .model import Section, Symbol
 
 
@@ -120,7 +121,6 @@ def _address_significance_table(asm, obj, emitted):
     Indices follow the writer's order: the null symbol, locals, then globals,
     each in the order they were added.
     """
-    from .directives import encode_leb128
     ordered = [s for s in obj.symbols if s.bind == elfc.STB_LOCAL] + \
         [s for s in obj.symbols if s.bind != elfc.STB_LOCAL]
     index = {id(s): i + 1 for i, s in enumerate(ordered)}
