@@ -18,6 +18,14 @@ class DecodeError(ToolchainError):
     """Bytes that do not decode to an instruction of the target."""
 
 
+class InstructionError(ToolchainError):
+    """An instruction that cannot be encoded; ``operand_index`` points at the culprit."""
+
+    def __init__(self, message, operand_index=None):
+        super().__init__(message)
+        self.operand_index = operand_index
+
+
 class AsmError(ToolchainError):
     """Assembly failed; ``diagnostics`` holds every error found."""
 

@@ -10,6 +10,7 @@ import struct
 from functools import lru_cache
 
 from ..errors import DecodeError
+from .families import families
 from .fields import words_to_int
 from .instruction import Instruction
 from .targets import Target, get_target
@@ -18,7 +19,6 @@ from .targets import Target, get_target
 @lru_cache(maxsize=None)
 def match_table(generation):
     """``[(format, family module)]`` of one generation, most specific first."""
-    from .families import families
     entries = []
     for module in families():
         for fmt in module.FORMATS:

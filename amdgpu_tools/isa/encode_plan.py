@@ -39,6 +39,8 @@ here: ``PlannedEncoded.text`` asks the real encoder when a listing wants it.
 
 from . import encoder
 from .asm_operands import Encoded, Func, Imm, Modifier, Reg, SpecialReg, SymbolRef
+from .families import families
+from .families.encoding_forms import EncodingMixin
 from .operands import encode_register
 from .targets import get_target
 
@@ -310,7 +312,7 @@ def _literal_shapes_allowed(mnemonic, target):
 def _word_operands_only(mnemonic, target):
     family = _claimant(mnemonic, target)
     candidates = getattr(family, "candidates", None)
-    if candidates is None or _claims(family, mnemonic, target, _encoding_mixin()) is _UNKNOWN:
+    if candidates is None or _claims(family, mnemonic, target, EncodingMixin) is _UNKNOWN:
         return False
     rows = candidates(mnemonic, target)
     return bool(rows) and not any(
@@ -341,11 +343,6 @@ def _shows_verbatim_literal(mnemonic, anchor, target):
         return False
     return not encoded.fixups and bytes(encoded.data) == bytes(data[:-4]) + other.to_bytes(
         4, "little")
-
-
-def _encoding_mixin():
-    from .families.encoding_forms import EncodingMixin
-    return EncodingMixin
 
 
 def _verified(plan, mnemonic, anchor, files, counts, target):
@@ -416,8 +413,6 @@ def _claimant(mnemonic, target):
 
 
 def _find_claimant(mnemonic, target):
-    from .families import families
-    from .families.encoding_forms import EncodingMixin
     for family in families():
         claims = _claims(family, mnemonic, target, EncodingMixin)
         if claims is _UNKNOWN:

@@ -7,23 +7,15 @@ family (``isa.families``) in turn: table families (scalar, VALU) implement
 ``lookup``/``encode``/``text`` functions and their ``FORMATS``.
 """
 
-from ..errors import ToolchainError
+from ..errors import InstructionError, ToolchainError  # noqa: F401  (InstructionError re-exported)
 from .asm_operands import Encoded
+from .families import families
 from .fields import int_to_words
 from .targets import ALL_TARGETS, get_target
 
 
-class InstructionError(ToolchainError):
-    """An instruction that cannot be encoded; ``operand_index`` points at the culprit."""
-
-    def __init__(self, message, operand_index=None):
-        super().__init__(message)
-        self.operand_index = operand_index
-
-
 def encode_instruction(mnemonic, operands, target):
     """Encode one instruction; raises ``InstructionError`` with a readable message."""
-    from .families import families
     target = get_target(target)
     mnemonic = mnemonic.lower()
     operands = list(operands)
@@ -72,7 +64,6 @@ def _format_for(module, info, target):
 
 
 def _known_elsewhere(mnemonic, target):
-    from .families import families
     for other in ALL_TARGETS:
         if other is target:
             continue

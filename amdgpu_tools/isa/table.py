@@ -11,6 +11,8 @@ and flags.  Rows are plain dicts wrapped by ``OpInfo`` for attribute access.
 import json
 from importlib import resources
 
+from .targets import get_target
+
 
 class OpInfo:
     """One table row; ``row`` keeps the raw dict for family-specific keys."""
@@ -47,7 +49,6 @@ class OpInfo:
 
 def _alias_match(target, names):
     """Processors not swept inherit from the swept processor with the same features."""
-    from .targets import get_target
     for name in names:
         other = get_target(name)
         if other.generation == target.generation and other.features == target.features:

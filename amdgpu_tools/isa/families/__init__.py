@@ -84,12 +84,7 @@ def families():
     if _FAMILIES is None:
         found = []
         for module_name in FAMILY_MODULES:
-            try:
-                module = importlib.import_module(f"{__name__}.{module_name}")
-            except ModuleNotFoundError as exc:
-                if exc.name != f"{__name__}.{module_name}":
-                    raise
-                continue
+            module = importlib.import_module(f"{__name__}.{module_name}")
             found.append(getattr(module, "FAMILY", module))
         _FAMILIES = tuple(found)
     return _FAMILIES

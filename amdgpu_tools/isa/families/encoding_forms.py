@@ -5,7 +5,13 @@ VOP3, then DPP and SDWA; the first form whose operand checks pass wins.  When
 none does, the error of the form that got furthest is reported.
 """
 
+from ...errors import InstructionError
 from ..asm_operands import Encoded, Fixup, Imm, SymbolRef
+from ..decoder import decode
+from . import table_encoder as enc
+from .operand_types import is_float_type, type_size
+from .table_encoder import RowMismatch, encode_row, symbol_text
+
 _FORM_ORDER = {"VOP1": 0, "VOP2": 0, "VOPC": 0, "SOP1": 0, "SOP2": 0, "SOPK": 0, "SOPC": 0,
                "SOPP": 0, "SMEM": 0, "SMRD": 0, "VOP3": 1, "VOP3P": 1, "DPP": 2, "SDWA": 3}
 
@@ -23,7 +29,6 @@ class LazyText(Encoded):
     @property
     def text(self):
         if self._text is None:
-            from ..decoder import decode
             inst = decode(self.data, 0, self._target)
             inst.symbols = self._symbols or None
             self._text = inst.text()
@@ -48,8 +53,6 @@ class EncodingMixin:
         return rows
 
     def encode_instruction(self, mnemonic, operands, target):
-        from .table_encoder import RowMismatch, encode_row
-        from ..encoder import InstructionError
         rows = self.candidates(mnemonic, target)
         if not rows:
             return None
@@ -72,7 +75,6 @@ class EncodingMixin:
         ctx.fail(f"invalid operand for instruction (expected {spec['fixed']})")
 
     def encode_operand(self, ctx, spec, operand):
-        from . import table_encoder as enc
         kind = spec["kind"]
         field = spec["field"]
         gen = ctx.gen
@@ -126,19 +128,14 @@ class EncodingMixin:
         return int(operand.value) & 0xFFFF
 
     def encode_label(self, ctx, field, operand):
-        from . import table_encoder as enc
         if isinstance(operand, SymbolRef):
-            from .table_encoder import symbol_text
             ctx.fixups.append(Fixup(0, 2, "branch16", operand.expr, operand.specifier))
             ctx.symbols[field] = symbol_text(operand)
             return 0
         return enc.encode_immediate(ctx, operand, 16, signed=True)
 
     def encode_k_literal(self, ctx, spec, operand):
-        from . import table_encoder as enc
-        from .table_family import is_float_type, type_size
         if isinstance(operand, SymbolRef):
-            from .table_encoder import symbol_text
             ctx.set_literal(0, fixup=operand)
             ctx.scalar_reads.add(("literal", "symbol"))
             ctx.symbols[spec["field"]] = symbol_text(operand)

@@ -1,7 +1,9 @@
 """Scalar memory: SMRD (GFX6/7) and SMEM (GFX8/9), incl. scalar stores and s_memtime."""
 
 from .. import operands as codec
+from ..asm_operands import Imm, SymbolRef
 from .formats_core import SMEM_FORMATS
+from .table_encoder import scalar_register_code, symbol_text
 from .table_family import TableFamily, scalar_text
 
 
@@ -52,8 +54,6 @@ class ScalarMemoryFamily(TableFamily):
             return None
         if spec.get("kind") != "smem_offset":
             return super().encode_operand(ctx, spec, operand)
-        from ..asm_operands import Imm, SymbolRef
-        from .table_encoder import scalar_register_code
         fields = ctx.fields
         if isinstance(operand, Imm) and not operand.is_float:
             value = int(operand.value)
@@ -75,7 +75,6 @@ class ScalarMemoryFamily(TableFamily):
                 fields["imm"], fields["offset"] = 1, value
             return None
         if isinstance(operand, SymbolRef) and ctx.row.format == "SMRD" and ctx.gen == 7:
-            from .table_encoder import symbol_text
             fields["imm"], fields["offset"] = 0, codec.LITERAL
             ctx.set_literal(0, fixup=operand)
             ctx.symbols["offset"] = symbol_text(operand)

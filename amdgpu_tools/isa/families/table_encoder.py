@@ -13,7 +13,7 @@ from .. import operands as codec
 from .. import spelling
 from ..asm_operands import Func, Imm, Modifier, Reg, SpecialReg, SymbolRef, Fixup
 from ..fields import int_to_words
-from .table_family import is_float_type, type_size
+from .operand_types import is_float_type, type_size
 
 
 #: read-only scalar sources that use the constant bus like an SGPR

@@ -8,9 +8,7 @@ codec.  Family modules (sop.py, smem.py, vop.py) configure one instance and
 add their modifier printing.
 """
 
-import re
 import struct
-from functools import lru_cache
 
 from ...errors import DecodeError
 from .. import operands as codec
@@ -20,31 +18,10 @@ from ..fields import words_to_int
 from ..instruction import Instruction
 from ..table import load_rows
 from .encoding_forms import EncodingMixin
+from .operand_types import is_float_type, type_size
 
 #: operand kinds whose field may hold the literal marker (255)
 LITERAL_KINDS = ("src", "ssrc")
-
-_TYPE_SIZE = {"16": 16, "32": 32, "64": 64}
-
-
-def type_size(spec):
-    """Bit size of an operand's value: from its type ('f16', 'b64') or its width."""
-    return _type_size(spec.get("type"), spec.get("width", 1))
-
-
-@lru_cache(maxsize=None)
-def _type_size(vtype, width):
-    if vtype:
-        digits = re.match(r"[a-z]+(\d+)", vtype)  # 'f16x2' (packed) has 16-bit elements
-        if digits and digits.group(1) in _TYPE_SIZE:
-            return _TYPE_SIZE[digits.group(1)]
-    return 64 if width == 2 else 32
-
-
-def is_float_type(spec):
-    vtype = spec.get("type") or ""
-    return vtype.startswith("f")
-
 
 class DecodePlan:
     """What one (target, format, opcode) decodes to, worked out on its first sight:

@@ -18,7 +18,8 @@ from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_or
                          check_plain, decode_error,
                          expect_count, expect_vgpr, load_table, modifier_flag, reject_unknown,
                          split_operands, table_key, vreg_text)
-from ..asm_operands import Reg
+from ...errors import InstructionError
+from ..asm_operands import Encoded, Modifier, Reg
 
 FORMATS = (VINTRP_SI, VINTRP_VI, VOP3_INTERP)
 _TABLE = "vintrp.json"
@@ -205,8 +206,6 @@ def encode_instruction(mnemonic, operands, target):
     Like llvm-mc, a VINTRP mnemonic written with VOP3-only features (clamp,
     omod, high, neg/abs) is encoded in its VOP3 (_e64) form.
     """
-    from ..asm_operands import Encoded, Modifier
-    from ..encoder import InstructionError
     info = lookup(mnemonic, target)
     if info is None:
         return None

@@ -1,5 +1,6 @@
 """Vector ALU: VOP1, VOP2, VOPC, VOP3 (a and b), VOP3P, and their DPP/SDWA forms."""
 
+from ...errors import DecodeError
 from .. import operands as codec
 from .formats_core import VALU_FORMATS, VOP3B_SI, VOP3B_VI
 from .table_family import TableFamily, scalar_text
@@ -54,7 +55,6 @@ class VectorFamily(VectorEncoding, TableFamily):
         return super().literal_rule(row)
 
     def decode_rules(self, row, target):
-        from ...errors import DecodeError
         rules = super().decode_rules(row, target)
         if row.encoding == "SDWA":
             used = {spec.get("field") for spec in row.operands}

@@ -3,6 +3,9 @@
 The inverse of vop.py's printing; mixed into ``VectorFamily``.
 """
 
+from ..asm_operands import Reg
+from .table_encoder import encode_source, scalar_register_code
+
 SDWA_SEL = ("BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD")
 SDWA_UNUSED = ("UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE")
 _SEL = {name: i for i, name in enumerate(SDWA_SEL)}
@@ -72,8 +75,6 @@ class VectorEncoding:
         self.set_source_modifiers(ctx, spec, operand)
 
     def encode_sdwa_source(self, ctx, spec, operand):
-        from .table_encoder import encode_source
-        from ..asm_operands import Reg
         if isinstance(operand, Reg) and operand.file == "v":
             if operand.count != spec.get("width", 1):
                 ctx.fail("invalid operand for instruction")
@@ -114,7 +115,6 @@ class VectorEncoding:
                 fields[prefix + "_sext"] = 1
 
     def encode_fixed(self, ctx, spec, spec_index, operand):
-        from .table_encoder import scalar_register_code
         if ctx.row.encoding == "SDWA" and spec_index == 0 and "sd" in ctx.layout.fields:
             code = scalar_register_code(ctx, operand, 2)
             if code is None or code >= 128:
