@@ -38,6 +38,7 @@ import numpy as np
 
 from ..errors import KernelError, MemoryFault, WatchdogTimeout
 from . import gpr_index
+from . import setup as setup_mod
 from .context import BARRIER, END, Branch, Context, Jump, Retry
 from .launch import DispatchResult
 from .operands import OperandError
@@ -76,7 +77,6 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     initial register set-up of each batch and may adjust it (tests use it);
     ``decode`` replaces the ISA decoder.
     """
-    from . import setup as setup_mod
     started = time.monotonic()
     result = DispatchResult()
     setup = request.setup
@@ -124,7 +124,6 @@ def _groups_per_batch(request, vgprs):
 
 def _make_state(request, layout, group_ids, first_wave, initializer):
     """A WaveState for the work-groups ``group_ids`` with their initial registers."""
-    from . import setup as setup_mod
     init = setup_mod.initial_wave_state(layout, group_ids, first_wave_slot=first_wave)
     waves = init.exec_mask.shape[0]
     state = WaveState(target=request.target, num_waves=waves,
@@ -458,8 +457,7 @@ class Scheduler:
             key = (pc, modes)
             variant = self.indexed_records.get(key)
             if variant is None:
-                variant = self.indexed_records[key] = gpr_index.variant_record(
-                    self.program, record, modes)
+                variant = self.indexed_records[key] = self.program.variant(record, modes)
             self.executed, self.lanes_executed, self.steps = self._run_steps(
                 pc, _as_sel(part), 0, {pc: variant})
 

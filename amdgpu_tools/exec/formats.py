@@ -9,23 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import lanes as lane_ops
 from . import operands as ops
+from .operands import field
+from .registry import SEMANTICS
 from .rounding import mode_picker
+from .sem_scalar_int import INT_SALU
 from .state import EXEC_HI, EXEC_LO, VCC_LO, lanes_to_mask
 
 _NO_DST = (None, "none")
 
 
 # ------------------------------------------------------------------ helpers
-def field(inst, *names, default=0):
-    """The first of ``names`` present in the instruction's fields."""
-    fields = inst.fields
-    for name in names:
-        if name in fields:
-            return fields[name]
-    return default
-
-
 def _aperture_reader(program):
     request = program.request
     shared = getattr(request, "shared_aperture_base", 0) or 0
@@ -140,7 +135,6 @@ def _bitwise_by_halves(inst, semantic, dst_code, writes_exec):
     narrow = _BITWISE_B64.get(semantic.op)
     if narrow is None or dst_code is None or dst_code + 2 > 128 or inst.encoding != "SOP2":
         return None
-    from .registry import SEMANTICS
     fn = SEMANTICS[narrow].fn
     first = row_pair(field(inst, "ssrc0"), inst.literal)
     second = row_pair(field(inst, "ssrc1"), inst.literal)
@@ -210,7 +204,6 @@ def _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec):
     """``run(ctx, state, wave)`` of an SALU op for a single wave with its
     Python-int twin (sem_scalar_int.py), or None when it has none or an
     operand only the NumPy getters read."""
-    from .sem_scalar_int import INT_SALU
     twin = INT_SALU.get(semantic.op)
     if twin is None:
         return None
@@ -356,25 +349,6 @@ def _flush_f32(bits):
     return np.where(tiny, bits & _SIGN_F32, bits)
 
 
-def _modifier_fn(type_, use_abs, use_neg):
-    """Apply VOP3/DPP/SDWA abs and neg to raw float bits (exact, NaN-safe)."""
-    width = ops.FLOAT_TYPES.get(type_)
-    if width is None or not (use_abs or use_neg):
-        return None
-    dtype = np.uint64 if width == 64 else np.uint32
-    sign = dtype(ops.SIGN_BIT[width])
-    keep = dtype(~ops.SIGN_BIT[width] & ((1 << (64 if width == 64 else 32)) - 1))
-
-    def modify(bits):
-        bits = np.asarray(bits, dtype=dtype)
-        if use_abs:
-            bits = bits & keep
-        if use_neg:
-            bits = bits ^ sign
-        return bits
-    return modify
-
-
 def _result_modifiers(type_, clamp, omod):
     """Output modifiers on a float result: omod, then clamp to [0, 1]; with
     MODE.DX10_CLAMP (the default) a NaN clamps to 0, else it stays NaN."""
@@ -447,7 +421,7 @@ def source_getters(inst, semantic, program, src_mods=None, op_sel=0):
             getter = _flushing_wide(getter, type_)
         if op_sel >> i & 1 and ops.bits_of(type_) == 16:
             getter = _op_sel_source(getter)
-        modify = _modifier_fn(modifier_type(semantic, type_), bool(abs_ >> i & 1),
+        modify = ops.source_modifier(modifier_type(semantic, type_), bool(abs_ >> i & 1),
                               bool(neg >> i & 1))
         if modify is not None:
             getter = _compose(modify, getter)
@@ -457,7 +431,6 @@ def source_getters(inst, semantic, program, src_mods=None, op_sel=0):
 
 def build_valu(inst, semantic, program):
     """VOP1/VOP2/VOP3 (and their DPP/SDWA forms) with a pure semantic function."""
-    from . import lanes as lane_ops
     fn = semantic.fn
     flags = semantic.flags
     is_vop3 = inst.encoding == "VOP3"
@@ -642,7 +615,6 @@ def _compose(modify, getter):
 # ------------------------------------------------------------------ compare
 def build_vcmp(inst, semantic, program):
     """VOPC or VOP3-encoded compare: a lane mask to VCC/SGPR pair (and EXEC)."""
-    from . import lanes as lane_ops
     fn = semantic.fn
     is_vop3 = inst.encoding == "VOP3"
     src_mods = lane_ops.source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None

@@ -20,8 +20,6 @@ waves are stepped the same way, with a record that does nothing.
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from .state import M0
@@ -107,34 +105,5 @@ def indexed_fields(inst, index, enables, writes_vgpr_dst=True):
     return fields
 
 
-def variant_record(program, record, key):
-    """The record waves in the modes ``key`` = (index, enables, vskip) run at this PC."""
-    index, enables, vskip = key
-    if vskip and record.is_vector:
-        from .program import Record
-        return Record(record.pc, record.inst, _skipped)
-    return indexed_record(program, record, index, enables)
-
-
-def _skipped(ctx):
-    """A vector instruction under MODE.VSKIP: nothing happens."""
-    return None
-
-
-def indexed_record(program, record, index, enables):
-    """A record of ``record``'s instruction with its enabled VGPR operands moved by ``index``."""
-    from .program import Record, semantic_for
-    inst = record.inst
-    if not enables or not is_valu(inst):
-        return record
-    semantic = semantic_for(inst, program.generation)
-    writes_vgpr = inst.op not in SGPR_DESTINATION_OPS and not (
-        semantic is not None and semantic.kind == "vcmp")
-    variant = copy.copy(inst)
-    variant.fields = indexed_fields(inst, index, enables, writes_vgpr)
-    variant._text = None
-    return Record(record.pc, variant, program._bind(variant, record.pc))
-
-
 __all__ = ["MODE_GPR_IDX_EN", "MODE_VSKIP", "enable_mode", "set_vskip", "any_enabled",
-           "partition", "indexed_fields", "indexed_record", "variant_record"]
+           "partition", "indexed_fields"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import operands as ops
-from .formats import field
+from .operands import field
 
 _LANE = np.arange(64)
 _ROW_BASE = _LANE & ~15
@@ -80,8 +80,7 @@ class DppModifiers:
                     values = np.where(readable, values, values.dtype.type(0))
                 return values
         if index < 2:
-            from .formats import _modifier_fn
-            modify = _modifier_fn(type_, bool(self.abs[index]), bool(self.neg[index]))
+            modify = ops.source_modifier(type_, bool(self.abs[index]), bool(self.neg[index]))
             if modify is not None:
                 base = getter
                 return lambda state, sel: modify(base(state, sel))
@@ -132,8 +131,7 @@ class SdwaModifiers:
         elif sel != 6 or sext:
             inner = getter
             getter = (lambda state, sel_: sdwa_select(inner(state, sel_), sel, sext))
-        from .formats import _modifier_fn
-        modify = _modifier_fn(type_, bool(self.abs[index]), bool(self.neg[index]))
+        modify = ops.source_modifier(type_, bool(self.abs[index]), bool(self.neg[index]))
         if modify is not None:
             base = getter
             return lambda state, sel_: modify(base(state, sel_))

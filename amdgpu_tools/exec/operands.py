@@ -191,3 +191,31 @@ def split64(bits):
     bits = np.asarray(bits, dtype=np.uint64)
     low = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
     return low, (bits >> np.uint64(32)).astype(np.uint32)
+
+
+def field(inst, *names, default=0):
+    """The first of ``names`` present in the instruction's fields."""
+    fields = inst.fields
+    for name in names:
+        if name in fields:
+            return fields[name]
+    return default
+
+
+def source_modifier(type_, use_abs, use_neg):
+    """Apply VOP3/DPP/SDWA abs and neg to raw float bits (exact, NaN-safe)."""
+    width = FLOAT_TYPES.get(type_)
+    if width is None or not (use_abs or use_neg):
+        return None
+    dtype = np.uint64 if width == 64 else np.uint32
+    sign = dtype(SIGN_BIT[width])
+    keep = dtype(~SIGN_BIT[width] & ((1 << (64 if width == 64 else 32)) - 1))
+
+    def modify(bits):
+        bits = np.asarray(bits, dtype=dtype)
+        if use_abs:
+            bits = bits & keep
+        if use_neg:
+            bits = bits ^ sign
+        return bits
+    return modify

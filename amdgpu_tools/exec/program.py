@@ -17,7 +17,12 @@ used only while the registry still holds the semantic it was built from
 
 from __future__ import annotations
 
+import copy
+
 from ..errors import DecodeError, KernelError, MemoryFault, UnsupportedInstruction
+from ..isa import decode as isa_decode
+from . import gpr_index
+from . import semantics  # noqa: F401  (registers every semantic)
 from .formats import BUILDERS
 from .operands import OperandError
 from .registry import SEMANTICS, UNSUPPORTED
@@ -93,14 +98,12 @@ class Program:
     """The decode cache of one dispatch (or one loaded code object)."""
 
     def __init__(self, memory, target, request=None, decode=None):
-        from . import semantics  # noqa: F401  (registers every semantic)
         self.memory = memory
         self.target = target
         self.request = request
         self.generation = getattr(target, "generation", 9)
         if decode is None:
-            from ..isa import decode as decode_fn
-            decode = decode_fn
+            decode = isa_decode
         self._decode = decode
         self._records = {}
         #: what a builder may read besides the instruction (see ``_BOUND``)
@@ -156,6 +159,24 @@ class Program:
         bound = _BOUND[(self._binding_key, code)] = _BOUND[own_key] = (inst, semantic, run)
         return bound
 
+    def variant(self, record, key):
+        """The record waves in the modes ``key`` = (index, enables, vskip) of
+        ``gpr_index`` run at this PC: under MODE.VSKIP a vector instruction does
+        nothing; with VGPR indexing its enabled VGPR operands move by the index."""
+        index, enables, vskip = key
+        if vskip and record.is_vector:
+            return Record(record.pc, record.inst, _skipped)
+        inst = record.inst
+        if not enables or not gpr_index.is_valu(inst):
+            return record
+        semantic = semantic_for(inst, self.generation)
+        writes_vgpr = inst.op not in gpr_index.SGPR_DESTINATION_OPS and not (
+            semantic is not None and semantic.kind == "vcmp")
+        variant = copy.copy(inst)
+        variant.fields = gpr_index.indexed_fields(inst, index, enables, writes_vgpr)
+        variant._text = None
+        return Record(record.pc, variant, self._bind(variant, record.pc))
+
     def _bind(self, inst, pc):
         semantic = semantic_for(inst, self.generation)
         if semantic is None:
@@ -164,6 +185,11 @@ class Program:
             return BUILDERS[semantic.kind](inst, semantic, self)
         except OperandError as error:
             return _failing(str(error))
+
+
+def _skipped(ctx):
+    """A vector instruction under MODE.VSKIP: nothing happens."""
+    return None
 
 
 def _rejecting(inst):
