@@ -5,7 +5,7 @@ command-line tools start quickly without loading NumPy-heavy modules they do
 not need.
 """
 
-__version__ = "0.1.0"
+from .version import __version__
 __all__ = ["Device", "LocalMemory", "__version__"]
 
 

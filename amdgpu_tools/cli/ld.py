@@ -18,10 +18,10 @@ import sys
 
 import click
 
-from .. import __version__
 from ..errors import LinkError, ToolchainError
 from ..link import WholeArchive, link_result
 from ..link.libsearch import find_library
+from ..version import __version__
 from .common import remove_stale_output, run_click, write_output
 
 TOOL = "amdgpu-ld"

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..errors import ElfFormatError, TargetError
+
 # --- identification -------------------------------------------------------
 ELF_MAGIC = b"\x7fELF"
 ELFCLASS64 = 2
@@ -257,7 +259,6 @@ R_AMDGPU_REL16 = 14
 
 def relocation_recipe(rtype: int) -> RelocationRecipe:
     """The recipe of a relocation type; unknown types are an ElfFormatError."""
-    from ..errors import ElfFormatError
     try:
         return RELOCATION_BY_VALUE[rtype]
     except KeyError:
@@ -271,7 +272,6 @@ def relocation_name(rtype: int) -> str:
 
 def mach_of_processor(name: str) -> int:
     """EF_AMDGPU_MACH value for a canonical processor name (``gfx803``)."""
-    from ..errors import TargetError
     try:
         return EF_AMDGPU_MACH_AMDGCN[name]
     except KeyError:
@@ -287,6 +287,5 @@ def isa_version_of_processor(name: str) -> tuple[int, int, int]:
     """(major, minor, stepping) of ``gfxMNS`` names, as the v2 notes store it."""
     digits = name[3:]
     if not name.startswith("gfx") or len(digits) != 3:
-        from ..errors import TargetError
         raise TargetError(f"cannot derive an ISA version from processor '{name}'")
     return int(digits[0]), int(digits[1]), int(digits[2], 16)

@@ -117,7 +117,7 @@ def amdgpu_metadata_note(msgpack_bytes: bytes) -> Note:
 
 def describe_note(note: Note) -> str:
     """A readable rendering of a note's payload (used by amdgpu-objdump)."""
-    from . import metadata
+    from . import metadata_v3 as metadata  # YAML and MessagePack only when used
     try:
         if note.owner == NOTE_OWNER_AMD and note.type == NT_AMD_HSA_CODE_OBJECT_VERSION:
             major, minor = decode_code_object_version(note.desc)

@@ -11,14 +11,15 @@ import gc
 import os
 from dataclasses import dataclass
 
-from .. import __version__
 from ..elf import constants as C
 from ..elf.structs import Elf64_Dyn, Elf64_Rela, Elf64_Sym, align_up
 from ..errors import LinkError
+from ..version import __version__
 from . import layout as L
 from .archive import WholeArchive, is_archive, read_archive
 from .comdat import ComdatGroups
 from .dynamic import DynamicSymbols, dynamic_bytes, dynamic_entries, rela_dyn
+from .mapfile import render_map
 from .merge import MergedSection, is_mergeable, merge_key
 from .notes import merge_note_sections
 from .objects import InputSection, load_object
@@ -39,7 +40,6 @@ class LinkResult:
     linker: "Linker"
 
     def map_text(self) -> str:
-        from .mapfile import render_map
         return render_map(self.linker)
 
 

@@ -21,6 +21,7 @@ from ..elf import constants as C
 from ..elf.structs import align_up
 from ..errors import LinkError
 from .objects import InputSection
+from .symbols import DEFINED, Symbol
 from .xxh3 import xxh3_64
 
 SHARDS = 32
@@ -65,7 +66,6 @@ class MergedSection:
         """(symbol, addend) for "member's section symbol + offset": as in ld.lld,
         the addend chooses the piece, so it is mapped together with the value."""
         if self._section_symbol is None:
-            from .symbols import DEFINED, Symbol
             self._section_symbol = Symbol(self.section.name, C.STB_LOCAL, C.STT_SECTION,
                                           C.STV_DEFAULT, 0, 0, self.section, DEFINED, None)
         return self._section_symbol, self.output_offset(member, offset)

@@ -29,6 +29,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
+from ..exec import run_dispatch
 from ..exec.launch import DispatchRequest, ExecutionLimits, GlobalDataShare
 from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIER_DEPENDENCIES,
                       BARRIER_PACKET, KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
@@ -114,7 +115,6 @@ class PacketProcessor:
     @property
     def executor(self):
         if self._executor is None:
-            from ..exec import run_dispatch  # the embedded executor, imported when first used
             self._executor = run_dispatch
         return self._executor
 

@@ -28,6 +28,7 @@ import time
 import traceback
 
 from ..errors import MemoryFault, ToolchainError, UnsupportedInstruction
+from ..exec import run_dispatch
 from ..exec.launch import ExecutionLimits, TraceOptions, profile_lines
 from ..isa.targets import get_target
 from ..runtime.descriptors import decode_amd_kernel_code, decode_kernel_descriptor
@@ -178,7 +179,6 @@ class VirtualGpu:
     # ------------------------------------------------------------- packets
     def _execute(self, request):
         """The executor, and the profile of each kernel when --profile asked."""
-        from ..exec import run_dispatch
         result = run_dispatch(request)
         for line in profile_lines(result, f"profile of kernel '{request.kernel_name}'"):
             report(line)
