@@ -11,7 +11,7 @@ limiting resource and how much of it must be freed to gain one more wave.
 
 The descriptors and metadata are read by the ELF layer (``elf.listing``'s
 descriptor sources, ``elf.kernel_descriptor``, ``elf.kernel_code``,
-``elf.setup``, ``elf.metadata``); the only facts this module adds are the
+``elf.metadata``; ``runtime.descriptors.kernel_setup``); the only facts this module adds are the
 per-generation limits in ``GENERATIONS``, from LLVM's AMDGPU backend
 (AMDGPUBaseInfo / GCNSubtarget / AMDGPUSubtarget, LLVM 19):
 
@@ -41,7 +41,7 @@ from ..elf.kernel_descriptor import KernelDescriptor
 from ..elf.listing import descriptor_sources
 from ..elf.metadata import kernels_from_notes, metadata_documents
 from ..elf.reader import ElfFile, read_elf
-from ..elf.setup import kernel_setup
+from ..runtime.descriptors import kernel_setup
 from ..errors import ToolchainError
 
 INFINITE = 1 << 30

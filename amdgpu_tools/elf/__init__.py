@@ -73,7 +73,8 @@ Public API (import from the submodules named here):
     What amdgpu-objdump prints: ``disassembly(elf, target)``, ``instruction_line(address,
     inst, describe_target=None)``, ``section_headers symbol_table relocation_listing
     notes_listing kernels_listing`` (each ``(elf) -> str``).
-``amdgpu_tools.elf.setup``
-    ``kernel_setup(descriptor, entry_address) -> amdgpu_tools.exec.launch.KernelSetup``
-    for either descriptor kind.
+
+What the executor needs from a descriptor (``KernelSetup``) is the runtime's:
+``amdgpu_tools.runtime.descriptors.kernel_setup`` (the ELF layer imports neither the runtime
+nor the executor).
 """

@@ -7,7 +7,7 @@ import pytest
 from amdgpu_tools.elf.kernel_code import AMD_KERNEL_CODE_T_SIZE, AmdKernelCodeT, KernelCodeError
 from amdgpu_tools.elf.kernel_descriptor import DirectiveError, KernelDescriptor
 from amdgpu_tools.elf.reader import read_elf
-from amdgpu_tools.elf.setup import kernel_setup
+from amdgpu_tools.runtime.descriptors import kernel_setup
 from amdgpu_tools.errors import ToolchainError
 
 from .helpers import data_path, read_bytes
