@@ -20,12 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import LaunchError, MemoryFault
+from ..runtime.layouts import AMD_QUEUE
 from .addressing import WAVE_SIZE, encode_buffer_resource
 from .memo import read_only_memo
-
-#: Byte offsets in amd_queue_t of the aperture high halves GFX7/8 code reads.
-QUEUE_GROUP_APERTURE_OFFSET = 0x40
-QUEUE_PRIVATE_APERTURE_OFFSET = 0x44
 
 #: Scratch is handed to waves in units that keep FLAT_SCRATCH_HI (GFX7/8,
 #: 256-byte units) exact; hardware allocates 1 KiB-granular wave slots.
@@ -161,12 +158,13 @@ def _publish_apertures(layout: DispatchLayout) -> None:
     if not address or layout.generation >= 9:
         return
     try:
-        memory.write_u32(address + QUEUE_GROUP_APERTURE_OFFSET,
-                         layout.shared_aperture_base >> 32)
-        memory.write_u32(address + QUEUE_PRIVATE_APERTURE_OFFSET,
-                         layout.private_aperture_base >> 32)
-    except MemoryFault:
-        pass    # no queue structure mapped (a bare executor test): nothing to publish
+        AMD_QUEUE.write(memory, address, "group_segment_aperture_base_hi",
+                        layout.shared_aperture_base >> 32)
+        AMD_QUEUE.write(memory, address, "private_segment_aperture_base_hi",
+                        layout.private_aperture_base >> 32)
+    except MemoryFault as fault:
+        raise LaunchError(f"kernel '{layout.request.kernel_name}': no amd_queue_t at "
+                          f"0x{address:x} to publish the apertures in ({fault})") from None
 
 
 def release_dispatch(layout: DispatchLayout) -> None:

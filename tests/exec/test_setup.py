@@ -69,7 +69,10 @@ def test_v3_style_kernarg_and_workgroup_ids():
 
 
 def test_every_user_sgpr_in_set_up_order_v2_style():
+    memory = DeviceMemory()
+    queue = memory.allocate(256)      # GFX8: the dispatch publishes the apertures in it
     req = request(target="gfx803", private=20, block=(64, 1, 1), grid=(200, 3, 2),
+                  memory=memory, queue=queue,
                   enable_sgpr_private_segment_buffer=True, enable_sgpr_dispatch_ptr=True,
                   enable_sgpr_queue_ptr=True, enable_sgpr_kernarg_segment_ptr=True,
                   enable_sgpr_dispatch_id=True, enable_sgpr_flat_scratch_init=True,
@@ -85,7 +88,7 @@ def test_every_user_sgpr_in_set_up_order_v2_style():
     assert len(row) == 18 + 4
     assert row[0:4] == list(layout.private_segment_buffer)
     assert row[4:6] == [lo(PACKET), hi(PACKET)]
-    assert row[6:8] == [lo(QUEUE), hi(QUEUE)]
+    assert row[6:8] == [lo(queue), hi(queue)]
     assert row[8:10] == [lo(KERNARG), hi(KERNARG)]
     assert row[10:12] == [5, 1]
     # GFX8 flat scratch init: offset from the hidden private base, per-lane size
@@ -165,7 +168,7 @@ def test_gfx9_scratch_layout_and_flat_scratch():
 
 
 def test_gfx8_flat_scratch_register_holds_offset_and_size():
-    req = request(target="gfx803", private=16, grid=(192, 1, 1),
+    req = request(target="gfx803", private=16, grid=(192, 1, 1), queue=0,   # no amd_queue_t
                   enable_sgpr_flat_scratch_init=True)
     layout, init = first_waves(req)
     # FLAT_SCRATCH_HI = wave offset >> 8, FLAT_SCRATCH_LO = per-lane bytes
