@@ -61,16 +61,6 @@ class DispatchLayout:
         """GFX7/8 SH_HIDDEN_PRIVATE_BASE_VIMID: where FLAT_SCRATCH_HI counts from."""
         return self.scratch_address
 
-    @property
-    def workgroup_total(self) -> int:
-        x, y, z = self.workgroup_counts
-        return x * y * z
-
-    @property
-    def max_waves_per_group(self) -> int:
-        x, y, z = self.workgroup_size
-        return -(-(x * y * z) // WAVE_SIZE)
-
 
 @dataclass
 class WaveBatchInit:

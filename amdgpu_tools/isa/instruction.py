@@ -2,10 +2,16 @@
 
 
 class Instruction:
-    """One decoded instruction (see ISA_CONTRACT.md for the attributes).
+    """One decoded instruction.
 
-    ``family`` is the plug-in module that decoded it; ``text()`` asks it to
-    print, so every family owns its syntax.
+    ``op`` is the mnemonic (the target's name, no _e64/_dpp suffix),
+    ``encoding`` the encoding it was decoded from (``base_encoding`` the one it
+    extends, e.g. VOP1 for a DPP form), ``opcode`` its opcode there, ``words``
+    its dwords (``size`` bytes, the literal included; ``literal`` the literal
+    dword or None), ``fields`` the unpacked fields by their manual names,
+    ``info`` the family's description of the op, ``format`` the matched
+    ``isa.fields.Format``. ``family`` is the plug-in module that decoded it;
+    ``text()`` asks it to print, so every family owns its syntax.
     """
 
     __slots__ = ("op", "encoding", "base_encoding", "opcode", "size", "words", "literal",

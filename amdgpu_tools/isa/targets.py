@@ -41,11 +41,6 @@ class Target:
         """True when the processor has ``feature`` (a string of ``features``)."""
         return feature in self.features
 
-    @property
-    def triple_cpu(self):
-        """The ``-mcpu`` value LLVM tools accept for this target."""
-        return self.name
-
 
 def _target(name, aliases, version, mach, extra=(), xnack=False, sramecc=False):
     generation = version[0]

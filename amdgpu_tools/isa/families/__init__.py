@@ -71,9 +71,6 @@ class Family:
         for modifier in modifiers:
             ctx.error(f"invalid modifier '{modifier}' for {row.asm}", modifier)
 
-    def extra_words(self, inst):
-        return 0
-
 
 _FAMILIES = None
 

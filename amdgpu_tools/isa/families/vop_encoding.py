@@ -131,15 +131,6 @@ class VectorEncoding:
             reads.append((106, 2))
         return reads
 
-    def twin_modifiers(self, name):
-        """Row-level modifiers (clamp, omod) of the op's VOP3 form."""
-        cache = self.__dict__.setdefault("_twin_row_cache", {})
-        if not cache:
-            for row in self.rows:
-                if row.encoding == "VOP3":
-                    cache[row.name] = row.modifiers
-        return cache.get(name, ())
-
     def encode_modifiers(self, ctx, modifiers):
         row = ctx.row
         fields = ctx.fields
