@@ -28,8 +28,8 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
+from .. import exec as exec_package
 from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
-from ..exec import run_dispatch
 from ..exec.launch import DispatchRequest, ExecutionLimits, GlobalDataShare
 from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIER_DEPENDENCIES,
                       BARRIER_PACKET, KERNEL_DISPATCH_PACKET, PACKET_TYPE_AGENT_DISPATCH,
@@ -115,7 +115,7 @@ class PacketProcessor:
     @property
     def executor(self):
         if self._executor is None:
-            self._executor = run_dispatch
+            self._executor = exec_package.run_dispatch  # looked up now: tests replace it
         return self._executor
 
     # ------------------------------------------------------------------ loop

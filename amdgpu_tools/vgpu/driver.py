@@ -27,8 +27,8 @@ import sys
 import time
 import traceback
 
+from .. import exec as exec_package
 from ..errors import MemoryFault, ToolchainError, UnsupportedInstruction
-from ..exec import run_dispatch
 from ..exec.launch import ExecutionLimits, TraceOptions, profile_lines
 from ..isa.targets import get_target
 from ..runtime.descriptors import decode_amd_kernel_code, decode_kernel_descriptor
@@ -179,7 +179,7 @@ class VirtualGpu:
     # ------------------------------------------------------------- packets
     def _execute(self, request):
         """The executor, and the profile of each kernel when --profile asked."""
-        result = run_dispatch(request)
+        result = exec_package.run_dispatch(request)
         for line in profile_lines(result, f"profile of kernel '{request.kernel_name}'"):
             report(line)
         return result
