@@ -43,55 +43,47 @@ _V3_VERSION = re.compile(r"^\s*\.amdhsa_code_object_version\s+([345])\b", re.MUL
 class AmdgpuState:
     """What the AMDGPU directives of one file have said so far."""
 
-    def __init__(self, asm):
-        self.asm = asm
+    def __init__(self, ctx):
+        self.ctx = ctx
         self.notes: list = []
-        self.note_section_created = False
-        self.target_directive = None
-        self.lds_symbols: list = []
-        self.kernel_names: set = set()
 
     # ---- version ---------------------------------------------------------------
 
     def detect_version(self, source: str):
         """Pick the code object version: option, else directives, else llvm-mc 19's default."""
-        asm = self.asm
-        if asm.requested_version is not None:
+        ctx = self.ctx
+        if ctx.options.requested_version is not None:
             return
         match = _V3_VERSION.search(source)
         if match:
-            asm.code_object_version = int(match.group(1))
+            ctx.options.code_object_version = int(match.group(1))
         elif _V2_DIRECTIVES.search(source):
-            asm.code_object_version = 2
+            ctx.options.code_object_version = 2
 
     @property
     def is_v2(self) -> bool:
-        return self.asm.code_object_version == 2
+        return self.ctx.options.code_object_version == 2
 
     def require(self, v2: bool, name: str):
         if v2 != self.is_v2:
             raise ToolchainError(f"directive {name} is not supported with code object "
-                                 f"version {self.asm.code_object_version}")
+                                 f"version {self.ctx.options.code_object_version}")
 
     # ---- notes -----------------------------------------------------------------
 
     def add_note(self, note):
         """Notes go to ``.note``, created at the point of the first note as llvm-mc does."""
-        if ".note" not in self.asm.sections:
-            current, previous = self.asm.current, self.asm.previous
-            self.asm.switch_section(".note", elfc.SHT_NOTE, elfc.SHF_ALLOC)
-            self.asm.current, self.asm.previous = current, previous
-        self.asm.sections[".note"].alignment = 4
+        if ".note" not in self.ctx.sections:
+            current, previous = self.ctx.sections.current, self.ctx.sections.previous
+            self.ctx.sections.switch(".note", elfc.SHT_NOTE, elfc.SHF_ALLOC)
+            self.ctx.sections.current, self.ctx.sections.previous = current, previous
+        self.ctx.sections[".note"].alignment = 4
         self.notes.append(note)
 
-    # ---- hooks from the assembler -----------------------------------------------
-
-    def label_defined(self, symbol):
-        """Nothing to do per label today; kept so kernels can be tracked later."""
+    # ---- blocks ----------------------------------------------------------------
 
     def block(self, name, rest, body, first, end):
         """A collected block; errors at its end line, as llvm-mc reports them."""
-        self.end_line = end
         if name == ".amd_kernel_code_t":
             self._amd_kernel_code_t(body, end)
         elif name == ".amdhsa_kernel":
@@ -105,15 +97,15 @@ class AmdgpuState:
         try:
             action()
         except ToolchainError as error:
-            self.asm.error(str(error), None, self._where(end, end.text.strip()))
+            self.ctx.diagnostics.error(str(error), None, self._where(end, end.text.strip()))
 
     def _abandon(self, rest_of_block, end):
         """After a bad line llvm-mc stops reading the block: the rest are plain lines."""
-        self.asm.pending.extendleft(reversed(list(rest_of_block) + [end]))
+        self.ctx.pending.extendleft(reversed(list(rest_of_block) + [end]))
 
     def finish(self):
         """Fill in the note section's bytes."""
-        section = self.asm.sections.get(".note")
+        section = self.ctx.sections.get(".note")
         if section is not None and self.notes:
             section.data[:] = elf_notes.encode_notes(self.notes)
 
@@ -121,7 +113,7 @@ class AmdgpuState:
 
     def _amd_kernel_code_t(self, body, end):
         self.require(True, ".amd_kernel_code_t")
-        code = AmdKernelCodeT.defaults(self.asm.target)
+        code = AmdKernelCodeT.defaults(self.ctx.target)
         for index, line in enumerate(body):
             text = line.text.strip()
             if not text:
@@ -132,16 +124,16 @@ class AmdgpuState:
                     raise ToolchainError("expected '='")
                 code.set(key.strip(), self._kernel_code_value(value.strip()))
             except ToolchainError as error:
-                self.asm.error(str(error), None, self._where(line, key.strip()))
+                self.ctx.diagnostics.error(str(error), None, self._where(line, key.strip()))
                 self._abandon(body[index + 1:], end)
                 return
-        self.asm.emit(code.to_bytes())
+        self.ctx.sections.emit(code.to_bytes())
 
     def _kernel_code_value(self, text):
         args = parse_arguments(text)
         if len(args) != 1:
             raise ToolchainError("expected one value")
-        return self.asm.absolute(args[0])
+        return self.ctx.symbols.absolute(args[0])
 
     def _where(self, line, token):
         return Location(line.filename, line.number, _column_of(line.raw, token), line.raw)
@@ -159,8 +151,9 @@ class AmdgpuState:
         name = rest.strip()
         if not name:
             raise ToolchainError("expected symbol name after .amdhsa_kernel")
-        descriptor = KernelDescriptor.defaults(self.asm.target, self.asm.code_object_version,
-                                                _target_id(self.asm))
+        descriptor = KernelDescriptor.defaults(self.ctx.target,
+                                               self.ctx.options.code_object_version,
+                                               _target_id(self.ctx))
         seen = set()
         for index, line in enumerate(body):
             text = line.text.strip()
@@ -176,31 +169,31 @@ class AmdgpuState:
                 seen.add(key)
                 descriptor.set(key, self._kernel_code_value(text[len(key):].strip()))
             except ToolchainError as error:
-                self.asm.error(str(error), None, self._where(line, key))
+                self.ctx.diagnostics.error(str(error), None, self._where(line, key))
                 self._abandon(body[index + 1:], end)
                 return
         try:
             descriptor.finish()
         except ToolchainError as error:
-            self.asm.error(str(error), None, self._where(end, end.text.strip()))
+            self.ctx.diagnostics.error(str(error), None, self._where(end, end.text.strip()))
             return
         self._emit_kernel_descriptor(name, descriptor.to_bytes())
 
     def _emit_kernel_descriptor(self, name, data):
         """``name.kd``: a 64-byte object in the current section, entry offset relocated."""
-        asm = self.asm
-        kernel = asm.symbol(name)
-        kd = asm.define_label(name + ".kd")
+        ctx = self.ctx
+        kernel = ctx.symbols.named(name)
+        kd = ctx.symbols.define_label(name + ".kd")
         kd.visibility = kernel.visibility
         if kernel.visibility == elfc.STV_DEFAULT:
             kernel.visibility = elfc.STV_PROTECTED
         kd.sym_type = elfc.STT_OBJECT
         kd.size_expr = Const(KERNEL_DESCRIPTOR_SIZE)
         kd.binding = kernel.binding if kernel.binding is not None else elfc.STB_LOCAL
-        start = asm.current.size
-        asm.emit(data)
+        start = ctx.sections.current.size
+        ctx.sections.emit(data)
         entry = Binary("-", Sym(name), Sym(kd.name))
-        asm.current.fixups.append(_kd_fixup(asm, start + 16, entry))
+        ctx.sections.current.fixups.append(_kd_fixup(ctx, start + 16, entry))
 
     def _metadata_v3(self, body):
         from ..elf.metadata import yaml_source_to_msgpack  # YAML, MessagePack only when used
@@ -209,8 +202,8 @@ class AmdgpuState:
         self.add_note(elf_notes.amdgpu_metadata_note(yaml_source_to_msgpack(text)))
 
 
-def _kd_fixup(asm, offset, expr):
-    return Fixup(asm.current, offset, 8, "kd_entry", expr, asm.location())
+def _kd_fixup(ctx, offset, expr):
+    return Fixup(ctx.sections.current, offset, 8, "kd_entry", expr, ctx.diagnostics.location())
 
 
 def _column_of(raw: str, token: str) -> int:
@@ -218,7 +211,7 @@ def _column_of(raw: str, token: str) -> int:
     return index + 1 if index >= 0 else len(raw) - len(raw.lstrip()) + 1
 
 
-def _string_arg(asm, directive):
+def _string_arg(ctx, directive):
     args = parse_arguments(directive.rest, directive.rest_column - 1) if directive.rest else []
     if len(args) != 1 or not isinstance(args[0], StringLit):
         raise ToolchainError("expected a string")
@@ -227,45 +220,45 @@ def _string_arg(asm, directive):
 
 # ---- one-line directives ----------------------------------------------------------
 
-def directive_hsa_code_object_version(asm, directive):
-    asm.amdgpu.require(True, directive.name)
+def directive_hsa_code_object_version(ctx, directive):
+    ctx.amdgpu.require(True, directive.name)
     args = parse_arguments(directive.rest) if directive.rest else []
     if len(args) != 2:
         raise ToolchainError("expected major and minor version")
-    asm.amdgpu.add_note(elf_notes.code_object_version_note(asm.absolute(args[0]),
-                                                           asm.absolute(args[1])))
+    ctx.amdgpu.add_note(elf_notes.code_object_version_note(ctx.symbols.absolute(args[0]),
+                                                           ctx.symbols.absolute(args[1])))
 
 
-def directive_hsa_code_object_isa(asm, directive):
-    asm.amdgpu.require(True, directive.name)
+def directive_hsa_code_object_isa(ctx, directive):
+    ctx.amdgpu.require(True, directive.name)
     args = parse_arguments(directive.rest) if directive.rest else []
     if not args:
-        major, minor, stepping = v2_isa(asm.target, asm.features.get("xnack"))[1]
+        major, minor, stepping = v2_isa(ctx.target, ctx.features.get("xnack"))[1]
         vendor, arch = "AMD", "AMDGPU"
     elif len(args) == 5 and all(isinstance(a, StringLit) for a in args[3:]):
-        major, minor, stepping = (asm.absolute(a) for a in args[:3])
+        major, minor, stepping = (ctx.symbols.absolute(a) for a in args[:3])
         vendor, arch = args[3].value.decode(), args[4].value.decode()
     else:
         raise ToolchainError("expected major, minor, stepping, vendor and arch")
-    asm.amdgpu.add_note(elf_notes.isa_version_note(major, minor, stepping, vendor, arch))
+    ctx.amdgpu.add_note(elf_notes.isa_version_note(major, minor, stepping, vendor, arch))
 
 
-def directive_amd_amdgpu_isa(asm, directive):
-    asm.amdgpu.require(True, directive.name)
-    isa_name = _string_arg(asm, directive)
-    expected = _target_id(asm)
+def directive_amd_amdgpu_isa(ctx, directive):
+    ctx.amdgpu.require(True, directive.name)
+    isa_name = _string_arg(ctx, directive)
+    expected = _target_id(ctx)
     if isa_name != expected:
         raise ToolchainError(".amd_amdgpu_isa directive does not match triple and/or mcpu "
                              "arguments specified through the command line")
-    asm.amdgpu.add_note(elf_notes.isa_name_note(isa_name))
+    ctx.amdgpu.add_note(elf_notes.isa_name_note(isa_name))
 
 
-def _target_id(asm) -> str:
+def _target_id(ctx) -> str:
     """The target id llvm-mc expects, spelled as the code object version does:
     v2 a processor name of its own for xnack (gfx901), v3 ``+xnack+sram-ecc``
     for features on or any, v4+ ``:sramecc±:xnack±`` for features set."""
-    target, features = asm.target, asm.features
-    version = asm.code_object_version
+    target, features = ctx.target, ctx.features
+    version = ctx.options.code_object_version
     if version == 2:
         return f"amdgcn-amd-amdhsa--{v2_isa(target, features.get('xnack'))[0]}"
     text = f"amdgcn-amd-amdhsa--{target.name}"
@@ -282,45 +275,44 @@ def _target_id(asm) -> str:
     return text
 
 
-def directive_amdgcn_target(asm, directive):
-    asm.amdgpu.require(False, directive.name)
-    target_id = _string_arg(asm, directive)
-    expected = _target_id(asm)
+def directive_amdgcn_target(ctx, directive):
+    ctx.amdgpu.require(False, directive.name)
+    target_id = _string_arg(ctx, directive)
+    expected = _target_id(ctx)
     if target_id != expected:
         raise ToolchainError(f".amdgcn_target directive's target id {target_id} does not match "
                              f"the specified target id {expected}")
-    asm.amdgpu.target_directive = target_id
 
 
-def directive_amdhsa_code_object_version(asm, directive):
-    asm.amdgpu.require(False, directive.name)
+def directive_amdhsa_code_object_version(ctx, directive):
+    ctx.amdgpu.require(False, directive.name)
     args = parse_arguments(directive.rest) if directive.rest else []
     if len(args) != 1:
         raise ToolchainError("expected a version number")
-    version = asm.absolute(args[0])
+    version = ctx.symbols.absolute(args[0])
     if version not in (3, 4, 5):
-        asm.warning(f"code object version {version} is not supported; "
-                    f"keeping version {asm.code_object_version}", directive.rest_column)
+        ctx.diagnostics.warning(f"code object version {version} is not supported; keeping "
+                                f"version {ctx.options.code_object_version}",
+                                directive.rest_column)
         return
-    asm.code_object_version = version
+    ctx.options.code_object_version = version
 
 
-def directive_amdgpu_hsa_kernel(asm, directive):
+def directive_amdgpu_hsa_kernel(ctx, directive):
     args = parse_arguments(directive.rest) if directive.rest else []
     if len(args) != 1 or not isinstance(args[0], Sym):
         raise ToolchainError("expected symbol name")
-    symbol = asm.symbol(args[0].name)
+    symbol = ctx.symbols.named(args[0].name)
     symbol.sym_type = elfc.STT_AMDGPU_HSA_KERNEL
-    asm.amdgpu.kernel_names.add(symbol.name)
 
 
-def directive_amdgpu_lds(asm, directive):
+def directive_amdgpu_lds(ctx, directive):
     args = parse_arguments(directive.rest) if directive.rest else []
     if len(args) not in (2, 3) or not isinstance(args[0], Sym):
         raise ToolchainError("expected symbol name, size and optional alignment")
-    symbol = asm.symbol(args[0].name)
-    size = asm.absolute(args[1])
-    align = asm.absolute(args[2]) if len(args) == 3 else 4
+    symbol = ctx.symbols.named(args[0].name)
+    size = ctx.symbols.absolute(args[1])
+    align = ctx.symbols.absolute(args[2]) if len(args) == 3 else 4
     if size < 0 or size > 0xFFFFFFFF:
         raise ToolchainError("size is too large")
     if align <= 0 or align & (align - 1):
@@ -332,13 +324,12 @@ def directive_amdgpu_lds(asm, directive):
     symbol.sym_type = elfc.STT_OBJECT
     if symbol.binding is None:
         symbol.binding = elfc.STB_GLOBAL
-    asm.amdgpu.lds_symbols.append(symbol)
 
 
 def _hsa_section(name):
-    def handler(asm, directive):
+    def handler(ctx, directive):
         sh_type, flags = _HSA_SECTIONS[name]
-        asm.switch_section(name, sh_type, flags)
+        ctx.sections.switch(name, sh_type, flags)
     return handler
 
 

@@ -87,10 +87,10 @@ class CfiState:
     open: list = field(default_factory=list)
 
 
-def _state(asm) -> CfiState:
-    if asm.cfi is None:
-        asm.cfi = CfiState()
-    return asm.cfi
+def _state(ctx) -> CfiState:
+    if ctx.debug.cfi is None:
+        ctx.debug.cfi = CfiState()
+    return ctx.debug.cfi
 
 
 def _error(message, column=None):
@@ -100,59 +100,60 @@ def _error(message, column=None):
 _OUTSIDE = "this directive must appear between .cfi_startproc and .cfi_endproc directives"
 
 
-def _current_frame(asm, directive) -> Frame:
-    state = _state(asm)
+def _current_frame(ctx, directive) -> Frame:
+    state = _state(ctx)
     if not state.open:
         raise _error(_OUTSIDE, directive.column)
     return state.open[-1]
 
 
-def directive_sections(asm, directive):
+def directive_sections(ctx, directive):
     """``.cfi_sections [.eh_frame][, .debug_frame]``: which tables to write."""
     names = [part.strip() for part in directive.rest.split(",")] if directive.rest.strip() else []
-    state = _state(asm)  # other names are accepted and ignored, as llvm-mc-19 does
+    state = _state(ctx)  # other names are accepted and ignored, as llvm-mc-19 does
     state.eh_frame = ".eh_frame" in names
     state.debug_frame = ".debug_frame" in names
 
 
-def directive_startproc(asm, directive):
-    state = _state(asm)
+def directive_startproc(ctx, directive):
+    state = _state(ctx)
     word = directive.rest.strip()
     if word and word != "simple":
         raise _error("unexpected token", directive.rest_column + len(directive.rest.rstrip()))
-    if state.open and state.open[-1].section is asm.current:
-        asm.error("starting new .cfi frame before finishing the previous one", where=_next_line(asm))
+    if state.open and state.open[-1].section is ctx.sections.current:
+        ctx.diagnostics.error("starting new .cfi frame before finishing the previous one",
+                              where=_next_line(ctx))
         return
-    frame = Frame(asm.current, asm.current.size, simple=bool(word))
+    frame = Frame(ctx.sections.current, ctx.sections.current.size, simple=bool(word))
     state.frames.append(frame)
     state.open.append(frame)
 
 
-def _next_line(asm):
+def _next_line(ctx):
     """Where llvm-mc reports frame errors: the start of the line after the directive."""
-    line = asm.line
+    line = ctx.diagnostics.line
     return Location(line.filename, line.number + 1, 1, "", line.included_from)
 
 
-def directive_endproc(asm, directive):
-    frame = _current_frame(asm, directive)
-    frame.end = asm.current.size
-    asm.cfi.open.pop()
+def directive_endproc(ctx, directive):
+    frame = _current_frame(ctx, directive)
+    frame.end = ctx.sections.current.size
+    ctx.debug.cfi.open.pop()
 
 
-def directive_escape(asm, directive):
-    frame = _current_frame(asm, directive)
-    values = [asm.absolute(arg) for arg in _arguments(directive)]
-    frame.instructions.append((asm.current.size, ".cfi_escape", bytes(v & 0xFF for v in values)))
+def directive_escape(ctx, directive):
+    frame = _current_frame(ctx, directive)
+    values = [ctx.symbols.absolute(arg) for arg in _arguments(directive)]
+    frame.instructions.append((ctx.sections.current.size, ".cfi_escape", bytes(v & 0xFF for v in values)))
 
 
-def directive_signal_frame(asm, directive):
-    _current_frame(asm, directive).signal_frame = True
+def directive_signal_frame(ctx, directive):
+    _current_frame(ctx, directive).signal_frame = True
 
 
-def directive_numeric(asm, directive):
+def directive_numeric(ctx, directive):
     """The register/offset CFI directives; operands are numbers (DWARF register numbers)."""
-    frame = _current_frame(asm, directive)
+    frame = _current_frame(ctx, directive)
     args = _arguments(directive)
     count = _OPERANDS[directive.name]
     if len(args) < count:  # llvm-mc points at the end of the arguments...
@@ -163,12 +164,12 @@ def directive_numeric(asm, directive):
                      directive.rest_column + sum(len(p) + 1 for p in pieces[:count]) - 1)
     registers = _REGISTER_OPERANDS.get(directive.name, (0,))
     texts = _argument_texts(directive)
-    values = tuple(_register(asm, texts[i]) if i in registers and not _is_number(texts[i][0])
-                   else asm.absolute(arg) for i, arg in enumerate(args))
+    values = tuple(_register(ctx, texts[i]) if i in registers and not _is_number(texts[i][0])
+                   else ctx.symbols.absolute(arg) for i, arg in enumerate(args))
     if directive.name == ".cfi_return_column":
         frame.return_column = values[0]
         return
-    frame.instructions.append((asm.current.size, directive.name, values))
+    frame.instructions.append((ctx.sections.current.size, directive.name, values))
 
 
 def _argument_texts(directive):
@@ -186,7 +187,7 @@ def _is_number(text: str) -> bool:
     return text[:1].isdigit()
 
 
-def _register(asm, argument) -> int:
+def _register(ctx, argument) -> int:
     """The DWARF number of a register named in a CFI directive."""
     text, column = argument
     name = text.lower()
@@ -222,22 +223,23 @@ HANDLERS.update({name: directive_numeric for name in _OPERANDS})
 
 # ---- writing the tables ---------------------------------------------------------------
 
-def write_frames(asm, dwarf_version: int):
+def write_frames(ctx, dwarf_version: int):
     """Append .eh_frame and/or .debug_frame for every finished frame."""
-    state = asm.cfi
+    state = ctx.debug.cfi
     if state.open:
-        asm.error("Unfinished frame!", where=Location(asm.filename, asm.end_line, 1, ""))
+        ctx.diagnostics.error("Unfinished frame!", where=Location(
+            ctx.options.filename, ctx.diagnostics.end_line, 1, ""))
         return
     if not state.frames:
         return
-    current, previous = asm.current, asm.previous
+    current, previous = ctx.sections.current, ctx.sections.previous
     if state.eh_frame:
-        section = asm.switch_section(".eh_frame", elfc.SHT_PROGBITS, elfc.SHF_ALLOC)
-        _write_table(asm, section, state.frames, True, dwarf_version)
+        section = ctx.sections.switch(".eh_frame", elfc.SHT_PROGBITS, elfc.SHF_ALLOC)
+        _write_table(ctx, section, state.frames, True, dwarf_version)
     if state.debug_frame:
-        section = asm.switch_section(".debug_frame", elfc.SHT_PROGBITS, 0)
-        _write_table(asm, section, state.frames, False, dwarf_version)
-    asm.current, asm.previous = current, previous
+        section = ctx.sections.switch(".debug_frame", elfc.SHT_PROGBITS, 0)
+        _write_table(ctx, section, state.frames, False, dwarf_version)
+    ctx.sections.current, ctx.sections.previous = current, previous
 
 
 def _cie_key(frame: Frame):
@@ -245,7 +247,7 @@ def _cie_key(frame: Frame):
     return (frame.signal_frame, frame.simple, frame.return_column)
 
 
-def _write_table(asm, section, frames, eh: bool, dwarf_version: int):
+def _write_table(ctx, section, frames, eh: bool, dwarf_version: int):
     start = len(section.data)
     out = DwarfBuffer()
     ordered = sorted(frames, key=_cie_key)
@@ -255,9 +257,9 @@ def _write_table(asm, section, frames, eh: bool, dwarf_version: int):
         if cie_at is None or (eh and key != last_key):
             last_key, cie_at = key, len(out)
             _cie(out, frame, eh, dwarf_version)
-        _fde(asm, out, section, start, frame, cie_at, eh, index == len(ordered) - 1)
+        _fde(ctx, out, section, start, frame, cie_at, eh, index == len(ordered) - 1)
     section.alignment = max(section.alignment, ADDRESS_SIZE)
-    append_to_section(asm, section, out)
+    append_to_section(ctx, section, out)
 
 
 def _cie_version(eh: bool, dwarf_version: int) -> int:
@@ -290,14 +292,14 @@ def _cie(out: DwarfBuffer, frame: Frame, eh: bool, dwarf_version: int):
     out.data[begin:begin + 4] = (len(out) - begin - 4).to_bytes(4, "little")
 
 
-def _fde(asm, out, section, start, frame: Frame, cie_at: int, eh: bool, last: bool):
+def _fde(ctx, out, section, start, frame: Frame, cie_at: int, eh: bool, last: bool):
     length_at = len(out)
     out.u32(0)
     if eh:
         out.u32(len(out) - cie_at)  # distance back to the CIE
     else:
-        out.reference(temporary_label(asm, section, start + cie_at), 4)
-    begin = temporary_label(asm, frame.section, frame.begin)
+        out.reference(temporary_label(ctx, section, start + cie_at), 4)
+    begin = temporary_label(ctx, frame.section, frame.begin)
     size = 4 if eh else ADDRESS_SIZE
     out.reference(begin, size, pc_relative=eh)
     (out.u32 if eh else out.u64)(frame.end - frame.begin)

@@ -97,7 +97,7 @@ class ControlFlow:
         if len(chain) > _MAX_INCLUDE_DEPTH:
             raise StatementError(f"'.include' nested more than {_MAX_INCLUDE_DEPTH} files deep "
                                  "(a file that includes itself?)", column)
-        path = find_include(name, self.include_dirs)
+        path = find_include(name, self.options.include_dirs)
         if path is None:
             raise StatementError(f"Could not find include file '{name}'", column)
         try:
@@ -148,7 +148,7 @@ class ControlFlow:
                 raise StatementError(f"{name} needs two arguments", 1)
             same = parts[0].strip().strip('"') == parts[1].strip().strip('"')
             return same if name in (".ifc", ".ifeqs") else not same
-        value = self.absolute(self._single_expression(rest))
+        value = self.symbols.absolute(self._single_expression(rest))
         return {
             ".if": value != 0, ".ifne": value != 0, ".ifeq": value == 0,
             ".ifgt": value > 0, ".ifge": value >= 0, ".iflt": value < 0, ".ifle": value <= 0,
@@ -184,7 +184,7 @@ class ControlFlow:
         if name == ".macro":
             self._define_macro(rest, body)
         elif name == ".rept":
-            count = self.absolute(self._single_expression(rest))
+            count = self.symbols.absolute(self._single_expression(rest))
             if count < 0:
                 raise StatementError("Count is negative", None)
             self._check_expansion(count * len(body))

@@ -1,6 +1,7 @@
 """The target-independent directives llvm-mc accepts for ELF output.
 
-Each handler takes the assembler and the ``Directive`` statement (name and raw
+Each handler takes the ``context.DirectiveContext`` (symbols, sections,
+diagnostics, debug information) and the ``Directive`` statement (name and raw
 argument text) and parses its own arguments with ``syntax.parse_arguments``.
 Bookkeeping directives that do not change the bytes llvm-mc writes for GCN
 code objects are accepted and ignored; the debug-information ones (.file,
@@ -48,91 +49,91 @@ def _args(directive):
     return parse_arguments(directive.rest, directive.rest_column - 1) if directive.rest else []
 
 
-def _symbol_names(asm, directive):
+def _symbol_names(ctx, directive):
     names = []
     for arg in _args(directive):
         if not isinstance(arg, Sym) or arg.specifier:
-            raise _error(asm, "expected identifier")
+            raise _error(ctx, "expected identifier")
         names.append(arg.name)
     if not names:
-        raise _error(asm, "expected identifier")
+        raise _error(ctx, "expected identifier")
     return names
 
 
-def _error(asm, message):
+def _error(ctx, message):
     return StatementError(message)
 
 
 # ---- sections --------------------------------------------------------------------
 
 def _simple_section(name):
-    def handler(asm, directive):
+    def handler(ctx, directive):
         if directive.rest:
-            _section_with_subsection(asm, name, directive)
+            _section_with_subsection(ctx, name, directive)
         else:
-            asm.switch_section(name)
+            ctx.sections.switch(name)
     return handler
 
 
-def _section_with_subsection(asm, name, directive):
-    asm.absolute(_single(asm, directive))  # subsections are numbered; all fold into one
-    asm.switch_section(name)
+def _section_with_subsection(ctx, name, directive):
+    ctx.symbols.absolute(_single(ctx, directive))  # subsections are numbered; all fold into one
+    ctx.sections.switch(name)
 
 
-def _single(asm, directive):
+def _single(ctx, directive):
     args = _args(directive)
     if len(args) != 1:
-        raise _error(asm, "expected one expression")
+        raise _error(ctx, "expected one expression")
     return args[0]
 
 
-def directive_section(asm, directive):
+def directive_section(ctx, directive):
     name, rest = _split_section_name(directive.rest)
     if not name:
-        raise _error(asm, "expected section name")
+        raise _error(ctx, "expected section name")
     if name in (".strtab", ".symtab", ".shstrtab") or name.startswith(".rela"):
-        raise _error(asm, f"section '{name}' is written by the assembler itself")
+        raise _error(ctx, f"section '{name}' is written by the assembler itself")
     flags = sh_type = None
     if rest.strip().startswith("#"):  # Solaris style: .section .rodata,#alloc,#write
-        rest, flags = "", _sun_style_flags(asm, rest)
+        rest, flags = "", _sun_style_flags(ctx, rest)
     args = parse_arguments(rest, 0) if rest.strip() else []
     entsize = 0
     if args:
         first = args[0]
         if not isinstance(first, StringLit):
-            raise _error(asm, "expected string in directive")
+            raise _error(ctx, "expected string in directive")
         flags = 0
         for letter in first.value.decode():
             if letter not in _SECTION_FLAGS:
-                raise _error(asm, f"unknown flag '{letter}'")
+                raise _error(ctx, f"unknown flag '{letter}'")
             flags |= _SECTION_FLAGS[letter]
     if len(args) > 1:
         kind = args[1]
         type_name = kind.name if isinstance(kind, AtType) else \
             (kind.value.decode() if isinstance(kind, StringLit) else None)
         if type_name is None or type_name.lower() not in _SECTION_TYPES:
-            raise _error(asm, "unknown section type")
+            raise _error(ctx, "unknown section type")
         sh_type = _SECTION_TYPES[type_name.lower()]
     if len(args) > 2:
-        entsize = asm.absolute(args[2])
-    if name in asm.sections and flags is not None:
-        section = asm.sections[name]
+        entsize = ctx.symbols.absolute(args[2])
+    if name in ctx.sections and flags is not None:
+        section = ctx.sections[name]
         if section.flags != flags and (flags | elfc.SHF_ALLOC) != section.flags | elfc.SHF_ALLOC:
-            raise _error(asm, "changed section flags for " + name)
-    asm.switch_section(name, sh_type, flags, entsize)
+            raise _error(ctx, "changed section flags for " + name)
+    ctx.sections.switch(name, sh_type, flags, entsize)
 
 
 _SUN_STYLE_FLAGS = {"alloc": elfc.SHF_ALLOC, "write": elfc.SHF_WRITE, "execinstr": elfc.SHF_EXECINSTR,
                     "exclude": elfc.SHF_EXCLUDE, "tls": elfc.SHF_TLS}
 
 
-def _sun_style_flags(asm, text: str) -> int:
+def _sun_style_flags(ctx, text: str) -> int:
     """``#alloc,#write,...`` (clang-14 writes ``.section .rodata,#alloc``)."""
     flags = 0
     for word in text.split(","):
         word = word.strip()
         if not word.startswith("#") or word[1:] not in _SUN_STYLE_FLAGS:
-            raise _error(asm, "unknown flag")
+            raise _error(ctx, "unknown flag")
         flags |= _SUN_STYLE_FLAGS[word[1:]]
     return flags
 
@@ -146,92 +147,92 @@ def _split_section_name(rest: str):
     return name.strip(), tail
 
 
-def directive_pushsection(asm, directive):
-    asm.section_stack.append((asm.current, asm.previous))
-    directive_section(asm, directive)
+def directive_pushsection(ctx, directive):
+    ctx.sections.stack.append((ctx.sections.current, ctx.sections.previous))
+    directive_section(ctx, directive)
 
 
-def directive_popsection(asm, directive):
-    if not asm.section_stack:
-        raise _error(asm, ".popsection without corresponding .pushsection")
-    asm.current, asm.previous = asm.section_stack.pop()
+def directive_popsection(ctx, directive):
+    if not ctx.sections.stack:
+        raise _error(ctx, ".popsection without corresponding .pushsection")
+    ctx.sections.current, ctx.sections.previous = ctx.sections.stack.pop()
 
 
-def directive_previous(asm, directive):
-    asm.current, asm.previous = asm.previous, asm.current
+def directive_previous(ctx, directive):
+    ctx.sections.current, ctx.sections.previous = ctx.sections.previous, ctx.sections.current
 
 
 # ---- symbols ---------------------------------------------------------------------
 
 def _binding(binding):
-    def handler(asm, directive):
-        for name in _symbol_names(asm, directive):
-            asm.symbol(name).binding = binding
+    def handler(ctx, directive):
+        for name in _symbol_names(ctx, directive):
+            ctx.symbols.named(name).binding = binding
     return handler
 
 
 def _visibility(visibility):
-    def handler(asm, directive):
-        for name in _symbol_names(asm, directive):
-            asm.symbol(name).visibility = visibility
+    def handler(ctx, directive):
+        for name in _symbol_names(ctx, directive):
+            ctx.symbols.named(name).visibility = visibility
     return handler
 
 
-def directive_type(asm, directive):
+def directive_type(ctx, directive):
     args = _args(directive)
     if len(args) != 2 or not isinstance(args[0], Sym):
-        raise _error(asm, "expected identifier and symbol type")
+        raise _error(ctx, "expected identifier and symbol type")
     kind = args[1]
     name = kind.name if isinstance(kind, (AtType, Sym)) else \
         (kind.value.decode() if isinstance(kind, StringLit) else "")
     sym_type = _SYMBOL_TYPES.get(name.lower())
     if sym_type is None:
-        raise _error(asm, "unsupported attribute in '.type' directive")
-    asm.symbol(args[0].name).sym_type = sym_type
+        raise _error(ctx, "unsupported attribute in '.type' directive")
+    ctx.symbols.named(args[0].name).sym_type = sym_type
 
 
-def directive_size(asm, directive):
+def directive_size(ctx, directive):
     args = _args(directive)
     if len(args) != 2 or not isinstance(args[0], Sym):
-        raise _error(asm, "expected identifier and size expression")
-    symbol = asm.symbol(args[0].name)
-    symbol.size_expr = asm.freeze(args[1])
-    symbol.size_where = asm.location(directive.rest_column)
+        raise _error(ctx, "expected identifier and size expression")
+    symbol = ctx.symbols.named(args[0].name)
+    symbol.size_expr = ctx.symbols.freeze(args[1])
+    symbol.size_where = ctx.diagnostics.location(directive.rest_column)
 
 
-def directive_set(asm, directive):
+def directive_set(ctx, directive):
     args = _args(directive)
     if len(args) != 2 or not isinstance(args[0], Sym):
-        raise _error(asm, "expected identifier and expression")
-    if directive.name == ".equiv" and asm.symbols.get(args[0].name) is not None \
-            and asm.symbols[args[0].name].defined:
-        raise _error(asm, f"redefinition of '{args[0].name}'")
-    asm.assign(args[0].name, args[1], directive.rest_column)
+        raise _error(ctx, "expected identifier and expression")
+    if directive.name == ".equiv" and ctx.symbols.get(args[0].name) is not None \
+            and ctx.symbols[args[0].name].defined:
+        raise _error(ctx, f"redefinition of '{args[0].name}'")
+    ctx.symbols.assign(args[0].name, args[1], directive.rest_column)
 
 
-def directive_comm(asm, directive):
+def directive_comm(ctx, directive):
     """``.comm sym, size[, log2 alignment]``; ``.lcomm sym, size`` reserves local .bss space."""
     args = _args(directive)
     if len(args) not in (2, 3) or not isinstance(args[0], Sym):
-        raise _error(asm, "expected identifier, size and optional alignment")
-    symbol = asm.symbol(args[0].name)
-    size = asm.absolute(args[1])
+        raise _error(ctx, "expected identifier, size and optional alignment")
+    symbol = ctx.symbols.named(args[0].name)
+    size = ctx.symbols.absolute(args[1])
     if directive.name == ".lcomm":
         if len(args) == 3:
-            raise _error(asm, "alignment not supported on this target")
-        current, previous = asm.current, asm.previous
-        asm.switch_section(".bss")
-        asm.define_label(symbol.name)
+            raise _error(ctx, "alignment not supported on this target")
+        current, previous = ctx.sections.current, ctx.sections.previous
+        ctx.sections.switch(".bss")
+        ctx.symbols.define_label(symbol.name)
         symbol.sym_type = elfc.STT_OBJECT
         symbol.size_expr = Const(size)
-        asm.emit(bytes(size))
-        asm.current, asm.previous = current, previous
+        ctx.sections.emit(bytes(size))
+        ctx.sections.current, ctx.sections.previous = current, previous
         return
-    power = asm.absolute(args[2]) if len(args) == 3 else 0
+    power = ctx.symbols.absolute(args[2]) if len(args) == 3 else 0
     if not 0 <= power < 32:
-        raise _error(asm, "invalid '.comm' alignment")
+        raise _error(ctx, "invalid '.comm' alignment")
     if symbol.defined and not symbol.common_size:
-        raise _error(asm, "invalid symbol redefinition")
+        raise _error(ctx, "invalid symbol redefinition")
     size = max(size, symbol.common_size)
     symbol.common_size = size
     symbol.common_align = 1 << power
@@ -244,51 +245,51 @@ def directive_comm(asm, directive):
 # ---- data ------------------------------------------------------------------------
 
 def _data(size):
-    def handler(asm, directive):
+    def handler(ctx, directive):
         for arg in _args(directive):
             if isinstance(arg, (StringLit, AtType)):
-                raise _error(asm, "unexpected token in directive")
-            asm.emit_value(arg, size, directive.rest_column)
+                raise _error(ctx, "unexpected token in directive")
+            ctx.emit_value(arg, size, directive.rest_column)
     return handler
 
 
 def _strings(terminate):
-    def handler(asm, directive):
+    def handler(ctx, directive):
         for arg in _args(directive):
             if not isinstance(arg, StringLit):
-                raise _error(asm, "expected string")
-            asm.emit(arg.value + (b"\0" if terminate else b""))
+                raise _error(ctx, "expected string")
+            ctx.sections.emit(arg.value + (b"\0" if terminate else b""))
     return handler
 
 
-def directive_incbin(asm, directive):
+def directive_incbin(ctx, directive):
     """``.incbin "file"[, skip[, count]]``: the file's bytes from ``skip`` on,
     at most ``count`` of them, looked up as ``.include`` looks for files."""
     args = _args(directive)
     if not args or not isinstance(args[0], StringLit):
-        raise _error(asm, "expected string in '.incbin' directive")
+        raise _error(ctx, "expected string in '.incbin' directive")
     if len(args) > 3:
-        raise _error(asm, "unexpected token in '.incbin' directive")
+        raise _error(ctx, "unexpected token in '.incbin' directive")
     name = args[0].value.decode("utf-8", "surrogateescape")
-    skip = asm.absolute(args[1]) if len(args) > 1 else 0
-    count = asm.absolute(args[2]) if len(args) > 2 else None
+    skip = ctx.symbols.absolute(args[1]) if len(args) > 1 else 0
+    count = ctx.symbols.absolute(args[2]) if len(args) > 2 else None
     if skip < 0:
-        error = _error(asm, "skip is negative")
+        error = _error(ctx, "skip is negative")
         error.column = _argument_column(directive, 1)
         raise error
     if count is not None and count < 0:
-        asm.warning("negative count has no effect", _argument_column(directive, 2))
+        ctx.diagnostics.warning("negative count has no effect", _argument_column(directive, 2))
         return
-    path = find_include(name, asm.include_dirs)
+    path = find_include(name, ctx.options.include_dirs)
     if path is None:
-        raise _error(asm, f"Could not find incbin file '{name}'")
+        raise _error(ctx, f"Could not find incbin file '{name}'")
     try:
         with open(path, "rb") as handle:
             handle.seek(skip)
             data = handle.read() if count is None else handle.read(count)
     except OSError as error:
-        raise _error(asm, f"cannot read incbin file '{name}': {error.strerror}") from None
-    asm.emit(data)
+        raise _error(ctx, f"cannot read incbin file '{name}': {error.strerror}") from None
+    ctx.sections.emit(data)
 
 
 def _argument_column(directive, index):
@@ -306,114 +307,115 @@ def _argument_column(directive, index):
     return directive.rest_column
 
 
-def directive_zero(asm, directive):
+def directive_zero(ctx, directive):
     args = _args(directive)
     if not args or len(args) > 2:
-        raise _error(asm, "expected size and optional fill value")
-    count = asm.absolute(args[0])
-    fill = asm.absolute(args[1]) if len(args) > 1 else 0
+        raise _error(ctx, "expected size and optional fill value")
+    count = ctx.symbols.absolute(args[0])
+    fill = ctx.symbols.absolute(args[1]) if len(args) > 1 else 0
     if count < 0:
-        asm.warning(f"'{directive.name}' directive with negative repeat count has no effect",
-                    directive.rest_column)
+        ctx.diagnostics.warning(
+            f"'{directive.name}' directive with negative repeat count has no effect",
+            directive.rest_column)
         return
-    _check_size(asm, count)
-    asm.emit_fill(bytes([fill & 0xFF]) * count)
+    _check_size(ctx, count)
+    ctx.sections.emit_fill(bytes([fill & 0xFF]) * count)
 
 
-def directive_fill(asm, directive):
+def directive_fill(ctx, directive):
     args = _args(directive)
     if not args or len(args) > 3:
-        raise _error(asm, "expected count, size and value")
-    count = asm.absolute(args[0])
-    size = asm.absolute(args[1]) if len(args) > 1 else 1
-    value = asm.absolute(args[2]) if len(args) > 2 else 0
+        raise _error(ctx, "expected count, size and value")
+    count = ctx.symbols.absolute(args[0])
+    size = ctx.symbols.absolute(args[1]) if len(args) > 1 else 1
+    value = ctx.symbols.absolute(args[2]) if len(args) > 2 else 0
     if count < 0:
-        asm.warning("'.fill' directive with negative repeat count has no effect", directive.rest_column)
+        ctx.diagnostics.warning("'.fill' directive with negative repeat count has no effect", directive.rest_column)
         return
     size = min(max(size, 0), 8)
-    _check_size(asm, count * size)
+    _check_size(ctx, count * size)
     unit = (value & 0xFFFFFFFF).to_bytes(8, "little")[:size]
-    asm.emit(unit * count)
+    ctx.sections.emit(unit * count)
 
 
-def _check_size(asm, nbytes):
-    if asm.current.size + nbytes > MAX_SECTION_BYTES:
-        raise _error(asm, f"section '{asm.current.name}' would exceed {MAX_SECTION_BYTES} bytes")
+def _check_size(ctx, nbytes):
+    if ctx.sections.current.size + nbytes > MAX_SECTION_BYTES:
+        raise _error(ctx, f"section '{ctx.sections.current.name}' would exceed {MAX_SECTION_BYTES} bytes")
 
 
 def _alignment(power_of_two):
-    def handler(asm, directive):
+    def handler(ctx, directive):
         pieces = split_arguments(directive.rest) if directive.rest else []
         if not pieces or not pieces[0] or len(pieces) > 3:
-            raise _error(asm, "expected alignment")
-        values = [asm.absolute(_one(asm, piece)) if piece else None for piece in pieces]
+            raise _error(ctx, "expected alignment")
+        values = [ctx.symbols.absolute(_one(ctx, piece)) if piece else None for piece in pieces]
         amount = values[0]
         if power_of_two:
             if not 0 <= amount < 32:
-                raise _error(asm, "invalid alignment value")
+                raise _error(ctx, "invalid alignment value")
             alignment = 1 << amount
         else:
             alignment = amount or 1
             if alignment & (alignment - 1):
-                raise _error(asm, "alignment must be a power of 2")
+                raise _error(ctx, "alignment must be a power of 2")
         fill = values[1] if len(values) > 1 else None   # ``.p2align 3,,7``: no fill value
         max_skip = values[2] if len(values) > 2 else None
-        asm.align(alignment, fill, max_skip)
+        ctx.sections.align(alignment, fill, max_skip)
     return handler
 
 
-def _one(asm, text):
+def _one(ctx, text):
     args = parse_arguments(text)
     if len(args) != 1:
-        raise _error(asm, "expected one expression")
+        raise _error(ctx, "expected one expression")
     return args[0]
 
 
-def directive_ident(asm, directive):
+def directive_ident(ctx, directive):
     args = _args(directive)
     if len(args) != 1 or not isinstance(args[0], StringLit):
-        raise _error(asm, "expected string")
-    current, previous = asm.current, asm.previous
-    comment = asm.switch_section(".comment", elfc.SHT_PROGBITS, elfc.SHF_MERGE | elfc.SHF_STRINGS, 1)
+        raise _error(ctx, "expected string")
+    current, previous = ctx.sections.current, ctx.sections.previous
+    comment = ctx.sections.switch(".comment", elfc.SHT_PROGBITS, elfc.SHF_MERGE | elfc.SHF_STRINGS, 1)
     if not comment.data:
         comment.data += b"\0"
     comment.data += args[0].value + b"\0"
-    asm.current, asm.previous = current, previous
+    ctx.sections.current, ctx.sections.previous = current, previous
 
 
 def _leb128(signed):
-    def handler(asm, directive):
+    def handler(ctx, directive):
         for arg in _args(directive):
-            asm.emit(encode_leb128(asm.absolute(arg), signed))
+            ctx.sections.emit(encode_leb128(ctx.symbols.absolute(arg), signed))
     return handler
 
 
-def directive_addrsig(asm, directive):
+def directive_addrsig(ctx, directive):
     """``.addrsig``: write an address-significance table (.llvm_addrsig) at the end."""
-    asm.addrsig = True
+    ctx.symbols.addrsig = True
 
 
-def directive_addrsig_sym(asm, directive):
-    for name in _symbol_names(asm, directive):
-        symbol = asm.symbol(name)
-        if symbol not in asm.addrsig_symbols:
-            asm.addrsig_symbols.append(symbol)
+def directive_addrsig_sym(ctx, directive):
+    for name in _symbol_names(ctx, directive):
+        symbol = ctx.symbols.named(name)
+        if symbol not in ctx.symbols.addrsig_symbols:
+            ctx.symbols.addrsig_symbols.append(symbol)
 
 
-def _ignored(asm, directive):
+def _ignored(ctx, directive):
     """Accepted for compatibility; changes nothing llvm-mc emits for GCN objects."""
 
 
-def directive_error(asm, directive):
+def directive_error(ctx, directive):
     args = _args(directive)
     message = args[0].value.decode() if args and isinstance(args[0], StringLit) else ".error directive invoked in source file"
-    raise _error(asm, message)
+    raise _error(ctx, message)
 
 
-def directive_warning(asm, directive):
+def directive_warning(ctx, directive):
     args = _args(directive)
     message = args[0].value.decode() if args and isinstance(args[0], StringLit) else ".warning directive invoked in source file"
-    asm.warning(message, directive.column)
+    ctx.diagnostics.warning(message, directive.column)
 
 
 HANDLERS = {

@@ -57,27 +57,27 @@ class DwarfBuffer:
         return len(self.data)
 
 
-def temporary_label(asm, section, offset: int) -> Symbol:
+def temporary_label(ctx, section, offset: int) -> Symbol:
     """A ``.L`` label at ``section``+``offset`` that never reaches the symbol
     table: relocations against it go through the section symbol, as llvm-mc's
     temporary labels do."""
-    name = f".Ldwarf{len(asm.symbols)}"
-    while name in asm.symbols:
+    name = f".Ldwarf{len(ctx.symbols)}"
+    while name in ctx.symbols:
         name += "_"
     symbol = Symbol(name, section, offset, True)
-    asm.symbols[name] = symbol
+    ctx.symbols[name] = symbol
     return symbol
 
 
-def append_to_section(asm, section, buffer: DwarfBuffer) -> int:
+def append_to_section(ctx, section, buffer: DwarfBuffer) -> int:
     """Append ``buffer`` to ``section``; its references become data fixups.
     Returns the offset where the buffer starts."""
     start = len(section.data)
     section.data += buffer.data
-    where = Location(asm.filename, 0, 1, "")
+    where = Location(ctx.options.filename, 0, 1, "")
     for offset, size, symbol, pc_relative in buffer.references:
         expr = Sym(symbol.name)
         if pc_relative:
-            expr = Binary("-", expr, Sym(temporary_label(asm, section, start + offset).name))
+            expr = Binary("-", expr, Sym(temporary_label(ctx, section, start + offset).name))
         section.fixups.append(Fixup(section, start + offset, size, "data", expr, where))
     return start

@@ -88,7 +88,7 @@ class LineTable:
     any_md5: bool = False
     any_source: bool = False
     reported_md5_mix: bool = False
-    #: the last .loc (whether it still waits for bytes is ``asm.dwarf_loc_pending``)
+    #: the last .loc (whether it still waits for bytes is ``ctx.debug.loc_pending``)
     loc: Loc = field(default_factory=Loc)
     #: section -> [(offset, Loc)], in order of each section's first row
     rows: dict = field(default_factory=dict)
@@ -168,11 +168,12 @@ def _error(message, column):
     return StatementError(message, column)
 
 
-def _table(asm) -> LineTable:
-    table = asm.line_table
+def _table(ctx) -> LineTable:
+    table = ctx.debug.line_table
     if table is None:
-        table = asm.line_table = LineTable(asm.dwarf_version or DEFAULT_DWARF_VERSION,
-                                           asm.compilation_dir or os.getcwd())
+        table = ctx.debug.line_table = LineTable(
+            ctx.debug.dwarf_version or DEFAULT_DWARF_VERSION,
+            ctx.debug.compilation_dir or os.getcwd())
     return table
 
 
@@ -180,7 +181,7 @@ def _string(token) -> str:
     return unescape(token[1][1:-1]).decode("utf-8", "surrogateescape")
 
 
-def directive_file(asm, directive):
+def directive_file(ctx, directive):
     """``.file [N] "dir" "name" [md5 0x...] [source "text"]``."""
     tokens = _tokens(directive)
     end_column = directive.rest_column + len(directive.rest.rstrip())
@@ -220,7 +221,7 @@ def directive_file(asm, directive):
             source = _string(value)
     if number is None:
         return  # ``.file "name"``: the STT_FILE form, not a line-table entry
-    table = _table(asm)
+    table = _table(ctx)
     if number == 0:
         table.version = max(table.version, 5)
         table.set_root(directory, name, md5, source)
@@ -231,7 +232,7 @@ def directive_file(asm, directive):
             raise _error(str(error), directive.column) from None
     if table.any_md5 and not table.all_md5 and not table.reported_md5_mix:
         table.reported_md5_mix = True
-        asm.warning("inconsistent use of MD5 checksums", directive.column)
+        ctx.diagnostics.warning("inconsistent use of MD5 checksums", directive.column)
 
 
 #: llvm-mc's words for a .loc operand that is a symbol rather than a number
@@ -240,12 +241,12 @@ _NOT_CONSTANT = {"is_stmt": "is_stmt value not the constant value of 0 or 1",
                  "discriminator": "expected absolute expression"}
 
 
-def directive_loc(asm, directive):
+def directive_loc(ctx, directive):
     """``.loc file [line [column]] [basic_block|prologue_end|epilogue_begin|is_stmt N|isa N|
     discriminator N]...``"""
     tokens = _tokens(directive)
     end_column = directive.rest_column + len(directive.rest.rstrip())
-    table = _table(asm)
+    table = _table(ctx)
     if not tokens or tokens[0][0] != "number":
         raise _error("unexpected token in '.loc' directive", tokens[0][2] if tokens else end_column)
     _, text, column = tokens.pop(0)
@@ -295,10 +296,10 @@ def directive_loc(asm, directive):
             isa = value
         else:
             discriminator = value
-    if asm.dwarf_loc_pending:  # two .loc in a row: the first gets its row here
-        table.make_row(asm.current, asm.current.size)
+    if ctx.debug.loc_pending:  # two .loc in a row: the first gets its row here
+        table.make_row(ctx.sections.current, ctx.sections.current.size)
     table.loc = Loc(number, line, column_number, flags, isa, discriminator)
-    asm.dwarf_loc_pending = True
+    ctx.debug.loc_pending = True
 
 
 # ---- writing the table ----------------------------------------------------------------
@@ -318,32 +319,32 @@ class _LineStrings:
         return self.offsets[key]
 
 
-def write_line_table(asm):
+def write_line_table(ctx):
     """Append the finished line table to ``.debug_line`` (created if needed)."""
-    table = asm.line_table
-    asm.dwarf_loc_pending = False
+    table = ctx.debug.line_table
+    ctx.debug.loc_pending = False
     strings = _LineStrings() if table.version >= 5 else None
     string_refs: list[tuple[int, int]] = []  # (offset in buffer, offset in .debug_line_str)
     out = DwarfBuffer()
     _header(table, out, strings, string_refs)
     for section, rows in table.rows.items():
-        _sequence(asm, out, section, rows, table.version)
-    current, previous = asm.current, asm.previous
-    line_section = asm.switch_section(".debug_line")
+        _sequence(ctx, out, section, rows, table.version)
+    current, previous = ctx.sections.current, ctx.sections.previous
+    line_section = ctx.sections.switch(".debug_line")
     out.data[0:4] = (len(out) - 4).to_bytes(4, "little")
     if strings is not None:
-        str_section = asm.switch_section(".debug_line_str", elfc.SHT_PROGBITS,
-                                         elfc.SHF_MERGE | elfc.SHF_STRINGS, 1)
+        str_section = ctx.sections.switch(".debug_line_str", elfc.SHT_PROGBITS,
+                                          elfc.SHF_MERGE | elfc.SHF_STRINGS, 1)
         start = len(str_section.data)
         str_section.data += strings.data
         labels = {}
         for at, offset in string_refs:
             if offset not in labels:
-                labels[offset] = temporary_label(asm, str_section, start + offset)
+                labels[offset] = temporary_label(ctx, str_section, start + offset)
             out.references.append((at, 4, labels[offset], False))
         out.references.sort(key=lambda reference: reference[0])
-    append_to_section(asm, line_section, out)
-    asm.current, asm.previous = current, previous
+    append_to_section(ctx, line_section, out)
+    ctx.sections.current, ctx.sections.previous = current, previous
 
 
 def _header(table: LineTable, out: DwarfBuffer, strings, string_refs):
@@ -421,7 +422,7 @@ def _bytes(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def _sequence(asm, out: DwarfBuffer, section, rows, version: int):
+def _sequence(ctx, out: DwarfBuffer, section, rows, version: int):
     """One section's rows: MCDwarfLineTable::emitOne, then the end of the sequence."""
     file, last_line, column, flags, isa, discriminator = 1, 1, 0, FLAG_IS_STMT, 0, 0
     previous = None
@@ -456,7 +457,7 @@ def _sequence(asm, out: DwarfBuffer, section, rows, version: int):
             out.u8(DW_LNS_set_epilogue_begin)
         line_delta = loc.line - last_line
         if previous is None:
-            _set_address(asm, out, section, offset)
+            _set_address(ctx, out, section, offset)
             out.raw(encode_advance(line_delta, 0))
         else:
             out.raw(encode_advance(line_delta, offset - previous))
@@ -466,11 +467,11 @@ def _sequence(asm, out: DwarfBuffer, section, rows, version: int):
     out.raw(encode_advance(None, section.size - previous))
 
 
-def _set_address(asm, out: DwarfBuffer, section, offset: int):
+def _set_address(ctx, out: DwarfBuffer, section, offset: int):
     out.u8(0)
     out.uleb(ADDRESS_SIZE + 1)
     out.u8(DW_LNE_set_address)
-    out.reference(temporary_label(asm, section, offset), ADDRESS_SIZE)
+    out.reference(temporary_label(ctx, section, offset), ADDRESS_SIZE)
 
 
 def encode_advance(line_delta, address_delta: int) -> bytes:

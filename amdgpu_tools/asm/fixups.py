@@ -25,23 +25,23 @@ _ABSOLUTE_DATA = {4: 6, 8: 3}
 _RELATIVE_DATA = {4: 4, 8: 5}
 
 
-def resolve_fixups(asm):
-    for section in list(asm.sections.values()):
+def resolve_fixups(ctx):
+    for section in list(ctx.sections.values()):
         for fixup in section.fixups:
             try:
-                _resolve(asm, fixup)
+                _resolve(ctx, fixup)
             except (ToolchainError, ExprError) as error:
-                asm.error(str(error), fixup.where.column, fixup.where)
+                ctx.diagnostics.error(str(error), fixup.where.column, fixup.where)
 
 
-def _resolve(asm, fixup):
-    value = asm.evaluate(fixup.expr)
+def _resolve(ctx, fixup):
+    value = ctx.symbols.evaluate(fixup.expr)
     if fixup.kind == "branch16":
-        _branch(asm, fixup, value)
+        _branch(ctx, fixup, value)
     elif fixup.kind == "literal32":
-        _literal(asm, fixup, value)
+        _literal(ctx, fixup, value)
     else:
-        _data(asm, fixup, value)
+        _data(ctx, fixup, value)
 
 
 def _patch(fixup, number: int, size: int = None):
@@ -50,7 +50,7 @@ def _patch(fixup, number: int, size: int = None):
         (number & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
 
 
-def _branch(asm, fixup, value: Value):
+def _branch(ctx, fixup, value: Value):
     """SOPP simm16 = (target - (pc + 4)) / 4; a branch to a preemptible symbol or
     another section becomes R_AMDGPU_REL16, as llvm-mc writes it."""
     target = value.add
@@ -59,7 +59,7 @@ def _branch(asm, fixup, value: Value):
     if not target.defined:
         raise ToolchainError(f"undefined label '{_shown(target)}'")
     if target.section is not fixup.section or not _is_local(target):
-        _relocate(asm, fixup, _REL16, target, value.constant)
+        _relocate(ctx, fixup, _REL16, target, value.constant)
         _patch(fixup, (value.constant - 4) // 4, 2)
         return
     distance = target.offset + value.constant - (fixup.offset + 4)
@@ -74,7 +74,7 @@ def _branch(asm, fixup, value: Value):
 _REL16 = 14
 
 
-def _literal(asm, fixup, value: Value):
+def _literal(ctx, fixup, value: Value):
     """An instruction literal. Without a specifier llvm-mc makes it PC-relative
     (S + A - P, P = the literal's address); a difference of labels is a plain
     number, and a constant only known at the end still gets an R_AMDGPU_REL32
@@ -86,44 +86,44 @@ def _literal(asm, fixup, value: Value):
         rtype = LITERAL_RELOCATIONS.get(value.specifier)
         if rtype is None:
             raise ToolchainError(f"relocation specifier @{value.specifier} is not supported here")
-        _relocate(asm, fixup, rtype, value.add, value.constant)
+        _relocate(ctx, fixup, rtype, value.add, value.constant)
         return
     if value.is_absolute:
-        if _mentions_label(asm, fixup.expr):
+        if _mentions_label(ctx, fixup.expr):
             _patch(fixup, value.constant)
         else:
             _patch(fixup, 0)
             fixup.section.relocations.append(_Relocation(fixup.offset, _REL32, None, value.constant))
         return
     if value.sub is not None:
-        _pc_relative_difference(asm, fixup, value)
+        _pc_relative_difference(ctx, fixup, value)
         return
     target = value.add
     if target.defined and target.section is fixup.section and target.variable is None \
             and _is_local(target) and not target.common_size:
         _patch(fixup, target.offset + value.constant - fixup.offset)
         return
-    _relocate(asm, fixup, _REL32, target, value.constant)
+    _relocate(ctx, fixup, _REL32, target, value.constant)
 
 
 _REL32 = 4
 
 
-def _mentions_label(asm, expr) -> bool:
-    return any(not asm.is_constant_symbol(name) for name in symbols_in(expr))
+def _mentions_label(ctx, expr) -> bool:
+    return any(not ctx.symbols.is_constant(name) for name in symbols_in(expr))
 
 
 def _is_local(symbol) -> bool:
     return symbol.binding in (None, elfc.STB_LOCAL)
 
 
-def _data(asm, fixup, value: Value):
+def _data(ctx, fixup, value: Value):
     if value.is_absolute:
         _check_range(value.constant, fixup.size, "value")
         _patch(fixup, value.constant)
         return
     if value.sub is not None:
-        _pc_relative_difference(asm, fixup, value)
+        _pc_relative_difference(ctx, fixup, value)
         return
     if value.specifier is not None:
         rtype = LITERAL_RELOCATIONS.get(value.specifier)
@@ -133,10 +133,10 @@ def _data(asm, fixup, value: Value):
         rtype = _ABSOLUTE_DATA.get(fixup.size)
     if rtype is None:
         raise ToolchainError(f"cannot relocate a {fixup.size}-byte value")
-    _relocate(asm, fixup, rtype, value.add, value.constant)
+    _relocate(ctx, fixup, rtype, value.add, value.constant)
 
 
-def _pc_relative_difference(asm, fixup, value: Value):
+def _pc_relative_difference(ctx, fixup, value: Value):
     """``sym - label`` where label is in the fixup's section: a PC-relative relocation."""
     base = value.sub
     if not base.defined or base.section is not fixup.section:
@@ -145,10 +145,10 @@ def _pc_relative_difference(asm, fixup, value: Value):
     if rtype is None:
         raise ToolchainError(f"cannot relocate a {fixup.size}-byte difference")
     addend = value.constant + (fixup.offset - base.offset)
-    _relocate(asm, fixup, rtype, value.add, addend)
+    _relocate(ctx, fixup, rtype, value.add, addend)
 
 
-def _relocate(asm, fixup, rtype, symbol, addend):
+def _relocate(ctx, fixup, rtype, symbol, addend):
     if symbol.is_temporary and not symbol.defined:
         raise ToolchainError(f"Undefined temporary symbol {_shown(symbol)}")
     if rtype not in _PC_RELATIVE and symbol.defined and symbol.variable is not None:

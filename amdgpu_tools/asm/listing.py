@@ -14,7 +14,7 @@ from .expr import Binary, Const, llvm_text
 _COMMENT_COLUMN = 40
 
 
-def encoding_lines(encoded, operands, asm) -> list:
+def encoding_lines(encoded, operands, symbols) -> list:
     data = [f"0x{b:02x}" for b in encoded.data]
     notes = []
     text = encoded.text
@@ -23,7 +23,7 @@ def encoding_lines(encoded, operands, asm) -> list:
     for fixup, (index, operand) in zip(encoded.fixups, symbolic):
         for offset in range(fixup.offset, fixup.offset + fixup.size):
             data[offset] = "A"
-        value = llvm_text(asm.freeze(operand.expr))
+        value = llvm_text(symbols.freeze(operand.expr))
         text = _replace_operand(text, index, value)
         notes.append(f"{' ' * _COMMENT_COLUMN};   fixup A - offset: {fixup.offset}, "
                      f"value: {value}, kind: {_kind(fixup, operand)}")

@@ -98,7 +98,7 @@ def build_object(asm, legacy_e_flags=None) -> RelocatableObject:
             continue
         if _emitted(item):
             emitted[id(item)] = _add_symbol(asm, obj, item)
-    if asm.addrsig:
+    if asm.symbols.addrsig:
         _address_significance_table(asm, obj, emitted)
     for section in asm.sections.values():
         for relocation in section.relocations:
@@ -125,7 +125,7 @@ def _address_significance_table(asm, obj, emitted):
         [s for s in obj.symbols if s.bind != elfc.STB_LOCAL]
     index = {id(s): i + 1 for i, s in enumerate(ordered)}
     data = b"".join(encode_leb128(index[id(emitted[id(symbol)])], False)
-                    for symbol in asm.addrsig_symbols if id(symbol) in emitted)
+                    for symbol in asm.symbols.addrsig_symbols if id(symbol) in emitted)
     section = obj.add_section(".llvm_addrsig", elfc.SHT_LLVM_ADDRSIG, elfc.SHF_EXCLUDE, data, 1)
     with_relocations = sum(1 for s in asm.sections.values() if s.relocations)
     section.link = 2 + len(obj.sections) + with_relocations - 0  # .symtab comes last
@@ -173,7 +173,7 @@ def _add_symbol(asm, obj, symbol: Symbol):
         return obj.add_symbol(symbol.name, None, symbol.common_align, symbol.common_size,
                               binding, elfc.STT_OBJECT, symbol.visibility, elfc.SHN_COMMON)
     if symbol.variable is not None:
-        value = asm.evaluate(symbol.variable)
+        value = asm.symbols.evaluate(symbol.variable)
         if value.is_absolute:
             return obj.add_symbol(symbol.name, None, value.constant & ((1 << 64) - 1), size,
                                   binding, symbol.sym_type, symbol.visibility, elfc.SHN_ABS)
