@@ -17,7 +17,7 @@ from amdgpu_tools.isa import encode_plan, encoder
 from amdgpu_tools.isa.asm_operands import Imm, Modifier, Reg
 from amdgpu_tools.isa.targets import get_target
 
-ISA_TESTS = os.path.join(os.path.dirname(__file__), os.pardir, "isa")
+ISA_TESTS = os.path.dirname(__file__)
 sys.path.insert(0, ISA_TESTS)
 from asm_text import parse_instruction  # noqa: E402
 
