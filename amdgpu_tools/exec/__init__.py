@@ -1,5 +1,18 @@
 """The embedded GCN executor: runs a kernel dispatch on a batch of emulated waves.
 
+Layout
+------
+- ``launch.py``   the dispatch contract (DispatchRequest/Result, limits, trace)
+- ``setup.py``    executor memory: initial registers, LDS, scratch, geometry
+- ``addressing.py`` buffer resources, swizzled scratch, segment addresses
+- ``core/``       the machine without any instruction: ``state`` (WaveState,
+  lane masks), ``program`` (decode once into Records), ``dispatch`` (batches,
+  scheduler, run loop), ``formats`` (the per-format wrappers SALU/VALU/VCMP),
+  ``operands`` (operand fetch), ``lanes`` (DPP/SDWA), ``context``
+  (what a semantic sees, outcomes), ``registry``, ``gpr_index``, ``trace``
+- ``semantics/``  what each instruction does, by family: salu, valu_int,
+  valu_float, vcmp, control, lane, packed, smem, vmem, ds, gds
+
 Entry point
 -----------
 ``run_dispatch(request: DispatchRequest, initializer=None, decode=None) ->
@@ -7,7 +20,7 @@ DispatchResult`` (contract in ``exec/launch.py``). It cuts the grid into
 batches of whole work-groups, asks ``exec/setup.py`` (executor-memory helper:
 ``prepare_dispatch``, ``initial_wave_state``, ``make_lds``) for the initial
 SGPR/VGPR values, LDS and scratch, then runs every batch until all its waves
-have executed s_endpgm (``exec/dispatch.py``). ``initializer(state, request,
+have executed s_endpgm (``exec/core/dispatch.py``). ``initializer(state, request,
 layout, group_ids)`` may adjust the initial state (tests use it).
 
 Scheduling: waves at the same PC form a group and execute each instruction as
@@ -24,7 +37,7 @@ collects a per-PC profile. ``DispatchResult.lane_instructions`` counts active
 lanes of vector instructions plus one per wave for scalar instructions.
 Waves in VGPR indexing mode (s_set_gpr_idx_on) or vector skip (s_setvskip)
 are stepped one instruction at a time by the scheduler, split by index and
-with records pre-decoded for their indexed registers (``exec/gpr_index.py``);
+with records pre-decoded for their indexed registers (``exec/core/gpr_index.py``);
 the fast loop never sees them.
 
 Known limits: only round-to-nearest-even (MODE round bits ignored); MODE's
@@ -35,8 +48,8 @@ are correctly rounded rather than the hardware's 1-ulp approximations;
 v_fma_f64 is fused through an exact two-product; a spin loop that waits for
 another lane of its own wave hangs until the watchdog, as on hardware.
 
-Wave-batch state (``exec/state.py``: ``WaveState``)
----------------------------------------------------
+Wave-batch state (``exec/core/state.py``: ``WaveState``)
+--------------------------------------------------------
 Register files are register-major NumPy arrays, so one register of a run of
 waves is a contiguous view:
 
@@ -61,21 +74,21 @@ waves is a contiguous view:
 ``sel`` selects the waves of a group: a ``slice`` when they are contiguous
 (views, no copies), otherwise a sorted int64 index array.
 
-Registering semantics (``exec/registry.py``)
---------------------------------------------
+Registering semantics (``exec/core/registry.py``)
+-------------------------------------------------
 ``SEMANTICS`` maps a mnemonic (the ``Instruction.op`` from ``amdgpu_tools.isa``)
 to a ``Semantic``. Decorators: ``salu``, ``valu``, ``vcmp`` (pure functions on
-typed NumPy arrays; the per-format wrappers in ``exec/formats.py`` do operand
+typed NumPy arrays; the per-format wrappers in ``exec/core/formats.py`` do operand
 fetch, inline constants/literals, neg/abs/clamp/omod, DPP/SDWA, EXEC masking
 and write-back), ``instruction(op)`` for a raw ``fn(ctx) -> outcome`` and
 ``builder(op)`` for ``fn(inst, program) -> run(ctx)`` bound once at pre-decode
 time (memory instructions use these). ``UNSUPPORTED`` lists what is rejected.
-Modules holding semantics are imported by ``exec/semantics.py``; the memory
-helper's modules (``exec/memory_ops*.py`` or ``exec/memory/``) are imported
-there too when present.
+The semantics live in ``exec/semantics/``, one module per family (salu,
+valu_int, valu_float, vcmp, control, lane, packed, smem, vmem, ds, gds);
+importing ``exec.semantics`` registers them all.
 
-Context and outcomes (``exec/context.py``)
-------------------------------------------
+Context and outcomes (``exec/core/context.py``)
+-----------------------------------------------
 A raw semantic gets ``ctx``: ``ctx.state``, ``ctx.sel``, ``ctx.n``,
 ``ctx.record`` (``pc``, ``size``, ``inst``, ``text``), ``ctx.inst``,
 ``ctx.fields``, ``ctx.exec_lanes()`` ((n,64) bool), ``ctx.write_lanes()``
@@ -87,14 +100,14 @@ run loop. It returns ``None`` (next instruction), ``Branch(taken, target)``,
 ``Jump(pcs)``, ``END``, ``BARRIER`` or ``Retry(blocked)``.
 """
 
-from .context import BARRIER, END, Branch, Context, Jump, Retry  # noqa: F401
-from .registry import (SEMANTICS, UNSUPPORTED, builder, instruction, salu,  # noqa: F401
+from .core.context import BARRIER, END, Branch, Context, Jump, Retry  # noqa: F401
+from .core.registry import (SEMANTICS, UNSUPPORTED, builder, instruction, salu,  # noqa: F401
                        unsupported, valu, vcmp)
-from .state import (WaveState, lanes_to_mask, lanes_to_mask64, mask64_to_lanes,  # noqa: F401
+from .core.state import (WaveState, lanes_to_mask, lanes_to_mask64, mask64_to_lanes,  # noqa: F401
                     mask_to_lanes)
 
 
 def run_dispatch(request, **options):
-    """Run one kernel dispatch to completion (see ``exec/dispatch.py``)."""
-    from .dispatch import run_dispatch as _run
+    """Run one kernel dispatch to completion (see ``exec/core/dispatch.py``)."""
+    from .core.dispatch import run_dispatch as _run
     return _run(request, **options)

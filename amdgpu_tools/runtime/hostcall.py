@@ -341,7 +341,7 @@ def write_to(stream, stream_id: int, text: str) -> None:
 def resident_waves(geometry) -> int:
     """Waves of a launch that can wait on a packet at once: all of them, up to
     the executor's batch size (it runs one batch of work-groups at a time)."""
-    from ..exec.dispatch import MAX_BATCH_WAVES
+    from ..exec.core.dispatch import MAX_BATCH_WAVES
     per_group = -(-geometry.block[0] * geometry.block[1] * geometry.block[2] // LANES)
     groups = 1
     for size, block in zip(geometry.grid, geometry.block):

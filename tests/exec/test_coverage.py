@@ -4,8 +4,8 @@ semantics or is explicitly listed as unsupported (with a reason)."""
 import pytest
 
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers everything)
-from amdgpu_tools.exec.program import semantic_for
-from amdgpu_tools.exec.registry import UNSUPPORTED
+from amdgpu_tools.exec.core.program import semantic_for
+from amdgpu_tools.exec.core.registry import UNSUPPORTED
 from amdgpu_tools.isa.families import families
 from amdgpu_tools.isa.targets import get_target
 

@@ -228,7 +228,7 @@ def test_debugtrap_continues_and_reserved_traps_stop():
 
 
 def test_grid_larger_than_one_batch_runs_batch_after_batch(monkeypatch):
-    from amdgpu_tools.exec import dispatch
+    from amdgpu_tools.exec.core import dispatch
     monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", 3)
     kernel = Kernel(VADD)
     n = 64 * 7 + 5

@@ -8,7 +8,7 @@ A = ADDR[16:0], B = A + size * sext(ADDR[31:17]) (CLRX GcnInstrsDs)."""
 import numpy as np
 import pytest
 
-from amdgpu_tools.exec.memory_ops_ds import src2_address_form
+from amdgpu_tools.exec.semantics.ds import src2_address_form
 from amdgpu_tools.isa import decode
 from amdgpu_tools.isa.targets import get_target
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from amdgpu_tools.errors import KernelError
-from amdgpu_tools.exec import dispatch
-from amdgpu_tools.exec.context import Retry
-from amdgpu_tools.exec.memory_ops_gds import gds_storage
+from amdgpu_tools.exec.core import dispatch
+from amdgpu_tools.exec.core.context import Retry
+from amdgpu_tools.exec.semantics.gds import gds_storage
 
 from .test_mem_ds import ds
 from .test_mem_support import make_state, run, set_exec

@@ -9,7 +9,7 @@ import pytest
 
 from amdgpu_tools import Device
 from amdgpu_tools.exec.launch import GDS_BYTES, GlobalDataShare
-from amdgpu_tools.exec.memory_ops_gds import gds_storage
+from amdgpu_tools.exec.semantics.gds import gds_storage
 
 from .test_mem_ds import LANE, ds
 from .test_mem_support import make_state, run, set_exec

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from amdgpu_tools import Device
-from amdgpu_tools.exec.gpr_index import MODE_GPR_IDX_EN
+from amdgpu_tools.exec.core.gpr_index import MODE_GPR_IDX_EN
 from conftest import find_tool
 
 from .kernel_util import run_snippet

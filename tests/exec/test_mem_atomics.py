@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from amdgpu_tools.exec.memory_ops import (ATOMIC_OPS, TWO_OPERAND_ATOMICS, ByteArrayMemory,
+from amdgpu_tools.exec.semantics.memory import (ATOMIC_OPS, TWO_OPERAND_ATOMICS, ByteArrayMemory,
                                           atomic_serial)
 
 

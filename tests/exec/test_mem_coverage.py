@@ -6,7 +6,7 @@ from importlib import resources
 import pytest
 
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers everything)
-from amdgpu_tools.exec.registry import SEMANTICS, UNSUPPORTED
+from amdgpu_tools.exec.core.registry import SEMANTICS, UNSUPPORTED
 
 MEMORY_TABLES = ("ds.json", "buffer.json", "flat.json", "smem.json")
 

@@ -17,10 +17,10 @@ import pytest
 from amdgpu_tools.errors import DecodeError, KernelError, UnsupportedInstruction
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers everything)
 from amdgpu_tools.exec.addressing import encode_buffer_resource
-from amdgpu_tools.exec.context import Context
-from amdgpu_tools.exec.formats import BUILDERS
-from amdgpu_tools.exec.program import Program, semantic_for
-from amdgpu_tools.exec.registry import UNSUPPORTED
+from amdgpu_tools.exec.core.context import Context
+from amdgpu_tools.exec.core.formats import BUILDERS
+from amdgpu_tools.exec.core.program import Program, semantic_for
+from amdgpu_tools.exec.core.registry import UNSUPPORTED
 from amdgpu_tools.isa.decoder import decode
 from amdgpu_tools.isa.families import formats_core, formats_mem
 from amdgpu_tools.isa.fields import int_to_words

@@ -10,16 +10,16 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from amdgpu_tools.exec.context import Context
+from amdgpu_tools.exec.core.context import Context
 from amdgpu_tools.exec.launch import DispatchRequest, KernelSetup
-from amdgpu_tools.exec.registry import SEMANTICS
-from amdgpu_tools.exec.state import WaveState
+from amdgpu_tools.exec.core.registry import SEMANTICS
+from amdgpu_tools.exec.core.state import WaveState
 from amdgpu_tools.isa.targets import get_target
 from amdgpu_tools.runtime.memory import DeviceMemory
 
-import amdgpu_tools.exec.memory_ops_ds  # noqa: F401  (registers the semantics)
-import amdgpu_tools.exec.memory_ops_smem  # noqa: F401
-import amdgpu_tools.exec.memory_ops_vmem  # noqa: F401
+import amdgpu_tools.exec.semantics.ds  # noqa: F401  (registers the semantics)
+import amdgpu_tools.exec.semantics.smem  # noqa: F401
+import amdgpu_tools.exec.semantics.vmem  # noqa: F401
 
 
 class FakeInstruction:

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers every semantic)
-from amdgpu_tools.exec.context import Branch, Context
-from amdgpu_tools.exec.program import Program, Record
-from amdgpu_tools.exec.state import WaveState
+from amdgpu_tools.exec.core.context import Branch, Context
+from amdgpu_tools.exec.core.program import Program, Record
+from amdgpu_tools.exec.core.state import WaveState
 from amdgpu_tools.isa import decode
 from amdgpu_tools.isa.targets import get_target
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers every semantic)
-from amdgpu_tools.exec.formats import _scalar_bits
-from amdgpu_tools.exec.operands import bits_of
-from amdgpu_tools.exec.registry import SEMANTICS
-from amdgpu_tools.exec.sem_scalar_int import INT_SALU
+from amdgpu_tools.exec.core.formats import _scalar_bits
+from amdgpu_tools.exec.core.operands import bits_of
+from amdgpu_tools.exec.core.registry import SEMANTICS
+from amdgpu_tools.exec.semantics.salu_int import INT_SALU
 
 EDGES32 = [0, 1, 2, 31, 32, 33, 63, 64, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x10000,
            0x1F0005, 0x200010, 0x7FFFFFFF, 0x80000000, 0x80000001, 0xFFFFFFFE, 0xFFFFFFFF]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from amdgpu_tools.exec import rounding
-from amdgpu_tools.exec.fused import fma64
+from amdgpu_tools.exec.semantics import rounding
+from amdgpu_tools.exec.semantics.fused import fma64
 
 from .test_rounding import F16, F32, F64, FORMATS, MODES, assert_same, expected_lanes
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from amdgpu_tools.errors import WatchdogTimeout
-from amdgpu_tools.exec import dispatch
+from amdgpu_tools.exec.core import dispatch
 from amdgpu_tools.exec.launch import ExecutionLimits
 
 from .test_scheduler_kernels import build, new_device

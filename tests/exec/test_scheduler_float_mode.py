@@ -6,7 +6,7 @@ result depends on the mode (expected values computed independently)."""
 import numpy as np
 import pytest
 
-from amdgpu_tools.exec import dispatch
+from amdgpu_tools.exec.core import dispatch
 
 from .test_scheduler_kernels import build, new_device
 

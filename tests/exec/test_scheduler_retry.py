@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from amdgpu_tools.errors import KernelError, WatchdogTimeout
-from amdgpu_tools.exec.context import Retry
+from amdgpu_tools.exec.core.context import Retry
 from amdgpu_tools.exec.launch import ExecutionLimits
-from amdgpu_tools.exec.registry import SEMANTICS, Semantic
+from amdgpu_tools.exec.core.registry import SEMANTICS, Semantic
 
 from .test_scheduler_kernels import build, new_device
 
@@ -103,7 +103,7 @@ def test_retried_executions_count_in_the_instruction_budget(device, monkeypatch)
     install_gate(monkeypatch, need=4)
     kernel = build(device, STAGGERED, buffers=2)
     flags, out = device.zeros(4, np.uint32), device.zeros(4, np.uint32)
-    from amdgpu_tools.exec import dispatch
+    from amdgpu_tools.exec.core import dispatch
     results = []
     original = dispatch.Scheduler.run
 

@@ -4,8 +4,8 @@ targets the other tests assemble for (GFX6/GFX7 variants) and for helpers."""
 import numpy as np
 
 from amdgpu_tools.exec import semantics  # noqa: F401
-from amdgpu_tools.exec.registry import SEMANTICS
-from amdgpu_tools.exec.state import (lanes_to_mask, lanes_to_mask64, mask64_to_lanes,
+from amdgpu_tools.exec.core.registry import SEMANTICS
+from amdgpu_tools.exec.core.state import (lanes_to_mask, lanes_to_mask64, mask64_to_lanes,
                                      mask_to_lanes)
 
 F32 = np.float32

@@ -12,7 +12,7 @@ import numpy as np
 
 from amdgpu_tools.exec import setup
 from amdgpu_tools.exec.addressing import swizzled_private_address
-from amdgpu_tools.exec.memory_ops_smem import SCRATCH_SGPR_SCALE
+from amdgpu_tools.exec.semantics.smem import SCRATCH_SGPR_SCALE
 from amdgpu_tools.isa import decode
 from amdgpu_tools.isa.targets import get_target
 from .test_mem_support import run

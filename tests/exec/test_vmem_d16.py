@@ -9,7 +9,7 @@ against llvm-mc here when it is installed.
 import numpy as np
 import pytest
 
-from amdgpu_tools.exec.memory_ops_vmem import d16_unpacked
+from amdgpu_tools.exec.semantics.vmem import d16_unpacked
 from amdgpu_tools.isa.targets import get_target
 from reftools import run_tool
 from .test_mem_support import make_state, run

@@ -6,7 +6,7 @@ a join pops while CSP differs from the saved value."""
 
 import numpy as np
 
-from amdgpu_tools.exec.gpr_index import MODE_VSKIP
+from amdgpu_tools.exec.core.gpr_index import MODE_VSKIP
 
 from .kernel_util import run_snippet
 

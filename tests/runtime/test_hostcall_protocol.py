@@ -10,7 +10,7 @@ import pytest
 from amdgpu_tools.runtime.hostcall import (
     HOSTCALL_BUFFER, HOSTCALL_HEADER, LANES, PAYLOAD_BYTES, SERVICE_DEVMEM, SERVICE_PRINTF,
     Hostcall, HostcallError, resident_waves)
-from amdgpu_tools.exec.dispatch import MAX_BATCH_WAVES
+from amdgpu_tools.exec.core.dispatch import MAX_BATCH_WAVES
 from amdgpu_tools.runtime.kernargs import Geometry
 from amdgpu_tools.runtime.memory import DeviceMemory
 from amdgpu_tools.runtime.printf import format_printf

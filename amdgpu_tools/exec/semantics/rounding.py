@@ -31,37 +31,14 @@ that field is not 0, so round-to-nearest code pays one branch per instruction.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import partial
-from operator import attrgetter
 
 import numpy as np
 
+from ..core.state import NEAREST_EVEN, TOWARD_NEGATIVE, TOWARD_POSITIVE, TOWARD_ZERO  # noqa: F401
 from .fused import MAX_FACTOR, MIN_PRODUCT, fma64, two_product, two_sum
 
 F64 = np.float64
-NEAREST_EVEN, TOWARD_POSITIVE, TOWARD_NEGATIVE, TOWARD_ZERO = 0, 1, 2, 3
 _TARGET = {TOWARD_POSITIVE: np.inf, TOWARD_NEGATIVE: -np.inf, TOWARD_ZERO: 0.0}
-
-
-def mode_reader(result_type):
-    """``state -> round mode`` for a result of ``result_type`` ('f32', 'f64',
-    'f16'); None for results no float rounding applies to."""
-    if result_type == "f32":
-        return attrgetter("round_f32")
-    if result_type in ("f64", "f16"):
-        return attrgetter("round_f64_f16")
-    return None
-
-
-def mode_picker(fn, rounded, result_type):
-    """``state -> function`` computing an op in the state's round mode: ``fn``
-    (NumPy, nearest even) in mode 0, else ``rounded`` with the mode bound.
-    A tuple index, no branch: the executor's per-instruction cost of MODE."""
-    choices = (fn,) + tuple(partial(rounded, mode) for mode in
-                            (TOWARD_POSITIVE, TOWARD_NEGATIVE, TOWARD_ZERO))
-    if result_type == "f32":
-        return lambda state: choices[state.round_f32]
-    return lambda state: choices[state.round_f64_f16]
 
 
 def sign_of(x):

@@ -7,15 +7,17 @@ destination and the modifiers, so executing it is a handful of NumPy calls.
 
 from __future__ import annotations
 
+from functools import partial
+from operator import attrgetter
+
 import numpy as np
 
 from . import lanes as lane_ops
 from . import operands as ops
 from .operands import field
 from .registry import SEMANTICS
-from .rounding import mode_picker
-from .sem_scalar_int import INT_SALU
-from .state import EXEC_HI, EXEC_LO, VCC_LO, lanes_to_mask
+from .state import (EXEC_HI, EXEC_LO, TOWARD_NEGATIVE, TOWARD_POSITIVE, TOWARD_ZERO, VCC_LO,
+                    lanes_to_mask)
 
 _NO_DST = (None, "none")
 
@@ -202,8 +204,9 @@ def int_reader(code, type_, literal=None, aperture=None):
 
 def _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec):
     """``run(ctx, state, wave)`` of an SALU op for a single wave with its
-    Python-int twin (sem_scalar_int.py), or None when it has none or an
+    Python-int twin (semantics/salu_int.py), or None when it has none or an
     operand only the NumPy getters read."""
+    from ..semantics.salu_int import INT_SALU
     twin = INT_SALU.get(semantic.op)
     if twin is None:
         return None
@@ -280,6 +283,27 @@ def _plain_salu(fn, getters, scc_out, dst_code):
 
 
 # --------------------------------------------------------------------- VALU
+def mode_reader(result_type):
+    """``state -> round mode`` for a result of ``result_type`` ('f32', 'f64',
+    'f16'); None for results no float rounding applies to."""
+    if result_type == "f32":
+        return attrgetter("round_f32")
+    if result_type in ("f64", "f16"):
+        return attrgetter("round_f64_f16")
+    return None
+
+
+def mode_picker(fn, rounded, result_type):
+    """``state -> function`` computing an op in the state's round mode: ``fn``
+    (NumPy, nearest even) in mode 0, else ``rounded`` with the mode bound.
+    A tuple index, no branch: the executor's per-instruction cost of MODE."""
+    choices = (fn,) + tuple(partial(rounded, mode) for mode in
+                            (TOWARD_POSITIVE, TOWARD_NEGATIVE, TOWARD_ZERO))
+    if result_type == "f32":
+        return lambda state: choices[state.round_f32]
+    return lambda state: choices[state.round_f64_f16]
+
+
 _OMOD = {1: 2.0, 2: 4.0, 3: 0.5}
 
 
@@ -521,7 +545,7 @@ def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out, pick=None):
     The same steps as the general closure with the per-step decisions taken
     at build time: this is the per-instruction overhead of most VALU code.
     An op whose result MODE.FP_ROUND rounds has ``pick(state) -> function``
-    (exec/rounding.mode_picker) instead of the fixed ``fn``.
+    (``mode_picker``) instead of the fixed ``fn``.
     """
     getters = tuple(_typed_getter(get, type_) for get, type_ in fetch)
     to_bits = ops.bits_converter(dst_type)

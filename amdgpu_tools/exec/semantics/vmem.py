@@ -23,17 +23,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .addressing import (SEGMENT_GLOBAL, SEGMENT_LDS, SEGMENT_PRIVATE, buffer_addresses,
+from ..addressing import (SEGMENT_GLOBAL, SEGMENT_LDS, SEGMENT_PRIVATE, buffer_addresses,
                          classify_flat, decode_buffer_resource, flat_scratch_wave_base,
                          swizzled_private_address)
-from .launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
+from ..launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 from . import buffer_formats
-from .memory_ops import (Piece, atomic_pieces, bytes_to_words, join64, lds_memory,
+from .memory import (Piece, atomic_pieces, bytes_to_words, join64, lds_memory,
                          load_pieces, split64, store_pieces, words_to_bytes)
-from .memory_ops_ds import lds_piece
-from .operands import scalar_getter
-from .registry import SEMANTICS, builder
-from .setup import dispatch_layout, flat_scratch_code
+from .ds import lds_piece
+from ..core.operands import scalar_getter
+from ..core.registry import SEMANTICS, builder
+from ..setup import dispatch_layout, flat_scratch_code
 
 _U32 = np.uint32
 _U64 = np.uint64
@@ -389,7 +389,7 @@ def d16_unpacked(target) -> bool:
     """GFX8.0 keeps one 16-bit value per VGPR (LLVM's unpacked-d16-vmem); GFX8.1
     and GFX9 pack two.  Read from the ISA table: how many VGPRs llvm-mc gives
     buffer_load_format_d16_xyzw on this target."""
-    from ..isa.families import buffer as buffer_family
+    from ...isa.families import buffer as buffer_family
     info = buffer_family.lookup("buffer_load_format_d16_xyzw", target)
     return info is not None and info.operands[0].width == 4
 

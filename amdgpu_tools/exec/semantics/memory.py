@@ -1,7 +1,7 @@
 """Shared machinery of the memory instructions: byte movement, atomics, faults.
 
-The semantics of each family (``memory_ops_smem``, ``memory_ops_ds``,
-``memory_ops_vmem``) reduce an instruction to *pieces*: a set of active
+The semantics of each family (``smem``, ``ds``,
+``vmem``) reduce an instruction to *pieces*: a set of active
 lanes, the backend they reach (device memory, or the batch's LDS viewed as
 one flat byte array) and, per lane, the address of each contiguous chunk of
 the access with an in-range flag.  This module moves bytes for pieces and
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import MemoryFault
+from ...errors import MemoryFault
 
 _U32 = np.uint32
 _U64 = np.uint64

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import KernelError
+from ...errors import KernelError
 
 
 class Branch:

@@ -8,18 +8,18 @@ half op_sel chooses (op_sel_hi bit 1), with neg_lo = neg and neg_hi = abs.
 
 Float results follow MODE: packed f16 math and f16 mix results round with
 FP_ROUND[3:2] and flush denormals with FP_DENORM[7:6], f32 mix results use
-FP_ROUND[1:0] (directed variants ``rounded(mode, ...)``, exec/rounding.py).
+FP_ROUND[1:0] (directed variants ``rounded(mode, ...)``, exec/semantics/rounding.py).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import operands as ops
+from ..core import operands as ops
 from . import rounding
-from .formats import BUILDERS, _aperture_reader, field
+from ..core.formats import BUILDERS, _aperture_reader, field, mode_reader
 from .fused import fma_narrow
-from .registry import Semantic, SEMANTICS
+from ..core.registry import Semantic, SEMANTICS
 
 F16, F32 = np.float16, np.float32
 U16, U32 = np.uint16, np.uint32
@@ -127,7 +127,7 @@ def build_mix(inst, semantic, program):
     dst = field(inst, "vdst")
     result_half = semantic.flags.get("half")          # None, 'lo' or 'hi'
     dtype = F32 if result_half is None else F16
-    round_mode = rounding.mode_reader("f32" if result_half is None else "f16")
+    round_mode = mode_reader("f32" if result_half is None else "f16")
     getters = []
     for i in range(3):
         code = field(inst, f"src{i}")
@@ -294,7 +294,7 @@ mix("v_fma_mixhi_f16", half="hi")(_fma)
 # ------------------------------------------------------------ dot products
 def _dot(op, element_bits, signed, float_=False):
     """v_dot*: sum of the element-wise products of two packed sources, plus src2."""
-    from .registry import builder
+    from ..core.registry import builder
 
     @builder(op)
     def build(inst, program):

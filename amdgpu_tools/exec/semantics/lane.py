@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .formats import field
-from .operands import OperandError, constant_bits, is_constant, scalar_getter, vector_getter
-from .registry import builder, instruction
-from .state import M0
+from ..core.formats import field
+from ..core.operands import OperandError, constant_bits, is_constant, scalar_getter, vector_getter
+from ..core.registry import builder, instruction
+from ..core.state import M0
 
 
 def _source_vgpr(inst):
@@ -146,7 +146,7 @@ def v_movrelsd_b32(inst, program):
 def v_mqsad_u32_u8(inst, program):
     """Masked quad SAD into four 32-bit accumulators: D[i] = S2[i] + masked SAD of
     the pattern S1 against the 64-bit reference S0 shifted by i bytes."""
-    from .sem_vector_int import masked_sad_bytes
+    from .valu_int import masked_sad_bytes
     reference = vector_getter(field(inst, "src0"), "u64", inst.literal)
     pattern = vector_getter(field(inst, "src1"), "u32", inst.literal)
     accumulator = field(inst, "src2")

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import MemoryFault
-from .addressing import decode_buffer_resource
-from .memory_ops import atomic_serial, join64, split64
-from .operands import scalar_getter
-from .registry import SEMANTICS, builder
+from ...errors import MemoryFault
+from ..addressing import decode_buffer_resource
+from .memory import atomic_serial, join64, split64
+from ..core.operands import scalar_getter
+from ..core.registry import SEMANTICS, builder
 
 _U32 = np.uint32
 _U64 = np.uint64

@@ -7,7 +7,7 @@ return zero and out-of-range writes and atomics do nothing, as on hardware.
 
 With the gds bit set the same builders address the device's global data
 share instead: every builder takes its pieces from ``_space(inst)``, which
-is ``lds_piece`` or ``memory_ops_gds.gds_piece`` (the M0 window rule is
+is ``lds_piece`` or ``gds.gds_piece`` (the M0 window rule is
 described there, with GWS and ds_ordered_count).
 """
 
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .memory_ops import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
+from .memory import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
                          lds_memory, load_pieces, split64, store_pieces, words_to_bytes)
-from .memory_ops_gds import gds_piece
-from .registry import builder
+from .gds import gds_piece
+from ..core.registry import builder
 
 _U32 = np.uint32
 _U64 = np.uint64

@@ -1,7 +1,7 @@
 """The semantics registry: one short function per operation, keyed by mnemonic.
 
 A semantic function only computes; the per-format wrappers in
-``exec/formats.py`` do operand fetch, modifiers, EXEC masking and write-back,
+``exec/core/formats.py`` do operand fetch, modifiers, EXEC masking and write-back,
 so that e.g. ``v_add_f32`` is written once and runs as VOP2, VOP3, DPP or SDWA.
 
 Kinds of registration:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import valu
-from .sem_scalar import bitfield_extract, find_first_one_high, popcount, reverse_bits
+from ..core.registry import valu
+from .salu import bitfield_extract, find_first_one_high, popcount, reverse_bits
 
 U16, U32, U64 = np.uint16, np.uint32, np.uint64
 I32, I64 = np.int32, np.int64

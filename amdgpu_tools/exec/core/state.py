@@ -68,6 +68,10 @@ def mask64_to_lanes(masks) -> np.ndarray:
                          bitorder="little").view(np.bool_)
 
 
+#: MODE.FP_ROUND values (per type: f32 in bits 1:0, f64/f16 in bits 3:2).
+NEAREST_EVEN, TOWARD_POSITIVE, TOWARD_NEGATIVE, TOWARD_ZERO = 0, 1, 2, 3
+
+
 class WaveState:
     """Registers, LDS and geometry of a batch of ``num_waves`` waves.
 
@@ -107,7 +111,7 @@ class WaveState:
         self.apply_float_mode(0xC0 | (1 << 8) | (1 << 9))
         self._exec_cache = None
         #: set once some wave ran s_set_gpr_idx_on or s_setvskip: only then does
-        #: the scheduler look for waves in those modes (exec/gpr_index.py)
+        #: the scheduler look for waves in those modes (exec/core/gpr_index.py)
         self.wave_modes_used = False
         #: set once some wave wrote MODE[9:0] (s_setreg): from then on the
         #: waves' float modes may differ, and the scheduler applies the MODE

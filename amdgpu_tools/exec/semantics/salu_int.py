@@ -4,7 +4,7 @@ A NumPy operation costs about as much on one element as on a thousand, so a
 single wave (small grids, serial loops, -O0 code) spends most of an SALU
 instruction in NumPy call overhead; plain Python ints do the same arithmetic
 several times faster. ``formats.build_salu`` uses a twin when the group has
-exactly one wave and keeps the NumPy semantic (sem_scalar.py, the reference)
+exactly one wave and keeps the NumPy semantic (semantics/salu.py, the reference)
 for every other case.
 
 A twin takes what the NumPy semantic takes, as raw bit patterns (u32 for

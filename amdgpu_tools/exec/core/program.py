@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import copy
 
-from ..errors import DecodeError, KernelError, MemoryFault, UnsupportedInstruction
-from ..isa import decode as isa_decode
+from ...errors import DecodeError, KernelError, MemoryFault, UnsupportedInstruction
+from ...isa import decode as isa_decode
 from . import gpr_index
-from . import semantics  # noqa: F401  (registers every semantic)
+from .. import semantics  # noqa: F401  (registers every semantic)
 from .formats import BUILDERS
 from .operands import OperandError
 from .registry import SEMANTICS, UNSUPPORTED

@@ -3,7 +3,7 @@ transcendentals and the division helpers.
 
 NumPy's IEEE arithmetic rounds to nearest even, as the default MODE does;
 ops whose result the ISA rounds per MODE.FP_ROUND also register a
-``rounded=fn(mode, *sources)`` variant (exec/rounding.py) that the wrappers
+``rounded=fn(mode, *sources)`` variant (exec/semantics/rounding.py) that the wrappers
 call when the result type's round mode is a directed one.  Ops that ignore
 FP_ROUND: float -> int conversions (truncate, or floor/round-half-up by
 name), v_rndne/floor/ceil/trunc/fract/frexp (exact or own rule), min/max/med3,
@@ -20,7 +20,7 @@ import numpy as np
 
 from . import rounding
 from .fused import fma64, fma_narrow
-from .registry import valu
+from ..core.registry import valu
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 U32, U64 = np.uint32, np.uint64
@@ -61,7 +61,7 @@ def fract(x):
 
 def _directed(arithmetic, type_, swap=False):
     """``rounded(mode, *sources)`` for a registration: ``arithmetic(*sources,
-    mode, dtype)`` from exec/rounding.py (sources swapped for *rev ops)."""
+    mode, dtype)`` from exec/semantics/rounding.py (sources swapped for *rev ops)."""
     dtype = _FTYPES[type_]
     if swap:
         return lambda mode, a, b: arithmetic(b, a, mode, dtype)
@@ -116,7 +116,7 @@ valu("v_mul_legacy_f32", "f32", "f32", "f32",
 
 # ---------------------------------------------------------- multiply-add
 def fma32(a, b, c):
-    """Fused f32 multiply-add, one rounding (see ``exec/fused.py``)."""
+    """Fused f32 multiply-add, one rounding (see ``exec/semantics/fused.py``)."""
     return fma_narrow(a, b, c, F32)
 
 

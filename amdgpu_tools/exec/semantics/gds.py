@@ -8,7 +8,7 @@ GDS memory
     ``base + ADDR + offset``; an access is in range when ``ADDR + offset +
     bytes <= size`` and it ends inside the 64 KiB of GDS. As for LDS,
     out-of-range reads return zero and writes and atomics are dropped (the
-    manuals say nothing of GDS faults). ``memory_ops_ds`` runs every DS
+    manuals say nothing of GDS faults). ``semantics.ds`` runs every DS
     memory instruction on GDS through ``gds_piece``.
 
 GWS (ds_gws_*; GDS-only)
@@ -54,10 +54,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .context import Retry
-from .launch import GDS_BYTES, GWS_RESOURCES, GlobalDataShare
-from .memory_ops import ByteArrayMemory, Piece
-from .registry import builder
+from ..core.context import Retry
+from ..launch import GDS_BYTES, GWS_RESOURCES, GlobalDataShare
+from .memory import ByteArrayMemory, Piece
+from ..core.registry import builder
 
 _U32 = np.uint32
 _U64 = np.uint64

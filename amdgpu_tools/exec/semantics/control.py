@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import gpr_index
-from .context import BARRIER, END, Branch, Jump
-from .formats import by_wave_count, field, int_reader, row_pair, write_scalar
-from .operands import scalar_getter
-from .registry import builder, instruction, unsupported
-from .state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, M0, VCC_HI, VCC_LO
+from ..core import gpr_index
+from ..core.context import BARRIER, END, Branch, Jump
+from ..core.formats import by_wave_count, field, int_reader, row_pair, write_scalar
+from ..core.operands import scalar_getter
+from ..core.registry import builder, instruction, unsupported
+from ..core.state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, M0, VCC_HI, VCC_LO
 
 _M64 = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 
@@ -38,7 +38,7 @@ def _no_op(ctx):
 
 
 # (cache maintenance, s_icache_inv and the SMEM clocks live with the memory
-# semantics in memory_ops_smem.py)
+# semantics in semantics/smem.py)
 for _name in ("s_nop", "s_waitcnt", "s_sleep", "s_setprio", "s_incperflevel",
               "s_decperflevel", "s_ttracedata", "s_wakeup", "s_sethalt"):
     instruction(_name)(_no_op)
@@ -178,7 +178,7 @@ def s_set_gpr_idx_on(inst, program):
     """M0[7:0] = S0[7:0], M0[15:12] = the imm4 enables, MODE.GPR_IDX_EN = 1.
 
     Ends the run loop's stretch (a Jump to the next instruction): waves with
-    the mode on are stepped by the scheduler's indexed path (exec/gpr_index.py).
+    the mode on are stepped by the scheduler's indexed path (exec/core/gpr_index.py).
     """
     index = scalar_getter(field(inst, "ssrc0"), "u32", inst.literal)
     enables = field(inst, "ssrc1") & 0xF
@@ -229,7 +229,7 @@ def s_setvskip(inst, program):
     """MODE.VSKIP = S0[S1[4:0]]: while set, the wave skips vector instructions.
 
     Setting it ends the run loop's stretch (a Jump to the next instruction)
-    so the scheduler steps the wave through exec/gpr_index.py.
+    so the scheduler steps the wave through exec/core/gpr_index.py.
     """
     value = scalar_getter(field(inst, "ssrc0"), "u32", inst.literal)
     bit = scalar_getter(field(inst, "ssrc1"), "u32", inst.literal)

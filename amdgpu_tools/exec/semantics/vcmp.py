@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import vcmp
+from ..core.registry import vcmp
 
 #: Float predicates as the ISA manual defines them (NaN makes ordered ones false).
 FLOAT_PREDICATES = {
@@ -71,7 +71,7 @@ for _type in ("f16", "f32", "f64"):
     for _prefix in ("v_cmp", "v_cmpx"):
         _name = f"{_prefix}_class_{_type}"
         vcmp(_name, _type)(float_class)
-        from .registry import SEMANTICS as _S, Semantic as _Sem
+        from ..core.registry import SEMANTICS as _S, Semantic as _Sem
         _old = _S[_name]
         _S[_name] = _Sem(_old.op, _old.kind, _old.fn, _old.dst, (_type, "u32"),
                          {**_old.flags, "no_flush": True})

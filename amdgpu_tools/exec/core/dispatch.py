@@ -36,11 +36,11 @@ import time
 
 import numpy as np
 
-from ..errors import KernelError, MemoryFault, WatchdogTimeout
+from ...errors import KernelError, MemoryFault, WatchdogTimeout
 from . import gpr_index
-from . import setup as setup_mod
+from .. import setup as setup_mod
 from .context import BARRIER, END, Branch, Context, Jump, Retry
-from .launch import DispatchResult
+from ..launch import DispatchResult
 from .operands import OperandError
 from .program import Program
 from .state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, WaveState

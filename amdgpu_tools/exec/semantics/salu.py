@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .registry import salu
+from ..core.registry import salu
 
 U32 = np.uint32
 U64 = np.uint64
