@@ -63,7 +63,9 @@ waves is a contiguous view:
 - geometry: ``workgroup_id`` (W,3), ``workgroup_size`` (W,3),
   ``wave_in_group`` (W,), ``workitem_id`` (3,W,64), ``lane_valid`` (W,64),
   ``wave_number`` (W,) (dispatch-wide id used in messages), ``request``,
-  ``memory`` (the DeviceMemory), ``target``, ``extra`` (a dict for helpers).
+  ``memory`` (the DeviceMemory), ``target``; the helpers' typed fields
+  (``layout``, ``private_wave_offset``, ``alive``, ``memtime``, ...) and
+  ``extra`` (a dict for code outside the executor).
 - Lane masks: ``mask_to_lanes(lo, hi)``, ``lanes_to_mask(lanes)``,
   ``state.exec_lanes(sel)``, ``state.read_mask/write_mask(sel, code, lanes)``
   are the one place 64-bit masks become (n, 64) bool arrays and back.

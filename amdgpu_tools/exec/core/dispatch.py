@@ -148,7 +148,7 @@ def _make_state(request, layout, group_ids, first_wave, initializer):
     state.workitem_id = init.workitem_ids.transpose(1, 0, 2)      # a view, no copy
     state.lane_valid = init.exec_mask
     state.extra.update(init.extra)
-    state.extra["private_wave_offset"] = init.private_wave_offset
+    state.private_wave_offset = init.private_wave_offset
     mode = int(request.setup.float_mode) | (int(request.setup.dx10_clamp) << 8) | \
         (int(request.setup.ieee_mode) << 9)
     state.mode[:] = mode
@@ -249,7 +249,7 @@ class Scheduler:
         #: progress mark (executed - retried) when deferred waves last came back
         self.round_mark = None
         self.alive = np.ones(waves, dtype=np.bool_)
-        state.extra["alive"] = self.alive     # read by ds_ordered_count (wave order)
+        state.alive = self.alive     # read by ds_ordered_count (wave order)
         self.at_barrier = np.zeros(waves, dtype=np.bool_)
         self.resume_pc = np.zeros(waves, dtype=np.int64)
         group_count = int(state.wave_group.max()) + 1 if waves else 0

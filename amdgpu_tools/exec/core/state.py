@@ -83,6 +83,8 @@ class WaveState:
     ``lane_valid`` (W, 64) bool, lanes that hold a work-item (the initial EXEC);
     ``wave_group`` (W,) int64, the batch-local work-group index (LDS row).
     ``wave_number`` (W,) int64: the dispatch-wide wave number used in messages.
+    Helpers' state (layout, private_wave_offset, alive, ordered_passed, GWS
+    waiters, GDS, LDS/GDS byte views, memtime) are typed fields, set below.
     """
 
     def __init__(self, *, target, num_waves: int, vgpr_count: int, num_groups: int,
@@ -117,7 +119,27 @@ class WaveState:
         #: waves' float modes may differ, and the scheduler applies the MODE
         #: of the waves it runs (``float_mode_bits`` is the one applied)
         self.float_modes_written = False
-        #: free slot for the memory helper (scratch bases, apertures, ...)
+        #: the DispatchLayout this batch belongs to (exec/setup.py), or None
+        self.layout = None
+        #: (W,) uint32 each wave's private segment wave offset, or None
+        self.private_wave_offset = None
+        #: (W,) bool waves not yet ended (the scheduler's array; None outside
+        #: a run): ds_ordered_count serves waves in creation order
+        self.alive = None
+        #: (W,) bool waves that released their ds_ordered_count turn, or None
+        self.ordered_passed = None
+        #: waves waiting in a GWS barrier / semaphore: batch wave -> record
+        self.gws_barrier_waiting = {}
+        self.gws_sema_waiting = {}
+        #: the GlobalDataShare of a WaveState without a request (tools, tests)
+        self.gds = None
+        #: (backing array, ByteArrayMemory) views of LDS and GDS, made on first use
+        self.lds_view = None
+        self.gds_view = None
+        #: s_memtime / s_memrealtime ticks so far
+        self.memtime = 0
+        #: free slot for code outside the executor (tests, tools); the executor
+        #: itself keeps everything in the typed fields above
         self.extra = {}
 
     def apply_float_mode(self, mode: int) -> None:

@@ -32,7 +32,7 @@ GWS (ds_gws_*; GDS-only)
 
     Waiting is the scheduler's ``Retry``: a waiting wave runs the
     instruction again later and is recognised by its record (per batch, in
-    ``state.extra``), so its arrival counts once. The resources themselves
+    ``state.gws_barrier_waiting``/``gws_sema_waiting``), so its arrival counts once. The resources themselves
     live in the GlobalDataShare and keep their state between dispatches.
 
 ds_ordered_count (GDS-only)
@@ -69,7 +69,9 @@ def gds_storage(state) -> GlobalDataShare:
     """The dispatch's GlobalDataShare (a fresh one kept on the request if it has none)."""
     request = state.request
     if request is None:                        # a bare WaveState (tools, tests)
-        return state.extra.setdefault("gds", GlobalDataShare())
+        if state.gds is None:
+            state.gds = GlobalDataShare()
+        return state.gds
     if request.gds is None:
         request.gds = GlobalDataShare()
     return request.gds
@@ -77,10 +79,9 @@ def gds_storage(state) -> GlobalDataShare:
 
 def _gds_memory(state) -> ByteArrayMemory:
     storage = gds_storage(state)
-    cached = state.extra.get("gds_memory")
+    cached = state.gds_view
     if cached is None or cached[0] is not storage.memory:
-        cached = (storage.memory, ByteArrayMemory(storage.memory))
-        state.extra["gds_memory"] = cached
+        cached = state.gds_view = (storage.memory, ByteArrayMemory(storage.memory))
     return cached[1]
 
 
@@ -115,11 +116,6 @@ def _in_wave_order(ctx):
     """Positions within the group in wave-creation order."""
     numbers = ctx.state.wave_number[ctx.sel]
     return [int(i) for i in np.argsort(numbers, kind="stable")]
-
-
-def _records(state, name):
-    """Per-batch records of waiting waves: batch wave index -> record."""
-    return state.extra.setdefault(name, {})
 
 
 def _require_gds(inst, name):
@@ -176,7 +172,7 @@ def _build_gws_barrier(inst, program):
     reg = int(inst.fields["addr"])
 
     def run(ctx):
-        storage, waiting = gds_storage(ctx.state), _records(ctx.state, "gws_barrier")
+        storage, waiting = gds_storage(ctx.state), ctx.state.gws_barrier_waiting
         waves, rids = ctx.waves(), _resource_ids(ctx, inst)
         values = _first_lane_values(ctx, reg)
         for i in _in_wave_order(ctx):
@@ -220,7 +216,7 @@ def _build_sema_p(inst, program):
     _require_gds(inst, "ds_gws_sema_p")
 
     def run(ctx):
-        storage, waiting = gds_storage(ctx.state), _records(ctx.state, "gws_sema")
+        storage, waiting = gds_storage(ctx.state), ctx.state.gws_sema_waiting
         waves, rids = ctx.waves(), _resource_ids(ctx, inst)
         blocked = [False] * ctx.n
         for i in _in_wave_order(ctx):
@@ -279,7 +275,7 @@ def _predecessors_pending(state, wave, passed):
     """True while a wave created before ``wave`` in this batch neither passed its
     turn nor ended (earlier batches have ended before this one started)."""
     earlier = state.wave_number < state.wave_number[wave]
-    alive = state.extra.get("alive")
+    alive = state.alive
     pending = earlier & ~passed
     if alive is not None:
         pending &= alive
@@ -294,9 +290,9 @@ def _build_ordered_count(inst, program):
 
     def run(ctx):
         state, storage = ctx.state, gds_storage(ctx.state)
-        passed = state.extra.get("ordered_passed")
+        passed = state.ordered_passed
         if passed is None or passed.shape[0] != state.num_waves:
-            passed = state.extra["ordered_passed"] = np.zeros(state.num_waves, np.bool_)
+            passed = state.ordered_passed = np.zeros(state.num_waves, np.bool_)
         waves, values = ctx.waves(), _first_lane_values(ctx, reg)
         blocked, results = [False] * ctx.n, np.zeros(ctx.n, _U32)
         for i in _in_wave_order(ctx):

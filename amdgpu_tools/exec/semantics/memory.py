@@ -73,10 +73,9 @@ class ByteArrayMemory:
 
 def lds_memory(state) -> ByteArrayMemory:
     """The batch's LDS rows as one byte array: address = row * size + offset."""
-    cached = state.extra.get("lds_memory")
+    cached = state.lds_view
     if cached is None or cached[0] is not state.lds:
-        cached = (state.lds, ByteArrayMemory(state.lds))
-        state.extra["lds_memory"] = cached
+        cached = state.lds_view = (state.lds, ByteArrayMemory(state.lds))
     return cached[1]
 
 

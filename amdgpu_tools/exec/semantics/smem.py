@@ -215,8 +215,7 @@ def _build_memtime(inst, program):
     data_code = _data_code(inst)
 
     def run(ctx):
-        ticks = ctx.state.extra.get("memtime", 0) + 1
-        ctx.state.extra["memtime"] = ticks
+        ticks = ctx.state.memtime = ctx.state.memtime + 1
         ctx.state.write_sgpr64(ctx.sel, data_code, np.full(ctx.n, ticks * 64, _U64))
     return run
 
