@@ -15,7 +15,13 @@ Kinds of registration:
     arrive viewed as their type ('f32' float32, 'i32' int32, 'u32' uint32,
     'f16' float16, 'u16'/'i16', 'f64', 'u64', 'i64', 'b32' = uint32), shaped
     (n, 64) or broadcastable to it; carries are (n, 64) bool arrays.
-``vcmp(op, type)`` for compares: ``fn(a, b) -> bool (n, 64)``.
+    Source types are the table's: without ``srcs`` they are read from the
+    op's row in isa/data/vop.json (``row_source_types``). ``srcs`` is written
+    only where the semantic views its sources otherwise than the row types
+    them (signedness the row cannot state: 'i32' for a row's 'b32');
+    tests/exec/test_semantic_types.py checks each such view against the row.
+``vcmp(op, type=None)`` for compares: ``fn(a, b) -> bool (n, 64)``; the type
+    likewise comes from the row unless given.
 ``instruction(op)``: raw ``fn(ctx) -> outcome`` for anything that does its own
     operand handling (memory instructions, SOPP, lane ops); ``ctx`` is an
     ``exec.context.Context``.
@@ -70,18 +76,60 @@ def salu(op, dst, *srcs, scc_in=False, scc_out=False, dst_in=False):
     return decorate
 
 
+#: Row precedence for source types: the VOP3/VOP3P form types every source;
+#: VOP2's vsrc1 and DPP's sources carry no type.
+_TYPED_FORMS = ("VOP3", "VOP3P", "SDWA", "VOP1", "VOPC", "VOP2")
+_SOURCE_FIELDS = ("src0", "src1", "src2", "vsrc1")
+
+
+def row_source_types(op):
+    """The source operand types the table rows of ``op`` state (isa/data/vop.json:
+    the first form, in ``_TYPED_FORMS`` order, whose every source has a type),
+    or None when no row types them all."""
+    from ...isa.families.vop import FAMILY
+    rows = [row for row in FAMILY.rows_named(op) if row.name == op]
+    for form in _TYPED_FORMS:
+        for row in rows:
+            if row.encoding != form:
+                continue
+            types = tuple(spec.get("type") for spec in row.operands
+                          if spec.get("field") in _SOURCE_FIELDS)
+            if types and all(types):
+                return types
+    return None
+
+
+def _sources_of(op, srcs):
+    if srcs:
+        return srcs
+    types = row_source_types(op)
+    if types is None:
+        raise ValueError(f"{op}: no table row types its sources; state them")
+    return types
+
+
 def valu(op, dst, *srcs, carry_in=False, carry_out=False, **flags):
-    """Register a vector ALU semantic (VOP1/VOP2/VOP3/VOP3P, DPP, SDWA)."""
+    """Register a vector ALU semantic (VOP1/VOP2/VOP3/VOP3P, DPP, SDWA); without
+    ``srcs`` the sources are typed as the op's table row types them (less a
+    carry-in op's last, the carry mask), and a ``layout="mac"`` op's third
+    source (the old destination) as ``dst``."""
     def decorate(fn):
-        return _register(Semantic(op, "valu", fn, dst, srcs,
+        sources = _sources_of(op, srcs)
+        if not srcs and carry_in and not flags.get("vcc_in"):
+            sources = sources[:-1]          # the row's last source is the carry mask
+        if not srcs and flags.get("layout") == "mac":
+            sources = sources + (dst,)
+        return _register(Semantic(op, "valu", fn, dst, sources,
                                   {"carry_in": carry_in, "carry_out": carry_out, **flags}))
     return decorate
 
 
-def vcmp(op, type_):
-    """Register a vector compare (VOPC or its VOP3 form); v_cmpx also writes EXEC."""
+def vcmp(op, type_=None):
+    """Register a vector compare (VOPC or its VOP3 form); v_cmpx also writes EXEC.
+    Both sources have ``type_``, else the type the op's table row gives them."""
     def decorate(fn):
-        return _register(Semantic(op, "vcmp", fn, "mask", (type_, type_),
+        sources = (type_, type_) if type_ else _sources_of(op, ())
+        return _register(Semantic(op, "vcmp", fn, "mask", sources,
                                   {"exec_write": op.startswith(("v_cmpx", "v_cmpsx"))}))
     return decorate
 

@@ -20,26 +20,45 @@ import numpy as np
 
 from . import rounding
 from .fused import fma64, fma_narrow
-from ..core.registry import valu
+from ..core.registry import row_source_types, valu
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 U32, U64 = np.uint32, np.uint64
 _FTYPES = {"f16": F16, "f32": F32, "f64": F64}
 
 
-def _binary(name, type_, op, **flags):
-    """Register ``op`` on two ``type_`` sources (flags: see registry.valu)."""
-    @valu(name, type_, type_, type_, **flags)
-    def fn(a, b):
-        return op(a, b)
+def _register(name, fn, out=None, view=None, rounded=None, **flags):
+    """Register ``fn`` as ``name``: sources typed as the op's table row types
+    them (or ``view``, where the semantic reads them otherwise), the result
+    typed ``out`` or as the first source. ``rounded`` is exec/semantics/rounding.py
+    arithmetic ``(*sources, mode, dtype)`` for MODE's directed round modes."""
+    sources = view or row_source_types(name)
+    result = out or sources[0]
+    if rounded is not None:
+        flags["rounded"] = _directed(rounded, result)
     fn.__name__ = name
+    valu(name, result, *(view or ()), **flags)(fn)
 
 
-def _unary(name, type_, op, out=None, **flags):
-    @valu(name, out or type_, type_, **flags)
-    def fn(a):
-        return op(a)
-    fn.__name__ = name
+def _binary(name, op, **flags):
+    """Register ``op(a, b)`` (see ``_register``)."""
+    _register(name, lambda a, b: op(a, b), **flags)
+
+
+def _unary(name, op, **flags):
+    """Register ``op(a)`` (see ``_register``)."""
+    _register(name, lambda a: op(a), **flags)
+
+
+def _three(name, combine):
+    """Register a min3/max3/med3 ``combine(a, b, c)`` (IEEE-mode NaN quieting)."""
+    _register(name, lambda a, b, c: combine(a, b, c), ieee_nan=True)
+
+
+def in_f64(op):
+    """``op`` computed in float64 and rounded once to the source's type (the
+    transcendentals: at least as accurate as the hardware's approximations)."""
+    return lambda a: op(a.astype(F64)).astype(a.dtype)
 
 
 def ieee_min(a, b):
@@ -72,32 +91,70 @@ def _subtract(a, b, mode, dtype):
     return rounding.add(a, -b, mode, dtype)
 
 
-for _t in ("f16", "f32", "f64"):
-    _binary(f"v_add_{_t}", _t, np.add, rounded=_directed(rounding.add, _t))
-    _binary(f"v_mul_{_t}", _t, np.multiply, rounded=_directed(rounding.multiply, _t))
-    _binary(f"v_min_{_t}", _t, ieee_min, ieee_nan=True)
-    _binary(f"v_max_{_t}", _t, ieee_max, ieee_nan=True)
-    _unary(f"v_ceil_{_t}", _t, np.ceil)
-    _unary(f"v_floor_{_t}", _t, np.floor)
-    _unary(f"v_trunc_{_t}", _t, np.trunc)
-    _unary(f"v_rndne_{_t}", _t, np.rint)
-    _unary(f"v_fract_{_t}", _t, fract)
-    _unary(f"v_sqrt_{_t}", _t, lambda a, d=_FTYPES[_t]: np.sqrt(a.astype(F64)).astype(d))
-    _unary(f"v_rcp_{_t}", _t, lambda a, d=_FTYPES[_t]: (1.0 / a.astype(F64)).astype(d))
-    _unary(f"v_rsq_{_t}", _t, lambda a, d=_FTYPES[_t]: (1.0 / np.sqrt(a.astype(F64))).astype(d))
-for _t in ("f16", "f32"):
-    _binary(f"v_sub_{_t}", _t, np.subtract, rounded=_directed(_subtract, _t))
-    _binary(f"v_subrev_{_t}", _t, lambda a, b: b - a, rounded=_directed(_subtract, _t, swap=True))
-    _unary(f"v_exp_{_t}", _t, lambda a, d=_FTYPES[_t]: np.exp2(a.astype(F64)).astype(d))
-    _unary(f"v_log_{_t}", _t, lambda a, d=_FTYPES[_t]: np.log2(a.astype(F64)).astype(d))
-    _unary(f"v_sin_{_t}", _t, lambda a, d=_FTYPES[_t]:
-           np.sin(a.astype(F64) * (2 * np.pi)).astype(d))
-    _unary(f"v_cos_{_t}", _t, lambda a, d=_FTYPES[_t]:
-           np.cos(a.astype(F64) * (2 * np.pi)).astype(d))
+def _subtract_reversed(a, b, mode, dtype):
+    return rounding.add(b, -a, mode, dtype)
 
-_unary("v_rcp_iflag_f32", "f32", lambda a: (1.0 / a.astype(F64)).astype(F32))
-_unary("v_exp_legacy_f32", "f32", lambda a: np.exp2(a.astype(F64)).astype(F32))
-_unary("v_log_legacy_f32", "f32", lambda a: np.log2(a.astype(F64)).astype(F32))
+
+def _sin(x):
+    """v_sin/v_cos take their input in revolutions."""
+    return np.sin(x * (2 * np.pi))
+
+
+def _cos(x):
+    return np.cos(x * (2 * np.pi))
+
+
+_binary("v_add_f16", np.add, rounded=rounding.add)
+_binary("v_add_f32", np.add, rounded=rounding.add)
+_binary("v_add_f64", np.add, rounded=rounding.add)
+_binary("v_sub_f16", np.subtract, rounded=_subtract)
+_binary("v_sub_f32", np.subtract, rounded=_subtract)
+_binary("v_subrev_f16", lambda a, b: b - a, rounded=_subtract_reversed)
+_binary("v_subrev_f32", lambda a, b: b - a, rounded=_subtract_reversed)
+_binary("v_mul_f16", np.multiply, rounded=rounding.multiply)
+_binary("v_mul_f32", np.multiply, rounded=rounding.multiply)
+_binary("v_mul_f64", np.multiply, rounded=rounding.multiply)
+_binary("v_min_f16", ieee_min, ieee_nan=True)
+_binary("v_min_f32", ieee_min, ieee_nan=True)
+_binary("v_min_f64", ieee_min, ieee_nan=True)
+_binary("v_max_f16", ieee_max, ieee_nan=True)
+_binary("v_max_f32", ieee_max, ieee_nan=True)
+_binary("v_max_f64", ieee_max, ieee_nan=True)
+_unary("v_ceil_f16", np.ceil)
+_unary("v_ceil_f32", np.ceil)
+_unary("v_ceil_f64", np.ceil)
+_unary("v_floor_f16", np.floor)
+_unary("v_floor_f32", np.floor)
+_unary("v_floor_f64", np.floor)
+_unary("v_trunc_f16", np.trunc)
+_unary("v_trunc_f32", np.trunc)
+_unary("v_trunc_f64", np.trunc)
+_unary("v_rndne_f16", np.rint)
+_unary("v_rndne_f32", np.rint)
+_unary("v_rndne_f64", np.rint)
+_unary("v_fract_f16", fract)
+_unary("v_fract_f32", fract)
+_unary("v_fract_f64", fract)
+_unary("v_sqrt_f16", in_f64(np.sqrt))
+_unary("v_sqrt_f32", in_f64(np.sqrt))
+_unary("v_sqrt_f64", in_f64(np.sqrt))
+_unary("v_rcp_f16", in_f64(lambda x: 1.0 / x))
+_unary("v_rcp_f32", in_f64(lambda x: 1.0 / x))
+_unary("v_rcp_f64", in_f64(lambda x: 1.0 / x))
+_unary("v_rcp_iflag_f32", in_f64(lambda x: 1.0 / x))
+_unary("v_rsq_f16", in_f64(lambda x: 1.0 / np.sqrt(x)))
+_unary("v_rsq_f32", in_f64(lambda x: 1.0 / np.sqrt(x)))
+_unary("v_rsq_f64", in_f64(lambda x: 1.0 / np.sqrt(x)))
+_unary("v_exp_f16", in_f64(np.exp2))
+_unary("v_exp_f32", in_f64(np.exp2))
+_unary("v_exp_legacy_f32", in_f64(np.exp2))
+_unary("v_log_f16", in_f64(np.log2))
+_unary("v_log_f32", in_f64(np.log2))
+_unary("v_log_legacy_f32", in_f64(np.log2))
+_unary("v_sin_f16", in_f64(_sin))
+_unary("v_sin_f32", in_f64(_sin))
+_unary("v_cos_f16", in_f64(_cos))
+_unary("v_cos_f32", in_f64(_cos))
 
 
 def _legacy_product(a, b, mode=rounding.NEAREST_EVEN):
@@ -110,7 +167,7 @@ def _legacy_mad(mode, a, b, c):
     return rounding.add(_legacy_product(a, b, mode), c, mode, F32)
 
 
-valu("v_mul_legacy_f32", "f32", "f32", "f32",
+valu("v_mul_legacy_f32", "f32",
      rounded=lambda mode, a, b: _legacy_product(a, b, mode))(_legacy_product)
 
 
@@ -120,44 +177,44 @@ def fma32(a, b, c):
     return fma_narrow(a, b, c, F32)
 
 
-@valu("v_fma_f32", "f32", "f32", "f32", "f32", rounded=_directed(rounding.fma, "f32"))
+@valu("v_fma_f32", "f32", rounded=_directed(rounding.fma, "f32"))
 def v_fma_f32(a, b, c):
     return fma32(a, b, c)
 
 
-@valu("v_fma_f64", "f64", "f64", "f64", "f64", rounded=_directed(rounding.fma, "f64"))
+@valu("v_fma_f64", "f64", rounded=_directed(rounding.fma, "f64"))
 def v_fma_f64(a, b, c):
     return fma64(a, b, c)
 
 
-@valu("v_fma_f16", "f16", "f16", "f16", "f16", rounded=_directed(rounding.fma, "f16"))
+@valu("v_fma_f16", "f16", rounded=_directed(rounding.fma, "f16"))
 def v_fma_f16(a, b, c):
     return fma_narrow(a, b, c, F16)
 
 
-@valu("v_mad_f32", "f32", "f32", "f32", "f32", rounded=_directed(rounding.multiply_add, "f32"))
+@valu("v_mad_f32", "f32", rounded=_directed(rounding.multiply_add, "f32"))
 def v_mad_f32(a, b, c):
     return a * b + c
 
 
-@valu("v_mad_f16", "f16", "f16", "f16", "f16", rounded=_directed(rounding.multiply_add, "f16"))
+@valu("v_mad_f16", "f16", rounded=_directed(rounding.multiply_add, "f16"))
 def v_mad_f16(a, b, c):
     return a * b + c
 
 
-@valu("v_mac_f32", "f32", "f32", "f32", "f32", layout="mac",
+@valu("v_mac_f32", "f32", layout="mac",
       rounded=_directed(rounding.multiply_add, "f32"))
 def v_mac_f32(a, b, c):
     return a * b + c
 
 
-@valu("v_mac_f16", "f16", "f16", "f16", "f16", layout="mac",
+@valu("v_mac_f16", "f16", layout="mac",
       rounded=_directed(rounding.multiply_add, "f16"))
 def v_mac_f16(a, b, c):
     return a * b + c
 
 
-@valu("v_fmac_f32", "f32", "f32", "f32", "f32", layout="mac",
+@valu("v_fmac_f32", "f32", layout="mac",
       rounded=_directed(rounding.fma, "f32"))
 def v_fmac_f32(a, b, c):
     return fma32(a, b, c)
@@ -187,19 +244,12 @@ def v_madak_f16(a, b, k):
     return a * b + k
 
 
-@valu("v_mad_legacy_f32", "f32", "f32", "f32", "f32", rounded=_legacy_mad)
+@valu("v_mad_legacy_f32", "f32", rounded=_legacy_mad)
 def v_mad_legacy_f32(a, b, c):
     return np.where((a == 0) | (b == 0), F32(0), a * b) + c
 
 
 # --------------------------------------------------------------- 3-operand
-def _three(name, type_, combine):
-    @valu(name, type_, type_, type_, type_, ieee_nan=True)
-    def fn(a, b, c):
-        return combine(a, b, c)
-    fn.__name__ = name
-
-
 def median3_float(a, b, c):
     """v_med3_f32: the middle value; with a NaN operand the ISA returns min3."""
     any_nan = np.isnan(a) | np.isnan(b) | np.isnan(c)
@@ -207,10 +257,20 @@ def median3_float(a, b, c):
     return np.where(any_nan, np.fmin(np.fmin(a, b), c), middle)
 
 
-for _t in ("f16", "f32"):
-    _three(f"v_min3_{_t}", _t, lambda a, b, c: np.fmin(np.fmin(a, b), c))
-    _three(f"v_max3_{_t}", _t, lambda a, b, c: np.fmax(np.fmax(a, b), c))
-    _three(f"v_med3_{_t}", _t, median3_float)
+def min3_float(a, b, c):
+    return np.fmin(np.fmin(a, b), c)
+
+
+def max3_float(a, b, c):
+    return np.fmax(np.fmax(a, b), c)
+
+
+_three("v_min3_f16", min3_float)
+_three("v_min3_f32", min3_float)
+_three("v_max3_f16", max3_float)
+_three("v_max3_f32", max3_float)
+_three("v_med3_f16", median3_float)
+_three("v_med3_f32", median3_float)
 
 
 # ------------------------------------------------------------- exponents
@@ -239,12 +299,12 @@ def _frexp_mant(x):
     return np.where(np.isfinite(x), mantissa, x).astype(np.asarray(x).dtype)
 
 
-_unary("v_frexp_exp_i32_f32", "f32", _frexp_exp, out="i32")
-_unary("v_frexp_exp_i32_f64", "f64", _frexp_exp, out="i32")
-_unary("v_frexp_exp_i16_f16", "f16", lambda x: _frexp_exp(x).astype(np.int16), out="i16")
-_unary("v_frexp_mant_f32", "f32", _frexp_mant)
-_unary("v_frexp_mant_f64", "f64", _frexp_mant)
-_unary("v_frexp_mant_f16", "f16", _frexp_mant)
+_unary("v_frexp_exp_i32_f32", _frexp_exp, out="i32")
+_unary("v_frexp_exp_i32_f64", _frexp_exp, out="i32")
+_unary("v_frexp_exp_i16_f16", lambda x: _frexp_exp(x).astype(np.int16), out="i16")
+_unary("v_frexp_mant_f32", _frexp_mant)
+_unary("v_frexp_mant_f64", _frexp_mant)
+_unary("v_frexp_mant_f16", _frexp_mant)
 
 
 # ------------------------------------------------------------ conversions
@@ -254,42 +314,50 @@ def float_to_int(x, low, high, dtype):
     return np.where(np.isnan(x), 0, np.clip(np.trunc(x), low, high)).astype(dtype)
 
 
-_unary("v_cvt_i32_f32", "f32", lambda x: float_to_int(x, -2**31, 2**31 - 1, np.int32), out="i32")
-_unary("v_cvt_u32_f32", "f32", lambda x: float_to_int(x, 0, 2**32 - 1, np.uint32), out="u32")
-_unary("v_cvt_i32_f64", "f64", lambda x: float_to_int(x, -2**31, 2**31 - 1, np.int32), out="i32")
-_unary("v_cvt_u32_f64", "f64", lambda x: float_to_int(x, 0, 2**32 - 1, np.uint32), out="u32")
-_unary("v_cvt_i16_f16", "f16", lambda x: float_to_int(x, -2**15, 2**15 - 1, np.int16), out="i16")
-_unary("v_cvt_u16_f16", "f16", lambda x: float_to_int(x, 0, 2**16 - 1, np.uint16), out="u16")
-_unary("v_cvt_f32_i32", "i32", lambda x: x.astype(F32), out="f32",
-       rounded=_directed(rounding.convert, "f32"))
-_unary("v_cvt_f32_u32", "u32", lambda x: x.astype(F32), out="f32",
-       rounded=_directed(rounding.convert, "f32"))
-_unary("v_cvt_f64_i32", "i32", lambda x: x.astype(F64), out="f64")
-_unary("v_cvt_f64_u32", "u32", lambda x: x.astype(F64), out="f64")
-_unary("v_cvt_f16_i16", "i16", lambda x: x.astype(F16), out="f16",
-       rounded=_directed(rounding.convert, "f16"))
-_unary("v_cvt_f16_u16", "u16", lambda x: x.astype(F16), out="f16",
-       rounded=_directed(rounding.convert, "f16"))
-_unary("v_cvt_f32_f64", "f64", lambda x: x.astype(F32), out="f32",
-       rounded=_directed(rounding.convert, "f32"))
-_unary("v_cvt_f64_f32", "f32", lambda x: x.astype(F64), out="f64")
-_unary("v_cvt_f16_f32", "f32", lambda x: x.astype(F16), out="f16",
-       rounded=_directed(rounding.convert, "f16"))
-_unary("v_cvt_f32_f16", "f16", lambda x: x.astype(F32), out="f32")
-_unary("v_cvt_rpi_i32_f32", "f32",
+_unary("v_cvt_i32_f32", lambda x: float_to_int(x, -2**31, 2**31 - 1, np.int32), out="i32")
+_unary("v_cvt_u32_f32", lambda x: float_to_int(x, 0, 2**32 - 1, np.uint32), out="u32")
+_unary("v_cvt_i32_f64", lambda x: float_to_int(x, -2**31, 2**31 - 1, np.int32), out="i32")
+_unary("v_cvt_u32_f64", lambda x: float_to_int(x, 0, 2**32 - 1, np.uint32), out="u32")
+_unary("v_cvt_i16_f16", lambda x: float_to_int(x, -2**15, 2**15 - 1, np.int16), out="i16")
+_unary("v_cvt_u16_f16", lambda x: float_to_int(x, 0, 2**16 - 1, np.uint16), out="u16")
+_unary("v_cvt_f32_i32", lambda x: x.astype(F32), out="f32", view=("i32",),
+       rounded=rounding.convert)
+_unary("v_cvt_f32_u32", lambda x: x.astype(F32), out="f32",
+       rounded=rounding.convert)
+_unary("v_cvt_f64_i32", lambda x: x.astype(F64), out="f64", view=("i32",))
+_unary("v_cvt_f64_u32", lambda x: x.astype(F64), out="f64")
+_unary("v_cvt_f16_i16", lambda x: x.astype(F16), out="f16",
+       rounded=rounding.convert)
+_unary("v_cvt_f16_u16", lambda x: x.astype(F16), out="f16", view=("u16",),
+       rounded=rounding.convert)
+_unary("v_cvt_f32_f64", lambda x: x.astype(F32), out="f32",
+       rounded=rounding.convert)
+_unary("v_cvt_f64_f32", lambda x: x.astype(F64), out="f64")
+_unary("v_cvt_f16_f32", lambda x: x.astype(F16), out="f16",
+       rounded=rounding.convert)
+_unary("v_cvt_f32_f16", lambda x: x.astype(F32), out="f32")
+_unary("v_cvt_rpi_i32_f32",
        lambda x: float_to_int(np.floor(np.asarray(x, F64) + 0.5), -2**31, 2**31 - 1, np.int32),
        out="i32")
-_unary("v_cvt_flr_i32_f32", "f32",
+_unary("v_cvt_flr_i32_f32",
        lambda x: float_to_int(np.floor(np.asarray(x, F64)), -2**31, 2**31 - 1, np.int32),
        out="i32")
-for _byte in range(4):
-    _unary(f"v_cvt_f32_ubyte{_byte}", "u32",
-           lambda x, s=_byte: ((x >> U32(8 * s)) & U32(0xFF)).astype(F32), out="f32")
-_unary("v_cvt_off_f32_i4", "u32",
+
+
+def _byte_to_f32(index):
+    """v_cvt_f32_ubyteN: byte N of the source as an f32."""
+    return lambda x: ((x >> U32(8 * index)) & U32(0xFF)).astype(F32)
+
+
+_unary("v_cvt_f32_ubyte0", _byte_to_f32(0), out="f32")
+_unary("v_cvt_f32_ubyte1", _byte_to_f32(1), out="f32")
+_unary("v_cvt_f32_ubyte2", _byte_to_f32(2), out="f32")
+_unary("v_cvt_f32_ubyte3", _byte_to_f32(3), out="f32")
+_unary("v_cvt_off_f32_i4",
        lambda x: (((x & U32(15)).astype(np.int32) ^ 8) - 8).astype(F32) / F32(16), out="f32")
 
 
-@valu("v_cvt_pkrtz_f16_f32", "b32", "f32", "f32")
+@valu("v_cvt_pkrtz_f16_f32", "b32")
 def v_cvt_pkrtz_f16_f32(a, b):
     """Pack two f32 as f16, rounding toward zero."""
     return _f16_rtz(a) | (_f16_rtz(b) << U32(16))
@@ -305,19 +373,19 @@ def _f16_rtz(x):
     return toward_zero.astype(F16).view(np.uint16).astype(U32)
 
 
-@valu("v_cvt_pknorm_i16_f32", "b32", "f32", "f32")
+@valu("v_cvt_pknorm_i16_f32", "b32")
 def v_cvt_pknorm_i16_f32(a, b):
     norm = lambda x: np.rint(np.clip(np.nan_to_num(x), -1, 1) * 32767).astype(np.int16)
     return norm(a).view(np.uint16).astype(U32) | (norm(b).view(np.uint16).astype(U32) << U32(16))
 
 
-@valu("v_cvt_pknorm_u16_f32", "b32", "f32", "f32")
+@valu("v_cvt_pknorm_u16_f32", "b32")
 def v_cvt_pknorm_u16_f32(a, b):
     norm = lambda x: np.rint(np.clip(np.nan_to_num(x), 0, 1) * 65535).astype(U32)
     return norm(a) | (norm(b) << U32(16))
 
 
-@valu("v_cvt_pk_u8_f32", "b32", "f32", "u32", "u32")
+@valu("v_cvt_pk_u8_f32", "b32")
 def v_cvt_pk_u8_f32(a, b, c):
     """Convert a to a byte (round to nearest even, saturate) into byte b[1:0] of c."""
     byte = np.clip(np.rint(np.nan_to_num(np.asarray(a, F64))), 0, 255).astype(U32)
@@ -325,23 +393,23 @@ def v_cvt_pk_u8_f32(a, b, c):
     return (c & ~(U32(0xFF) << shift)) | (byte << shift)
 
 
-@valu("v_pack_b32_f16", "b32", "f16", "f16")
+@valu("v_pack_b32_f16", "b32")
 def v_pack_b32_f16(a, b):
     return a.view(np.uint16).astype(U32) | (b.view(np.uint16).astype(U32) << U32(16))
 
 
 # ------------------------------------------------------------- division
-@valu("v_div_fixup_f32", "f32", "f32", "f32", "f32")
+@valu("v_div_fixup_f32", "f32")
 def v_div_fixup_f32(q, d, n):
     return _div_fixup(q, d, n)
 
 
-@valu("v_div_fixup_f64", "f64", "f64", "f64", "f64")
+@valu("v_div_fixup_f64", "f64")
 def v_div_fixup_f64(q, d, n):
     return _div_fixup(q, d, n)
 
 
-@valu("v_div_fixup_f16", "f16", "f16", "f16", "f16")
+@valu("v_div_fixup_f16", "f16")
 def v_div_fixup_f16(q, d, n):
     return _div_fixup(q, d, n)
 
@@ -367,12 +435,12 @@ def _div_fixup(quotient, denominator, numerator):
     return np.where(nan, np.where(np.isnan(numerator), numerator, denominator), result)
 
 
-@valu("v_div_scale_f32", "f32", "f32", "f32", "f32", carry_out=True)
+@valu("v_div_scale_f32", "f32", carry_out=True)
 def v_div_scale_f32(value, denominator, numerator):
     return _div_scale(value, denominator, numerator, 96, 64, 23)
 
 
-@valu("v_div_scale_f64", "f64", "f64", "f64", "f64", carry_out=True)
+@valu("v_div_scale_f64", "f64", carry_out=True)
 def v_div_scale_f64(value, denominator, numerator):
     return _div_scale(value, denominator, numerator, 768, 128, 53)
 
@@ -433,14 +501,14 @@ def _div_fmas_f32_directed(mode, a, b, c, vcc):
     return rounding.zero_sum(result, product, c, mode, hi == 0)
 
 
-@valu("v_div_fmas_f32", "f32", "f32", "f32", "f32", carry_in=True, vcc_in=True,
+@valu("v_div_fmas_f32", "f32", carry_in=True, vcc_in=True,
       rounded=_div_fmas_f32_directed)
 def v_div_fmas_f32(a, b, c, vcc):
     wide = a.astype(F64) * b.astype(F64) + c.astype(F64)
     return _undo_scale(wide, c, vcc, 64, 127).astype(F32)
 
 
-@valu("v_div_fmas_f64", "f64", "f64", "f64", "f64", carry_in=True, vcc_in=True,
+@valu("v_div_fmas_f64", "f64", carry_in=True, vcc_in=True,
       rounded=lambda mode, a, b, c, vcc:
       _undo_scale(rounding.fma(a, b, c, mode, F64), c, vcc, 128, 1023))
 def v_div_fmas_f64(a, b, c, vcc):
@@ -464,7 +532,7 @@ def _cube_axes(x, y, z):
     return major_z, major_y
 
 
-@valu("v_cubeid_f32", "f32", "f32", "f32", "f32")
+@valu("v_cubeid_f32", "f32")
 def v_cubeid_f32(x, y, z):
     major_z, major_y = _cube_axes(x, y, z)
     return np.where(major_z, np.where(z < 0, 5.0, 4.0),
@@ -472,20 +540,20 @@ def v_cubeid_f32(x, y, z):
                              np.where(x < 0, 1.0, 0.0))).astype(F32)
 
 
-@valu("v_cubesc_f32", "f32", "f32", "f32", "f32")
+@valu("v_cubesc_f32", "f32")
 def v_cubesc_f32(x, y, z):
     major_z, major_y = _cube_axes(x, y, z)
     return np.where(major_z, np.where(z < 0, -x, x),
                     np.where(major_y, x, np.where(x < 0, z, -z))).astype(F32)
 
 
-@valu("v_cubetc_f32", "f32", "f32", "f32", "f32")
+@valu("v_cubetc_f32", "f32")
 def v_cubetc_f32(x, y, z):
     major_z, major_y = _cube_axes(x, y, z)
     return np.where(major_z, -y, np.where(major_y, np.where(y < 0, -z, z), -y)).astype(F32)
 
 
-@valu("v_cubema_f32", "f32", "f32", "f32", "f32")
+@valu("v_cubema_f32", "f32")
 def v_cubema_f32(x, y, z):
     major_z, major_y = _cube_axes(x, y, z)
     return (F32(2) * np.where(major_z, z, np.where(major_y, y, x))).astype(F32)
@@ -501,7 +569,7 @@ _TWO_OVER_PI_HEX = (
     "A9E391615EE61B086599855F14A068408DFFD8804D73273106061556CA73A8C960E27BC08C6B")
 
 
-@valu("v_trig_preop_f64", "f64", "f64", "u32")
+@valu("v_trig_preop_f64", "f64")
 def v_trig_preop_f64(x, segment):
     """53 bits of 2/pi starting at bit shift = segment[4:0] * 53, scaled by
     2**(-53 - shift).  For a large x (biased exponent field > 1077) the window
@@ -526,35 +594,35 @@ def v_trig_preop_f64(x, segment):
 
 # GFX9 renamed the GFX8 f16 mad/fma/div_fixup (which zero the high half) to
 # *_legacy_f16; the computation is the same.
-valu("v_mad_legacy_f16", "f16", "f16", "f16", "f16",
+valu("v_mad_legacy_f16", "f16",
      rounded=_directed(rounding.multiply_add, "f16"))(lambda a, b, c: a * b + c)
-valu("v_fma_legacy_f16", "f16", "f16", "f16", "f16", rounded=_directed(rounding.fma, "f16"))(
+valu("v_fma_legacy_f16", "f16", rounded=_directed(rounding.fma, "f16"))(
     lambda a, b, c: fma_narrow(a, b, c, F16))
-valu("v_div_fixup_legacy_f16", "f16", "f16", "f16", "f16")(_div_fixup)
+valu("v_div_fixup_legacy_f16", "f16")(_div_fixup)
 
 
-@valu("v_cvt_norm_i16_f16", "i16", "f16")
+@valu("v_cvt_norm_i16_f16", "i16")
 def v_cvt_norm_i16_f16(a):
     """f16 in [-1, 1] -> snorm16 (round to nearest even, saturate, NaN -> 0)."""
     return np.rint(np.clip(np.nan_to_num(a.astype(F64)), -1, 1) * 32767).astype(np.int16)
 
 
-@valu("v_cvt_norm_u16_f16", "u16", "f16")
+@valu("v_cvt_norm_u16_f16", "u16")
 def v_cvt_norm_u16_f16(a):
     return np.rint(np.clip(np.nan_to_num(a.astype(F64)), 0, 1) * 65535).astype(np.uint16)
 
 
-@valu("v_cvt_pknorm_i16_f16", "b32", "f16", "f16")
+@valu("v_cvt_pknorm_i16_f16", "b32")
 def v_cvt_pknorm_i16_f16(a, b):
     return v_cvt_pknorm_i16_f32(a.astype(F32), b.astype(F32))
 
 
-@valu("v_cvt_pknorm_u16_f16", "b32", "f16", "f16")
+@valu("v_cvt_pknorm_u16_f16", "b32")
 def v_cvt_pknorm_u16_f16(a, b):
     return v_cvt_pknorm_u16_f32(a.astype(F32), b.astype(F32))
 
 
-@valu("v_cvt_pkaccum_u8_f32", "b32", "f32", "u32", "b32", layout="mac")
+@valu("v_cvt_pkaccum_u8_f32", "b32", layout="mac")
 def v_cvt_pkaccum_u8_f32(a, b, old):
     """Convert a to a byte into byte b[1:0] of the destination, keeping the others."""
     return v_cvt_pk_u8_f32(a, b, np.asarray(old, U32))
@@ -570,11 +638,11 @@ def _legacy_max(a, b):
     return np.where(a > b, a, b)
 
 
-_binary("v_min_legacy_f32", "f32", _legacy_min)
-_binary("v_max_legacy_f32", "f32", _legacy_max)
+_binary("v_min_legacy_f32", _legacy_min)
+_binary("v_max_legacy_f32", _legacy_max)
 
 
-@valu("v_mac_legacy_f32", "f32", "f32", "f32", "f32", layout="mac", rounded=_legacy_mad)
+@valu("v_mac_legacy_f32", "f32", layout="mac", rounded=_legacy_mad)
 def v_mac_legacy_f32(a, b, c):
     return np.where((a == 0) | (b == 0), F32(0), a * b) + c
 
@@ -588,14 +656,14 @@ def _clamped(op, dtype):
     return fn
 
 
-_unary("v_rcp_clamp_f32", "f32", _clamped(lambda x: 1.0 / x, F32))
-_unary("v_rsq_clamp_f32", "f32", _clamped(lambda x: 1.0 / np.sqrt(x), F32))
-_unary("v_log_clamp_f32", "f32", _clamped(np.log2, F32))
-_unary("v_rcp_clamp_f64", "f64", _clamped(lambda x: 1.0 / x, F64))
-_unary("v_rsq_clamp_f64", "f64", _clamped(lambda x: 1.0 / np.sqrt(x), F64))
-_unary("v_rcp_legacy_f32", "f32", lambda a: np.where(a == 0, F32(0), (1.0 / a.astype(F64))
+_unary("v_rcp_clamp_f32", _clamped(lambda x: 1.0 / x, F32))
+_unary("v_rsq_clamp_f32", _clamped(lambda x: 1.0 / np.sqrt(x), F32))
+_unary("v_log_clamp_f32", _clamped(np.log2, F32))
+_unary("v_rcp_clamp_f64", _clamped(lambda x: 1.0 / x, F64))
+_unary("v_rsq_clamp_f64", _clamped(lambda x: 1.0 / np.sqrt(x), F64))
+_unary("v_rcp_legacy_f32", lambda a: np.where(a == 0, F32(0), (1.0 / a.astype(F64))
                                                      .astype(F32)).astype(F32))
-_unary("v_rsq_legacy_f32", "f32", lambda a: np.where(a == 0, F32(0), (1.0 / np.sqrt(a.astype(
+_unary("v_rsq_legacy_f32", lambda a: np.where(a == 0, F32(0), (1.0 / np.sqrt(a.astype(
     F64))).astype(F32)).astype(F32))
 
 
@@ -606,5 +674,5 @@ def _mullit(a, b, c, mode=rounding.NEAREST_EVEN):
                     _legacy_product(a, b, mode)).astype(F32)
 
 
-valu("v_mullit_f32", "f32", "f32", "f32", "f32",
+valu("v_mullit_f32", "f32",
      rounded=lambda mode, a, b, c: _mullit(a, b, c, mode))(_mullit)

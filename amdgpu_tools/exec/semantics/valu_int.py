@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.registry import valu
+from ..core.registry import row_source_types, valu
 from .salu import bitfield_extract, find_first_one_high, popcount, reverse_bits
 
 U16, U32, U64 = np.uint16, np.uint32, np.uint64
@@ -29,17 +29,17 @@ def s32(x):
 
 
 # ------------------------------------------------------------------ moves
-@valu("v_mov_b32", "b32", "b32")
+@valu("v_mov_b32", "b32")
 def v_mov_b32(a):
     return a
 
 
-@valu("v_not_b32", "b32", "b32")
+@valu("v_not_b32", "b32")
 def v_not_b32(a):
     return ~u32(a)
 
 
-@valu("v_bfrev_b32", "b32", "b32")
+@valu("v_bfrev_b32", "b32")
 def v_bfrev_b32(a):
     a = np.broadcast_to(u32(a), np.broadcast_shapes(np.shape(a), (1, 1)))
     return reverse_bits(a.reshape(-1), 32).reshape(a.shape)
@@ -53,17 +53,17 @@ def v_cndmask_b32(a, b, condition):
 
 
 # ------------------------------------------------------------ add and sub
-@valu("v_add_u32", "u32", "u32", "u32", int_clamp="u32")
+@valu("v_add_u32", "u32", int_clamp="u32")
 def v_add_u32(a, b):
     return a.astype(I64) + b
 
 
-@valu("v_sub_u32", "u32", "u32", "u32", int_clamp="u32")
+@valu("v_sub_u32", "u32", int_clamp="u32")
 def v_sub_u32(a, b):
     return a.astype(I64) - b
 
 
-@valu("v_subrev_u32", "u32", "u32", "u32", int_clamp="u32")
+@valu("v_subrev_u32", "u32", int_clamp="u32")
 def v_subrev_u32(a, b):
     return b.astype(I64) - a
 
@@ -71,104 +71,104 @@ def v_subrev_u32(a, b):
 # The carry forms compute the exact (64-bit) result: the carry/borrow is read
 # from it, and the VOP3b clamp bit (GFX8+) saturates it to [0, 2**32 - 1]
 # instead of letting it wrap, as the ISA manual's integer clamp defines.
-@valu("v_add_co_u32", "u32", "u32", "u32", carry_out=True, int_clamp="u32")
+@valu("v_add_co_u32", "u32", carry_out=True, int_clamp="u32")
 def v_add_co_u32(a, b):
     total = a.astype(I64) + b
     return total, total > 0xFFFFFFFF
 
 
-@valu("v_sub_co_u32", "u32", "u32", "u32", carry_out=True, int_clamp="u32")
+@valu("v_sub_co_u32", "u32", carry_out=True, int_clamp="u32")
 def v_sub_co_u32(a, b):
     difference = a.astype(I64) - b
     return difference, difference < 0
 
 
-@valu("v_subrev_co_u32", "u32", "u32", "u32", carry_out=True, int_clamp="u32")
+@valu("v_subrev_co_u32", "u32", carry_out=True, int_clamp="u32")
 def v_subrev_co_u32(a, b):
     difference = b.astype(I64) - a
     return difference, difference < 0
 
 
-@valu("v_addc_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
+@valu("v_addc_co_u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
 def v_addc_co_u32(a, b, carry):
     total = a.astype(I64) + b + carry
     return total, total > 0xFFFFFFFF
 
 
-@valu("v_subb_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
+@valu("v_subb_co_u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
 def v_subb_co_u32(a, b, borrow):
     difference = a.astype(I64) - b - borrow
     return difference, difference < 0
 
 
-@valu("v_subbrev_co_u32", "u32", "u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
+@valu("v_subbrev_co_u32", "u32", carry_in=True, carry_out=True, int_clamp="u32")
 def v_subbrev_co_u32(a, b, borrow):
     difference = b.astype(I64) - a - borrow
     return difference, difference < 0
 
 
-@valu("v_add3_u32", "u32", "u32", "u32", "u32")
+@valu("v_add3_u32", "u32")
 def v_add3_u32(a, b, c):
     return u32(a) + u32(b) + u32(c)
 
 
-@valu("v_xad_u32", "u32", "u32", "u32", "u32")
+@valu("v_xad_u32", "u32")
 def v_xad_u32(a, b, c):
     return (u32(a) ^ u32(b)) + u32(c)
 
 
-@valu("v_lshl_add_u32", "u32", "u32", "u32", "u32")
+@valu("v_lshl_add_u32", "u32")
 def v_lshl_add_u32(a, b, c):
     return (u32(a) << (u32(b) & U32(31))) + u32(c)
 
 
-@valu("v_add_lshl_u32", "u32", "u32", "u32", "u32")
+@valu("v_add_lshl_u32", "u32")
 def v_add_lshl_u32(a, b, c):
     return (u32(a) + u32(b)) << (u32(c) & U32(31))
 
 
-@valu("v_lshl_or_b32", "b32", "b32", "u32", "b32")
+@valu("v_lshl_or_b32", "b32")
 def v_lshl_or_b32(a, b, c):
     return (u32(a) << (u32(b) & U32(31))) | u32(c)
 
 
-@valu("v_and_or_b32", "b32", "b32", "b32", "b32")
+@valu("v_and_or_b32", "b32")
 def v_and_or_b32(a, b, c):
     return (u32(a) & u32(b)) | u32(c)
 
 
-@valu("v_or3_b32", "b32", "b32", "b32", "b32")
+@valu("v_or3_b32", "b32")
 def v_or3_b32(a, b, c):
     return u32(a) | u32(b) | u32(c)
 
 
 # ------------------------------------------------------------------ logic
-@valu("v_and_b32", "b32", "b32", "b32")
+@valu("v_and_b32", "b32")
 def v_and_b32(a, b):
     return u32(a) & u32(b)
 
 
-@valu("v_or_b32", "b32", "b32", "b32")
+@valu("v_or_b32", "b32")
 def v_or_b32(a, b):
     return u32(a) | u32(b)
 
 
-@valu("v_xor_b32", "b32", "b32", "b32")
+@valu("v_xor_b32", "b32")
 def v_xor_b32(a, b):
     return u32(a) ^ u32(b)
 
 
-@valu("v_xnor_b32", "b32", "b32", "b32")
+@valu("v_xnor_b32", "b32")
 def v_xnor_b32(a, b):
     return ~(u32(a) ^ u32(b))
 
 
-@valu("v_lshlrev_b32", "b32", "u32", "b32")
+@valu("v_lshlrev_b32", "b32")
 def v_lshlrev_b32(a, b):
     return u32(b) << (u32(a) & U32(31))
 
 
-@valu("v_lshrrev_b32", "b32", "u32", "b32")
+@valu("v_lshrrev_b32", "b32")
 def v_lshrrev_b32(a, b):
     return u32(b) >> (u32(a) & U32(31))
 
@@ -178,12 +178,12 @@ def v_ashrrev_i32(a, b):
     return b >> (u32(a) & U32(31)).astype(I32)
 
 
-@valu("v_lshl_b32", "b32", "b32", "u32")
+@valu("v_lshl_b32", "b32")
 def v_lshl_b32(a, b):
     return u32(a) << (u32(b) & U32(31))
 
 
-@valu("v_lshr_b32", "b32", "b32", "u32")
+@valu("v_lshr_b32", "b32")
 def v_lshr_b32(a, b):
     return u32(a) >> (u32(b) & U32(31))
 
@@ -193,12 +193,12 @@ def v_ashr_i32(a, b):
     return a >> (u32(b) & U32(31)).astype(I32)
 
 
-@valu("v_lshlrev_b64", "b64", "u32", "b64")
+@valu("v_lshlrev_b64", "b64")
 def v_lshlrev_b64(a, b):
     return u64(b) << (u32(a) & U32(63)).astype(U64)
 
 
-@valu("v_lshrrev_b64", "b64", "u32", "b64")
+@valu("v_lshrrev_b64", "b64")
 def v_lshrrev_b64(a, b):
     return u64(b) >> (u32(a) & U32(63)).astype(U64)
 
@@ -208,17 +208,17 @@ def v_ashrrev_i64(a, b):
     return b >> (u32(a) & U32(63)).astype(I64)
 
 
-@valu("v_bfm_b32", "b32", "u32", "u32")
+@valu("v_bfm_b32", "b32")
 def v_bfm_b32(a, b):
     return (((U64(1) << (u64(a) & U64(31))) - U64(1)) << (u64(b) & U64(31))).astype(U32)
 
 
-@valu("v_bfe_u32", "u32", "u32", "u32", "u32")
+@valu("v_bfe_u32", "u32")
 def v_bfe_u32(a, b, c):
     return _bfe(a, b, c, signed=False)
 
 
-@valu("v_bfe_i32", "i32", "u32", "u32", "u32")
+@valu("v_bfe_i32", "i32")
 def v_bfe_i32(a, b, c):
     return _bfe(a, b, c, signed=True)
 
@@ -230,24 +230,24 @@ def _bfe(value, offset, width, signed):
         np.shape(value), np.shape(control))), control, 32, signed)
 
 
-@valu("v_bfi_b32", "b32", "b32", "b32", "b32")
+@valu("v_bfi_b32", "b32")
 def v_bfi_b32(mask, a, b):
     return (u32(mask) & u32(a)) | (~u32(mask) & u32(b))
 
 
-@valu("v_alignbit_b32", "b32", "b32", "b32", "u32")
+@valu("v_alignbit_b32", "b32")
 def v_alignbit_b32(a, b, c):
     joined = (u64(a) << U64(32)) | u64(b)
     return (joined >> (u32(c) & U32(31)).astype(U64)).astype(U32)
 
 
-@valu("v_alignbyte_b32", "b32", "b32", "b32", "u32")
+@valu("v_alignbyte_b32", "b32")
 def v_alignbyte_b32(a, b, c):
     joined = (u64(a) << U64(32)) | u64(b)
     return (joined >> ((u32(c) & U32(3)) * U32(8)).astype(U64)).astype(U32)
 
 
-@valu("v_perm_b32", "b32", "b32", "b32", "b32")
+@valu("v_perm_b32", "b32")
 def v_perm_b32(a, b, selector):
     """Each selector byte picks a byte of {a, b} (b = bytes 0-3) or a constant."""
     a, b, selector = np.broadcast_arrays(u32(a), u32(b), u32(selector))
@@ -269,19 +269,19 @@ def v_perm_b32(a, b, selector):
     return result
 
 
-@valu("v_bcnt_u32_b32", "u32", "b32", "u32")
+@valu("v_bcnt_u32_b32", "u32")
 def v_bcnt_u32_b32(a, b):
     a, b = np.broadcast_arrays(u32(a), u32(b))
     return popcount(a.reshape(-1), 32).reshape(a.shape) + b
 
 
-@valu("v_ffbh_u32", "u32", "b32")
+@valu("v_ffbh_u32", "u32")
 def v_ffbh_u32(a):
     a = np.asarray(a, U32)
     return find_first_one_high(a.astype(U64).reshape(-1), 32).reshape(a.shape)
 
 
-@valu("v_ffbl_b32", "u32", "b32")
+@valu("v_ffbl_b32", "u32")
 def v_ffbl_b32(a):
     a = np.asarray(a, U32)
     lowest = a & (~a + U32(1))
@@ -297,7 +297,7 @@ def v_ffbh_i32(a):
     return np.where((bits == 0) | (bits == U32(0xFFFFFFFF)), U32(0xFFFFFFFF), count)
 
 
-@valu("v_mbcnt_lo_u32_b32", "u32", "b32", "u32", lane_fn=True)
+@valu("v_mbcnt_lo_u32_b32", "u32", lane_fn=True)
 def v_mbcnt_lo_u32_b32(mask, addend):
     """Count of set mask bits below this lane (lanes 0-31 use the low half)."""
     lane = np.arange(64, dtype=U64)
@@ -307,7 +307,7 @@ def v_mbcnt_lo_u32_b32(mask, addend):
     return popcount(flat.reshape(-1), 64).reshape(flat.shape) + u32(addend)
 
 
-@valu("v_mbcnt_hi_u32_b32", "u32", "b32", "u32", lane_fn=True)
+@valu("v_mbcnt_hi_u32_b32", "u32", lane_fn=True)
 def v_mbcnt_hi_u32_b32(mask, addend):
     """Count of set mask bits of lanes 32.. below this lane (lanes < 32 add 0)."""
     lane = np.arange(64, dtype=U64)
@@ -318,42 +318,65 @@ def v_mbcnt_hi_u32_b32(mask, addend):
 
 
 # -------------------------------------------------------------- min / max
-def _minmax(name, type_, pick):
-    @valu(name, type_, type_, type_)
-    def fn(a, b):
-        return pick(a, b)
-    fn.__name__ = name
+def _register_minmax(name, combine, view):
+    """Register ``combine`` on the sources (two or three) as the row types them,
+    or as ``view`` where the row cannot say (signed 32-bit, unsigned 16-bit:
+    the row types i32/u32 'b32' and i16/u16 'i16'); the result has that type."""
+    types = row_source_types(name)
+    result = view or types[0]
+    explicit = (view,) * len(types) if view else ()
+    valu(name, result, *explicit)(combine)
 
 
-for _type in ("i32", "u32", "i16", "u16"):
-    _minmax(f"v_min_{_type}", _type, np.minimum)
-    _minmax(f"v_max_{_type}", _type, np.maximum)
+def _minmax(name, pick, view=None):
+    _register_minmax(name, lambda a, b: pick(a, b), view)
 
 
-def _three(name, type_, combine):
-    @valu(name, type_, type_, type_, type_)
-    def fn(a, b, c):
-        return combine(a, b, c)
-    fn.__name__ = name
+def _three(name, combine, view=None):
+    _register_minmax(name, lambda a, b, c: combine(a, b, c), view)
+
+
+def min3(a, b, c):
+    return np.minimum(np.minimum(a, b), c)
+
+
+def max3(a, b, c):
+    return np.maximum(np.maximum(a, b), c)
 
 
 def median3(a, b, c):
     return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
 
 
-for _type in ("i32", "u32", "i16", "u16"):
-    _three(f"v_min3_{_type}", _type, lambda a, b, c: np.minimum(np.minimum(a, b), c))
-    _three(f"v_max3_{_type}", _type, lambda a, b, c: np.maximum(np.maximum(a, b), c))
-    _three(f"v_med3_{_type}", _type, median3)
+_minmax("v_min_i32", np.minimum, view="i32")
+_minmax("v_max_i32", np.maximum, view="i32")
+_minmax("v_min_u32", np.minimum)
+_minmax("v_max_u32", np.maximum)
+_minmax("v_min_i16", np.minimum)
+_minmax("v_max_i16", np.maximum)
+_minmax("v_min_u16", np.minimum, view="u16")
+_minmax("v_max_u16", np.maximum, view="u16")
+_three("v_min3_i32", min3, view="i32")
+_three("v_max3_i32", max3, view="i32")
+_three("v_med3_i32", median3, view="i32")
+_three("v_min3_u32", min3)
+_three("v_max3_u32", max3)
+_three("v_med3_u32", median3)
+_three("v_min3_i16", min3)
+_three("v_max3_i16", max3)
+_three("v_med3_i16", median3)
+_three("v_min3_u16", min3, view="u16")
+_three("v_max3_u16", max3, view="u16")
+_three("v_med3_u16", median3, view="u16")
 
 
 # ---------------------------------------------------------------- multiply
-@valu("v_mul_lo_u32", "u32", "u32", "u32")
+@valu("v_mul_lo_u32", "u32")
 def v_mul_lo_u32(a, b):
     return u32(a) * u32(b)
 
 
-@valu("v_mul_hi_u32", "u32", "u32", "u32")
+@valu("v_mul_hi_u32", "u32")
 def v_mul_hi_u32(a, b):
     return ((u64(a) * u64(b)) >> U64(32)).astype(U32)
 
@@ -378,27 +401,27 @@ def i24(x):
     return (value ^ 0x800000) - 0x800000
 
 
-@valu("v_mul_u32_u24", "u32", "u32", "u32")
+@valu("v_mul_u32_u24", "u32")
 def v_mul_u32_u24(a, b):
     return (u24(a) * u24(b)).astype(U32)
 
 
-@valu("v_mul_hi_u32_u24", "u32", "u32", "u32")
+@valu("v_mul_hi_u32_u24", "u32")
 def v_mul_hi_u32_u24(a, b):
     return ((u24(a) * u24(b)) >> U64(32)).astype(U32)
 
 
-@valu("v_mul_i32_i24", "i32", "u32", "u32")
+@valu("v_mul_i32_i24", "i32")
 def v_mul_i32_i24(a, b):
     return (i24(a) * i24(b)).astype(I32)
 
 
-@valu("v_mul_hi_i32_i24", "i32", "u32", "u32")
+@valu("v_mul_hi_i32_i24", "i32")
 def v_mul_hi_i32_i24(a, b):
     return ((i24(a) * i24(b)) >> 32).astype(I32)
 
 
-@valu("v_mad_u32_u24", "u32", "u32", "u32", "u32")
+@valu("v_mad_u32_u24", "u32")
 def v_mad_u32_u24(a, b, c):
     return (u24(a) * u24(b) + u64(c)).astype(U32)
 
@@ -408,7 +431,7 @@ def v_mad_i32_i24(a, b, c):
     return (i24(a) * i24(b) + c.astype(I64)).astype(I32)
 
 
-@valu("v_mad_u64_u32", "u64", "u32", "u32", "u64", carry_out=True)
+@valu("v_mad_u64_u32", "u64", carry_out=True)
 def v_mad_u64_u32(a, b, c):
     product = u64(a) * u64(b)
     total = product + u64(c)
@@ -455,12 +478,12 @@ def v_mul_lo_u16(a, b):
     return a * b
 
 
-@valu("v_add_i16", "i16", "i16", "i16", int_clamp="i16")
+@valu("v_add_i16", "i16", int_clamp="i16")
 def v_add_i16(a, b):
     return a.astype(I32) + b
 
 
-@valu("v_sub_i16", "i16", "i16", "i16", int_clamp="i16")
+@valu("v_sub_i16", "i16", int_clamp="i16")
 def v_sub_i16(a, b):
     return a.astype(I32) - b
 
@@ -485,7 +508,7 @@ def v_mad_u16(a, b, c):
     return a * b + c
 
 
-@valu("v_mad_i16", "i16", "i16", "i16", "i16")
+@valu("v_mad_i16", "i16")
 def v_mad_i16(a, b, c):
     return a * b + c
 
@@ -495,7 +518,7 @@ def v_mad_legacy_u16(a, b, c):
     return a * b + c
 
 
-@valu("v_mad_legacy_i16", "i16", "i16", "i16", "i16")
+@valu("v_mad_legacy_i16", "i16")
 def v_mad_legacy_i16(a, b, c):
     return a * b + c
 
@@ -509,7 +532,7 @@ def _absdiff(a, b):
     return np.where(a > b, a - b, b - a)
 
 
-@valu("v_sad_u8", "u32", "u32", "u32", "u32")
+@valu("v_sad_u8", "u32")
 def v_sad_u8(a, b, c):
     total = u32(c)
     for x, y in zip(_bytes(a), _bytes(b)):
@@ -517,7 +540,7 @@ def v_sad_u8(a, b, c):
     return total
 
 
-@valu("v_sad_hi_u8", "u32", "u32", "u32", "u32")
+@valu("v_sad_hi_u8", "u32")
 def v_sad_hi_u8(a, b, c):
     total = U32(0)
     for x, y in zip(_bytes(a), _bytes(b)):
@@ -525,19 +548,19 @@ def v_sad_hi_u8(a, b, c):
     return (total << U32(16)) + u32(c)
 
 
-@valu("v_sad_u16", "u32", "u32", "u32", "u32")
+@valu("v_sad_u16", "u32")
 def v_sad_u16(a, b, c):
     halves = lambda x: ((u32(x) & U32(0xFFFF)), u32(x) >> U32(16))
     (a0, a1), (b0, b1) = halves(a), halves(b)
     return _absdiff(a0, b0) + _absdiff(a1, b1) + u32(c)
 
 
-@valu("v_sad_u32", "u32", "u32", "u32", "u32")
+@valu("v_sad_u32", "u32")
 def v_sad_u32(a, b, c):
     return _absdiff(u32(a), u32(b)) + u32(c)
 
 
-@valu("v_msad_u8", "u32", "u32", "u32", "u32")
+@valu("v_msad_u8", "u32")
 def v_msad_u8(a, b, c):
     """Masked SAD: reference bytes of 0 do not count."""
     total = u32(c)
@@ -546,7 +569,7 @@ def v_msad_u8(a, b, c):
     return total
 
 
-@valu("v_lerp_u8", "u32", "u32", "u32", "u32")
+@valu("v_lerp_u8", "u32")
 def v_lerp_u8(a, b, c):
     """Per byte: (a + b + (c & 1)) >> 1."""
     result = U32(0)
@@ -555,7 +578,7 @@ def v_lerp_u8(a, b, c):
     return result
 
 
-@valu("v_cvt_pk_u16_u32", "b32", "u32", "u32")
+@valu("v_cvt_pk_u16_u32", "b32")
 def v_cvt_pk_u16_u32(a, b):
     return (u32(a) & U32(0xFFFF)) | (u32(b) << U32(16))
 
@@ -566,7 +589,7 @@ def v_cvt_pk_i16_i32(a, b):
     return clip(a) | (clip(b) << U32(16))
 
 
-@valu("v_sat_pk_u8_i16", "b32", "b32")
+@valu("v_sat_pk_u8_i16", "b32")
 def v_sat_pk_u8_i16(a):
     low = u32(a).astype(U16).view(np.int16)
     high = (u32(a) >> U32(16)).astype(U16).view(np.int16)
@@ -595,7 +618,7 @@ def _qsad_bytes(pattern, reference_pair, shift):
     return total
 
 
-@valu("v_qsad_pk_u16_u8", "u64", "u64", "u32", "u64")
+@valu("v_qsad_pk_u16_u8", "u64")
 def v_qsad_pk_u16_u8(reference, pattern, accumulate):
     result = U64(0)
     for shift in range(4):
@@ -616,7 +639,7 @@ def masked_sad_bytes(pattern, reference_pair, shift):
     return total
 
 
-@valu("v_mqsad_pk_u16_u8", "u64", "u64", "u32", "u64")
+@valu("v_mqsad_pk_u16_u8", "u64")
 def v_mqsad_pk_u16_u8(reference, pattern, accumulate):
     result = U64(0)
     for shift in range(4):

@@ -1,48 +1,158 @@
-"""Vector compares (VOPC and their VOP3 forms), generated from one table:
-the 16 float predicates and 8 integer predicates, each as v_cmp and v_cmpx
-(which also writes EXEC), plus v_cmp_class.
+"""Vector compares (VOPC and their VOP3 forms): every mnemonic with its
+predicate, one line per condition (v_cmp writes VCC or an SGPR pair, v_cmpx
+also EXEC; GFX6/7's v_cmps/v_cmpsx signal on NaN inputs, which the executor
+does not model, and compare as v_cmp/v_cmpx). Operand types are the table
+row's (a float row types its sources f16/f32/f64, an unsigned integer row
+b32/b64 = raw bits); a signed or 16-bit integer compare states its ``view``,
+which the row cannot (it types u16 and i16 sources alike 'i16', i32/u32 'b32').
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.registry import vcmp
-
-#: Float predicates as the ISA manual defines them (NaN makes ordered ones false).
-FLOAT_PREDICATES = {
-    "f": lambda a, b: np.zeros(np.broadcast_shapes(np.shape(a), np.shape(b)), np.bool_),
-    "lt": np.less, "eq": np.equal, "le": np.less_equal, "gt": np.greater,
-    "lg": lambda a, b: (a < b) | (a > b), "ge": np.greater_equal,
-    "o": lambda a, b: ~np.isnan(a) & ~np.isnan(b),
-    "u": lambda a, b: np.isnan(a) | np.isnan(b),
-    "nge": lambda a, b: ~(a >= b), "nlg": lambda a, b: ~((a < b) | (a > b)),
-    "ngt": lambda a, b: ~(a > b), "nle": lambda a, b: ~(a <= b), "neq": lambda a, b: ~(a == b),
-    "nlt": lambda a, b: ~(a < b),
-    "tru": lambda a, b: np.ones(np.broadcast_shapes(np.shape(a), np.shape(b)), np.bool_),
-}
-INT_PREDICATES = {
-    "f": FLOAT_PREDICATES["f"], "lt": np.less, "eq": np.equal, "le": np.less_equal,
-    "gt": np.greater, "ne": np.not_equal, "lg": np.not_equal, "ge": np.greater_equal,
-    "t": FLOAT_PREDICATES["tru"],
-}
+from ..core.registry import SEMANTICS, Semantic, vcmp
 
 
-def _register(name, type_, predicate):
-    @vcmp(name, type_)
-    def fn(a, b):
-        return predicate(a, b)
-    fn.__name__ = name
+def never(a, b):
+    return np.zeros(np.broadcast_shapes(np.shape(a), np.shape(b)), np.bool_)
 
 
-for _type in ("f16", "f32", "f64"):
-    for _cond, _pred in FLOAT_PREDICATES.items():
-        for _prefix in ("v_cmp", "v_cmpx", "v_cmps", "v_cmpsx"):
-            _register(f"{_prefix}_{_cond}_{_type}", _type, _pred)
-for _type in ("i16", "u16", "i32", "u32", "i64", "u64"):
-    for _cond, _pred in INT_PREDICATES.items():
-        for _prefix in ("v_cmp", "v_cmpx"):
-            _register(f"{_prefix}_{_cond}_{_type}", _type, _pred)
+def always(a, b):
+    return np.ones(np.broadcast_shapes(np.shape(a), np.shape(b)), np.bool_)
+
+
+def less_or_greater(a, b):
+    """lg: ordered and not equal (NaN makes it false)."""
+    return (a < b) | (a > b)
+
+
+def ordered(a, b):
+    return ~np.isnan(a) & ~np.isnan(b)
+
+
+def unordered(a, b):
+    return np.isnan(a) | np.isnan(b)
+
+
+def negated(predicate):
+    """The n* float predicates: true where ``predicate`` is false, NaN included."""
+    return lambda a, b: ~predicate(a, b)
+
+
+def compares(predicate, *names, view=None):
+    """Register ``predicate`` under each mnemonic of ``names`` (sources: ``view``,
+    else the row's type)."""
+    for name in names:
+        @vcmp(name, view)
+        def fn(a, b):
+            return predicate(a, b)
+        fn.__name__ = name
+
+compares(never, "v_cmp_f_f16", "v_cmpx_f_f16")
+compares(np.less, "v_cmp_lt_f16", "v_cmpx_lt_f16")
+compares(np.equal, "v_cmp_eq_f16", "v_cmpx_eq_f16")
+compares(np.less_equal, "v_cmp_le_f16", "v_cmpx_le_f16")
+compares(np.greater, "v_cmp_gt_f16", "v_cmpx_gt_f16")
+compares(less_or_greater, "v_cmp_lg_f16", "v_cmpx_lg_f16")
+compares(np.greater_equal, "v_cmp_ge_f16", "v_cmpx_ge_f16")
+compares(ordered, "v_cmp_o_f16", "v_cmpx_o_f16")
+compares(unordered, "v_cmp_u_f16", "v_cmpx_u_f16")
+compares(negated(np.greater_equal), "v_cmp_nge_f16", "v_cmpx_nge_f16")
+compares(negated(less_or_greater), "v_cmp_nlg_f16", "v_cmpx_nlg_f16")
+compares(negated(np.greater), "v_cmp_ngt_f16", "v_cmpx_ngt_f16")
+compares(negated(np.less_equal), "v_cmp_nle_f16", "v_cmpx_nle_f16")
+compares(negated(np.equal), "v_cmp_neq_f16", "v_cmpx_neq_f16")
+compares(negated(np.less), "v_cmp_nlt_f16", "v_cmpx_nlt_f16")
+compares(always, "v_cmp_tru_f16", "v_cmpx_tru_f16")
+
+compares(never, "v_cmp_f_f32", "v_cmpx_f_f32", "v_cmps_f_f32", "v_cmpsx_f_f32")
+compares(np.less, "v_cmp_lt_f32", "v_cmpx_lt_f32", "v_cmps_lt_f32", "v_cmpsx_lt_f32")
+compares(np.equal, "v_cmp_eq_f32", "v_cmpx_eq_f32", "v_cmps_eq_f32", "v_cmpsx_eq_f32")
+compares(np.less_equal, "v_cmp_le_f32", "v_cmpx_le_f32", "v_cmps_le_f32", "v_cmpsx_le_f32")
+compares(np.greater, "v_cmp_gt_f32", "v_cmpx_gt_f32", "v_cmps_gt_f32", "v_cmpsx_gt_f32")
+compares(less_or_greater, "v_cmp_lg_f32", "v_cmpx_lg_f32", "v_cmps_lg_f32", "v_cmpsx_lg_f32")
+compares(np.greater_equal, "v_cmp_ge_f32", "v_cmpx_ge_f32", "v_cmps_ge_f32", "v_cmpsx_ge_f32")
+compares(ordered, "v_cmp_o_f32", "v_cmpx_o_f32", "v_cmps_o_f32", "v_cmpsx_o_f32")
+compares(unordered, "v_cmp_u_f32", "v_cmpx_u_f32", "v_cmps_u_f32", "v_cmpsx_u_f32")
+compares(negated(np.greater_equal), "v_cmp_nge_f32", "v_cmpx_nge_f32", "v_cmps_nge_f32", "v_cmpsx_nge_f32")
+compares(negated(less_or_greater), "v_cmp_nlg_f32", "v_cmpx_nlg_f32", "v_cmps_nlg_f32", "v_cmpsx_nlg_f32")
+compares(negated(np.greater), "v_cmp_ngt_f32", "v_cmpx_ngt_f32", "v_cmps_ngt_f32", "v_cmpsx_ngt_f32")
+compares(negated(np.less_equal), "v_cmp_nle_f32", "v_cmpx_nle_f32", "v_cmps_nle_f32", "v_cmpsx_nle_f32")
+compares(negated(np.equal), "v_cmp_neq_f32", "v_cmpx_neq_f32", "v_cmps_neq_f32", "v_cmpsx_neq_f32")
+compares(negated(np.less), "v_cmp_nlt_f32", "v_cmpx_nlt_f32", "v_cmps_nlt_f32", "v_cmpsx_nlt_f32")
+compares(always, "v_cmp_tru_f32", "v_cmpx_tru_f32", "v_cmps_tru_f32", "v_cmpsx_tru_f32")
+
+compares(never, "v_cmp_f_f64", "v_cmpx_f_f64", "v_cmps_f_f64", "v_cmpsx_f_f64")
+compares(np.less, "v_cmp_lt_f64", "v_cmpx_lt_f64", "v_cmps_lt_f64", "v_cmpsx_lt_f64")
+compares(np.equal, "v_cmp_eq_f64", "v_cmpx_eq_f64", "v_cmps_eq_f64", "v_cmpsx_eq_f64")
+compares(np.less_equal, "v_cmp_le_f64", "v_cmpx_le_f64", "v_cmps_le_f64", "v_cmpsx_le_f64")
+compares(np.greater, "v_cmp_gt_f64", "v_cmpx_gt_f64", "v_cmps_gt_f64", "v_cmpsx_gt_f64")
+compares(less_or_greater, "v_cmp_lg_f64", "v_cmpx_lg_f64", "v_cmps_lg_f64", "v_cmpsx_lg_f64")
+compares(np.greater_equal, "v_cmp_ge_f64", "v_cmpx_ge_f64", "v_cmps_ge_f64", "v_cmpsx_ge_f64")
+compares(ordered, "v_cmp_o_f64", "v_cmpx_o_f64", "v_cmps_o_f64", "v_cmpsx_o_f64")
+compares(unordered, "v_cmp_u_f64", "v_cmpx_u_f64", "v_cmps_u_f64", "v_cmpsx_u_f64")
+compares(negated(np.greater_equal), "v_cmp_nge_f64", "v_cmpx_nge_f64", "v_cmps_nge_f64", "v_cmpsx_nge_f64")
+compares(negated(less_or_greater), "v_cmp_nlg_f64", "v_cmpx_nlg_f64", "v_cmps_nlg_f64", "v_cmpsx_nlg_f64")
+compares(negated(np.greater), "v_cmp_ngt_f64", "v_cmpx_ngt_f64", "v_cmps_ngt_f64", "v_cmpsx_ngt_f64")
+compares(negated(np.less_equal), "v_cmp_nle_f64", "v_cmpx_nle_f64", "v_cmps_nle_f64", "v_cmpsx_nle_f64")
+compares(negated(np.equal), "v_cmp_neq_f64", "v_cmpx_neq_f64", "v_cmps_neq_f64", "v_cmpsx_neq_f64")
+compares(negated(np.less), "v_cmp_nlt_f64", "v_cmpx_nlt_f64", "v_cmps_nlt_f64", "v_cmpsx_nlt_f64")
+compares(always, "v_cmp_tru_f64", "v_cmpx_tru_f64", "v_cmps_tru_f64", "v_cmpsx_tru_f64")
+
+compares(never, "v_cmp_f_i16", "v_cmpx_f_i16", view="i16")
+compares(np.less, "v_cmp_lt_i16", "v_cmpx_lt_i16", view="i16")
+compares(np.equal, "v_cmp_eq_i16", "v_cmpx_eq_i16", view="i16")
+compares(np.less_equal, "v_cmp_le_i16", "v_cmpx_le_i16", view="i16")
+compares(np.greater, "v_cmp_gt_i16", "v_cmpx_gt_i16", view="i16")
+compares(np.not_equal, "v_cmp_ne_i16", "v_cmpx_ne_i16", view="i16")
+compares(np.greater_equal, "v_cmp_ge_i16", "v_cmpx_ge_i16", view="i16")
+compares(always, "v_cmp_t_i16", "v_cmpx_t_i16", view="i16")
+
+compares(never, "v_cmp_f_u16", "v_cmpx_f_u16", view="u16")
+compares(np.less, "v_cmp_lt_u16", "v_cmpx_lt_u16", view="u16")
+compares(np.equal, "v_cmp_eq_u16", "v_cmpx_eq_u16", view="u16")
+compares(np.less_equal, "v_cmp_le_u16", "v_cmpx_le_u16", view="u16")
+compares(np.greater, "v_cmp_gt_u16", "v_cmpx_gt_u16", view="u16")
+compares(np.not_equal, "v_cmp_ne_u16", "v_cmpx_ne_u16", view="u16")
+compares(np.greater_equal, "v_cmp_ge_u16", "v_cmpx_ge_u16", view="u16")
+compares(always, "v_cmp_t_u16", "v_cmpx_t_u16", view="u16")
+
+compares(never, "v_cmp_f_i32", "v_cmpx_f_i32", view="i32")
+compares(np.less, "v_cmp_lt_i32", "v_cmpx_lt_i32", view="i32")
+compares(np.equal, "v_cmp_eq_i32", "v_cmpx_eq_i32", view="i32")
+compares(np.less_equal, "v_cmp_le_i32", "v_cmpx_le_i32", view="i32")
+compares(np.greater, "v_cmp_gt_i32", "v_cmpx_gt_i32", view="i32")
+compares(np.not_equal, "v_cmp_ne_i32", "v_cmpx_ne_i32", view="i32")
+compares(np.greater_equal, "v_cmp_ge_i32", "v_cmpx_ge_i32", view="i32")
+compares(always, "v_cmp_t_i32", "v_cmpx_t_i32", view="i32")
+
+compares(never, "v_cmp_f_u32", "v_cmpx_f_u32")
+compares(np.less, "v_cmp_lt_u32", "v_cmpx_lt_u32")
+compares(np.equal, "v_cmp_eq_u32", "v_cmpx_eq_u32")
+compares(np.less_equal, "v_cmp_le_u32", "v_cmpx_le_u32")
+compares(np.greater, "v_cmp_gt_u32", "v_cmpx_gt_u32")
+compares(np.not_equal, "v_cmp_ne_u32", "v_cmpx_ne_u32")
+compares(np.greater_equal, "v_cmp_ge_u32", "v_cmpx_ge_u32")
+compares(always, "v_cmp_t_u32", "v_cmpx_t_u32")
+
+compares(never, "v_cmp_f_i64", "v_cmpx_f_i64", view="i64")
+compares(np.less, "v_cmp_lt_i64", "v_cmpx_lt_i64", view="i64")
+compares(np.equal, "v_cmp_eq_i64", "v_cmpx_eq_i64", view="i64")
+compares(np.less_equal, "v_cmp_le_i64", "v_cmpx_le_i64", view="i64")
+compares(np.greater, "v_cmp_gt_i64", "v_cmpx_gt_i64", view="i64")
+compares(np.not_equal, "v_cmp_ne_i64", "v_cmpx_ne_i64", view="i64")
+compares(np.greater_equal, "v_cmp_ge_i64", "v_cmpx_ge_i64", view="i64")
+compares(always, "v_cmp_t_i64", "v_cmpx_t_i64", view="i64")
+
+compares(never, "v_cmp_f_u64", "v_cmpx_f_u64")
+compares(np.less, "v_cmp_lt_u64", "v_cmpx_lt_u64")
+compares(np.equal, "v_cmp_eq_u64", "v_cmpx_eq_u64")
+compares(np.less_equal, "v_cmp_le_u64", "v_cmpx_le_u64")
+compares(np.greater, "v_cmp_gt_u64", "v_cmpx_gt_u64")
+compares(np.not_equal, "v_cmp_ne_u64", "v_cmpx_ne_u64")
+compares(np.greater_equal, "v_cmp_ge_u64", "v_cmpx_ge_u64")
+compares(always, "v_cmp_t_u64", "v_cmpx_t_u64")
 
 
 def float_class(x, mask):
@@ -67,11 +177,16 @@ def float_class(x, mask):
     return result
 
 
-for _type in ("f16", "f32", "f64"):
-    for _prefix in ("v_cmp", "v_cmpx"):
-        _name = f"{_prefix}_class_{_type}"
-        vcmp(_name, _type)(float_class)
-        from ..core.registry import SEMANTICS as _S, Semantic as _Sem
-        _old = _S[_name]
-        _S[_name] = _Sem(_old.op, _old.kind, _old.fn, _old.dst, (_type, "u32"),
-                         {**_old.flags, "no_flush": True})
+def class_compares(*names):
+    """v_cmp_class/v_cmpx_class: the value as the row types it, the class mask
+    as raw bits; the value is tested as it is (no denormal flush)."""
+    for name in names:
+        vcmp(name)(float_class)
+        old = SEMANTICS[name]
+        SEMANTICS[name] = Semantic(old.op, old.kind, old.fn, old.dst, (old.srcs[0], "u32"),
+                                   {**old.flags, "no_flush": True})
+
+
+class_compares("v_cmp_class_f16", "v_cmpx_class_f16")
+class_compares("v_cmp_class_f32", "v_cmpx_class_f32")
+class_compares("v_cmp_class_f64", "v_cmpx_class_f64")
