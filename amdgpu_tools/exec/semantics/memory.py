@@ -489,3 +489,46 @@ def _atomic_chunked(backend, addresses, chunk_bytes, op, width, data, data2):
         new = np.ascontiguousarray(np.asarray(ATOMIC_OPS[op](*args), dtype))
     backend.scatter(flat, new.view(np.uint8).reshape(-1, chunk_bytes))
     return current
+
+
+# ------------------------------------------------------------- table facts
+#: The generated tables of the memory families (isa/data/<file>).
+MEMORY_TABLES = ("buffer.json", "flat.json", "ds.json")
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What a memory op's table row states, the same on every processor that has
+    it: ``encoding`` (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, DS) and the width in
+    dwords of each register operand (``vdata``, ``vdst``, ``data``, ``data0``...)."""
+
+    encoding: str
+    widths: dict
+
+
+def table_facts(name) -> TableFacts:
+    """The row facts of the memory op ``name`` (the first processor's sub-row
+    that has it; KeyError for a name no memory table has)."""
+    return _memory_rows()[name]
+
+
+_ROWS = None
+
+
+def _memory_rows():
+    global _ROWS
+    if _ROWS is None:
+        from ...isa.families.mem_common import load_table
+        rows = {}
+        for filename in MEMORY_TABLES:
+            for entry in load_table(filename)["instructions"]:
+                row = next(iter(entry["targets"].values()))
+                operands = row.get("operands")
+                widths = dict(operands) if isinstance(operands, list) else {}
+                for slot, width in row.get("operands_glc", ()):
+                    widths.setdefault(slot, width)
+                if "vdata" in row:
+                    widths["vdata"] = row["vdata"]
+                rows[entry["name"]] = TableFacts(row.get("encoding", "DS"), widths)
+        _ROWS = rows
+    return _ROWS

@@ -148,22 +148,64 @@ def _shift_add(a, b, shift):
 
 # ------------------------------------------------------------------ bits
 def _logic(name, width, op):
-    kind = "b64" if width == 64 else "b32"
+    """A bitwise op on ``width``-bit sources; SCC: the result is not 0."""
+    kind, dtype = ("b64", U64) if width == 64 else ("b32", U32)
 
     @salu(name, kind, kind, kind, scc_out=True)
     def fn(a, b):
-        result = op(a, b)
+        result = op(np.asarray(a, dtype), np.asarray(b, dtype))
         return result, nonzero(result)
     fn.__name__ = name
 
 
-_LOGIC = {"and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
-          "andn2": lambda a, b: a & ~b, "orn2": lambda a, b: a | ~b,
-          "nand": lambda a, b: ~(a & b), "nor": lambda a, b: ~(a | b),
-          "xnor": lambda a, b: ~(a ^ b)}
-for _op, _fn in _LOGIC.items():
-    _logic(f"s_{_op}_b32", 32, lambda a, b, f=_fn: f(np.asarray(a, U32), np.asarray(b, U32)))
-    _logic(f"s_{_op}_b64", 64, lambda a, b, f=_fn: f(np.asarray(a, U64), np.asarray(b, U64)))
+def _and(a, b):
+    return a & b
+
+
+def _or(a, b):
+    return a | b
+
+
+def _xor(a, b):
+    return a ^ b
+
+
+def _andn2(a, b):
+    return a & ~b
+
+
+def _orn2(a, b):
+    return a | ~b
+
+
+def _nand(a, b):
+    return ~(a & b)
+
+
+def _nor(a, b):
+    return ~(a | b)
+
+
+def _xnor(a, b):
+    return ~(a ^ b)
+
+
+_logic("s_and_b32", 32, _and)
+_logic("s_and_b64", 64, _and)
+_logic("s_or_b32", 32, _or)
+_logic("s_or_b64", 64, _or)
+_logic("s_xor_b32", 32, _xor)
+_logic("s_xor_b64", 64, _xor)
+_logic("s_andn2_b32", 32, _andn2)
+_logic("s_andn2_b64", 64, _andn2)
+_logic("s_orn2_b32", 32, _orn2)
+_logic("s_orn2_b64", 64, _orn2)
+_logic("s_nand_b32", 32, _nand)
+_logic("s_nand_b64", 64, _nand)
+_logic("s_nor_b32", 32, _nor)
+_logic("s_nor_b64", 64, _nor)
+_logic("s_xnor_b32", 32, _xnor)
+_logic("s_xnor_b64", 64, _xnor)
 
 
 @salu("s_lshl_b32", "b32", "b32", "u32", scc_out=True)
@@ -529,11 +571,18 @@ def _compare(name, kind, op):
     fn.__name__ = name
 
 
-_COMPARE = {"eq": np.equal, "lg": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
-            "lt": np.less, "le": np.less_equal}
-for _cond, _op in _COMPARE.items():
-    for _kind in ("i32", "u32"):
-        _compare(f"s_cmp_{_cond}_{_kind}", _kind, _op)
+_compare("s_cmp_eq_i32", "i32", np.equal)
+_compare("s_cmp_lg_i32", "i32", np.not_equal)
+_compare("s_cmp_gt_i32", "i32", np.greater)
+_compare("s_cmp_ge_i32", "i32", np.greater_equal)
+_compare("s_cmp_lt_i32", "i32", np.less)
+_compare("s_cmp_le_i32", "i32", np.less_equal)
+_compare("s_cmp_eq_u32", "u32", np.equal)
+_compare("s_cmp_lg_u32", "u32", np.not_equal)
+_compare("s_cmp_gt_u32", "u32", np.greater)
+_compare("s_cmp_ge_u32", "u32", np.greater_equal)
+_compare("s_cmp_lt_u32", "u32", np.less)
+_compare("s_cmp_le_u32", "u32", np.less_equal)
 _compare("s_cmp_eq_u64", "u64", np.equal)
 _compare("s_cmp_lg_u64", "u64", np.not_equal)
 
@@ -590,9 +639,18 @@ def _compare_k(name, signed, op):
     fn.__name__ = name
 
 
-for _cond, _op in _COMPARE.items():
-    _compare_k(f"s_cmpk_{_cond}_i32", True, _op)
-    _compare_k(f"s_cmpk_{_cond}_u32", False, _op)
+_compare_k("s_cmpk_eq_i32", True, np.equal)
+_compare_k("s_cmpk_lg_i32", True, np.not_equal)
+_compare_k("s_cmpk_gt_i32", True, np.greater)
+_compare_k("s_cmpk_ge_i32", True, np.greater_equal)
+_compare_k("s_cmpk_lt_i32", True, np.less)
+_compare_k("s_cmpk_le_i32", True, np.less_equal)
+_compare_k("s_cmpk_eq_u32", False, np.equal)
+_compare_k("s_cmpk_lg_u32", False, np.not_equal)
+_compare_k("s_cmpk_gt_u32", False, np.greater)
+_compare_k("s_cmpk_ge_u32", False, np.greater_equal)
+_compare_k("s_cmpk_lt_u32", False, np.less)
+_compare_k("s_cmpk_le_u32", False, np.less_equal)
 
 
 @salu("s_bitreplicate_b64_b32", "b64", "b32")

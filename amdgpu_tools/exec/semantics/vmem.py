@@ -28,11 +28,11 @@ from ..addressing import (SEGMENT_GLOBAL, SEGMENT_LDS, SEGMENT_PRIVATE, buffer_a
                          swizzled_private_address)
 from ..launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 from . import buffer_formats
-from .memory import (Piece, atomic_pieces, bytes_to_words, join64, lds_memory,
-                         load_pieces, split64, store_pieces, words_to_bytes)
+from .memory import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
+                     lds_memory, load_pieces, split64, store_pieces, table_facts, words_to_bytes)
 from .ds import lds_piece
 from ..core.operands import scalar_getter
-from ..core.registry import SEMANTICS, builder
+from ..core.registry import builder
 from ..setup import dispatch_layout, flat_scratch_code
 
 _U32 = np.uint32
@@ -40,24 +40,10 @@ _U64 = np.uint64
 _OFF = 0x7F                       # GFX9 saddr value meaning "no SGPR address"
 _MASK32 = _U64(0xFFFFFFFF)
 
-#: Load/store size suffixes -> (bytes, signed)
-LOAD_SIZES = {"ubyte": (1, False), "sbyte": (1, True), "ushort": (2, False),
-              "sshort": (2, True), "dword": (4, False), "dwordx2": (8, False),
-              "dwordx3": (12, False), "dwordx4": (16, False)}
-STORE_SIZES = {"byte": 1, "short": 2, "dword": 4, "dwordx2": 8, "dwordx3": 12, "dwordx4": 16}
-#: GFX9 d16 loads: suffix -> (bytes, signed, half)
-D16_LOADS = {"ubyte_d16": (1, False, "lo"), "ubyte_d16_hi": (1, False, "hi"),
-             "sbyte_d16": (1, True, "lo"), "sbyte_d16_hi": (1, True, "hi"),
-             "short_d16": (2, False, "lo"), "short_d16_hi": (2, False, "hi")}
-D16_STORES = {"byte_d16_hi": 1, "short_d16_hi": 2}
-#: Vector atomic stem -> ATOMIC_OPS name
-ATOMIC_STEMS = {"swap": "swap", "cmpswap": "cmpswap", "add": "add", "sub": "sub",
-                "smin": "smin", "umin": "umin", "smax": "smax", "umax": "umax",
-                "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec",
-                "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax", "add_f32": "fadd",
-                "pk_add_f16": "pk_fadd16"}
-#: Atomics without a 64-bit (_x2) form.
-NO_X2 = frozenset({"add_f32", "pk_add_f16"})
+#: Sub-dword elements: (bytes, sign-extended). Whole-dword loads and stores
+#: move as many dwords as their table row's data operand is wide.
+UBYTE, SBYTE, USHORT, SSHORT = (1, False), (1, True), (2, False), (2, True)
+BYTE, SHORT = 1, 2
 
 
 # ------------------------------------------------------------------ context
@@ -514,10 +500,6 @@ def _store_from_lds(inst, program, plan):
     return run
 
 
-#: Loads that have an lds-bit form (llvm-mc accepts ``lds`` on these only).
-LDS_LOADS = frozenset({"ubyte", "sbyte", "ushort", "sshort", "dword"})
-
-
 # ------------------------------------------------------------ registration
 PLANS = {"flat": _flat_plan, "global": _global_plan, "scratch": _scratch_plan,
          "buffer": _buffer_plan}
@@ -554,56 +536,97 @@ def _memory_builder(family, make, lds_values=None):
     return build
 
 
-def _register_family(family, atomics):
-    prefix = family + "_"
-    lds_capable = family != "flat"
-    for suffix, (nbytes, signed) in LOAD_SIZES.items():
-        lds = (lambda i, p, plan, n=nbytes: _loaded_words(plan, n, False)) \
-            if lds_capable and suffix in LDS_LOADS else None
-        builder(f"{prefix}load_{suffix}")(_memory_builder(family, lambda i, p, plan, s, d,
-                                          n=nbytes, g=signed: _load_action(
-                                              plan, d, n, g, tfe=bool(i.fields.get("tfe"))),
-                                          lds))
-    for suffix, (nbytes, signed, half) in D16_LOADS.items():
-        builder(f"{prefix}load_{suffix}")(_memory_builder(family, lambda i, p, plan, s, d,
-                                          n=nbytes, g=signed, h=half: _load_action(
-                                              plan, d, n, g, d16=h)))
-    for suffix, nbytes in STORE_SIZES.items():
-        builder(f"{prefix}store_{suffix}")(_memory_builder(
-            family, lambda i, p, plan, s, d, n=nbytes: _store_action(plan, s, n)))
-    for suffix, nbytes in D16_STORES.items():
-        builder(f"{prefix}store_{suffix}")(_memory_builder(
-            family, lambda i, p, plan, s, d, n=nbytes: _store_action(plan, s, n, True)))
-    if not atomics:
-        return
-    for stem, op in ATOMIC_STEMS.items():
-        for wide in (False, True) if stem not in NO_X2 else (False,):
-            name = f"{prefix}atomic_{stem}{'_x2' if wide else ''}"
-            builder(name)(_memory_builder(family, lambda i, p, plan, s, d, o=op, w=wide:
-                                          _atomic_action(plan, s, d, o, 8 if w else 4,
-                                                         bool(i.fields.get("glc")))))
+#: Address plan of each encoding the tables give the vector memory ops.
+_FAMILY_OF_ENCODING = {"MUBUF": "buffer", "MTBUF": "buffer", "FLAT": "flat", "GLOBAL": "global",
+                       "SCRATCH": "scratch"}
+
+
+def _row(name):
+    """(address family, {operand: dwords}) of ``name`` from its table row."""
+    facts = table_facts(name)
+    return _FAMILY_OF_ENCODING[facts.encoding], facts.widths
+
+
+def _data_dwords(widths, *slots):
+    for slot in slots:
+        if slot in widths:
+            return widths[slot]
+    raise KeyError(slots)
+
+
+def load(name, element=None, lds=False):
+    """A load of a sub-dword ``element`` (bytes, signed) extended to a dword, or
+    of whole dwords as the row's vdata/vdst is wide. ``lds``: it has an
+    lds-bit form, which sends the (zero-extended) dword to LDS instead."""
+    family, widths = _row(name)
+    nbytes, signed = element or (4 * _data_dwords(widths, "vdata", "vdst"), False)
+    lds_values = (lambda i, p, plan: _loaded_words(plan, nbytes, False)) if lds else None
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _load_action(
+        plan, d, nbytes, signed, tfe=bool(i.fields.get("tfe"))), lds_values))
+
+
+def load_d16(name, element, half):
+    """GFX9 d16 load: a sub-dword element into the low or high half of the VGPR."""
+    family, _ = _row(name)
+    nbytes, signed = element
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _load_action(
+        plan, d, nbytes, signed, d16=half)))
+
+
+def store(name, nbytes=None):
+    """A store of a sub-dword ``nbytes`` element, or of whole dwords as the
+    row's vdata/data is wide."""
+    family, widths = _row(name)
+    nbytes = nbytes or 4 * _data_dwords(widths, "vdata", "data")
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes)))
+
+
+def store_high_half(name, nbytes):
+    """GFX9 d16_hi store: the element from the high half of the VGPR."""
+    family, _ = _row(name)
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _store_action(
+        plan, s, nbytes, True)))
+
+
+def atomic(name, op):
+    """An atomic ``op`` (memory.ATOMIC_OPS) on values as wide as the row's data
+    operand (half of it for the compare-swaps, whose data holds two values)."""
+    family, widths = _row(name)
+    data = _data_dwords(widths, "vdata", "data")
+    width = 4 * data // (2 if op in TWO_OPERAND_ATOMICS else 1)
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _atomic_action(
+        plan, s, d, op, width, bool(i.fields.get("glc")))))
 
 
 def _format_x_lds(inst, program, plan):
     return lambda ctx: _format_values(ctx, plan, inst, program)[0][..., 0]
 
 
-def _register_formats():
-    for count, suffix in enumerate(("x", "xy", "xyz", "xyzw"), start=1):
-        for prefix in ("buffer", "tbuffer"):
-            lds = _format_x_lds if prefix == "buffer" and count == 1 else None
-            builder(f"{prefix}_load_format_{suffix}")(_memory_builder(
-                "buffer", lambda i, p, plan, s, d, c=count: _format_load(plan, i, p, d, c), lds))
-            builder(f"{prefix}_store_format_{suffix}")(_memory_builder(
-                "buffer", lambda i, p, plan, s, d, c=count: _format_store(plan, i, p, s, c)))
-            builder(f"{prefix}_load_format_d16_{suffix}")(_memory_builder(
-                "buffer", lambda i, p, plan, s, d, c=count: _d16_load(plan, i, p, d, c, "lo")))
-            builder(f"{prefix}_store_format_d16_{suffix}")(_memory_builder(
-                "buffer", lambda i, p, plan, s, d, c=count: _d16_store(plan, i, p, s, c, "lo")))
-    builder("buffer_load_format_d16_hi_x")(_memory_builder(
-        "buffer", lambda i, p, plan, s, d: _d16_load(plan, i, p, d, 1, "hi")))
-    builder("buffer_store_format_d16_hi_x")(_memory_builder(
-        "buffer", lambda i, p, plan, s, d: _d16_store(plan, i, p, s, 1, "hi")))
+def format_load(name, lds=False):
+    """A typed load (buffer_load_format_*, tbuffer_*) of as many components as
+    the row's vdata is wide; ``lds``: its lds-bit form sends component x to LDS."""
+    family, widths = _row(name)
+    count = widths["vdata"]
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _format_load(plan, i, p, d, count),
+                                  _format_x_lds if lds else None))
+
+
+def format_store(name):
+    family, widths = _row(name)
+    count = widths["vdata"]
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _format_store(plan, i, p, s, count)))
+
+
+def format_load_d16(name, count, half="lo"):
+    """A typed d16 load of ``count`` 16-bit components (stated: the row's vdata
+    is count dwords on unpacked-d16 processors, half that on packed ones)."""
+    family, _ = _row(name)
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _d16_load(plan, i, p, d, count, half)))
+
+
+def format_store_d16(name, count, half="lo"):
+    family, _ = _row(name)
+    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _d16_store(plan, i, p, s, count, half)))
 
 
 def _build_nop(inst, program):
@@ -612,18 +635,241 @@ def _build_nop(inst, program):
     return run
 
 
-def _register_all():
-    _register_family("flat", atomics=True)
-    _register_family("global", atomics=True)
-    _register_family("scratch", atomics=False)
-    _register_family("buffer", atomics=True)
-    _register_formats()
-    builder("buffer_store_lds_dword")(
-        lambda inst, program: _store_from_lds(inst, program, _buffer_plan(inst, program)))
-    for name in ("buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbinvl1_sc",
-                 "buffer_gl0_inv", "buffer_gl1_inv"):
-        if name not in SEMANTICS:
-            builder(name)(_build_nop)
+def cache_control(name):
+    """Cache write-back/invalidate: nothing to do, the executor has no caches."""
+    builder(name)(_build_nop)
 
 
-_register_all()
+# ------------------------------------------------------------ the mnemonics
+# buffer
+load("buffer_load_ubyte", UBYTE, lds=True)
+load("buffer_load_sbyte", SBYTE, lds=True)
+load("buffer_load_ushort", USHORT, lds=True)
+load("buffer_load_sshort", SSHORT, lds=True)
+load("buffer_load_dword", lds=True)
+load("buffer_load_dwordx2")
+load("buffer_load_dwordx3")
+load("buffer_load_dwordx4")
+load_d16("buffer_load_ubyte_d16", UBYTE, "lo")
+load_d16("buffer_load_ubyte_d16_hi", UBYTE, "hi")
+load_d16("buffer_load_sbyte_d16", SBYTE, "lo")
+load_d16("buffer_load_sbyte_d16_hi", SBYTE, "hi")
+load_d16("buffer_load_short_d16", USHORT, "lo")
+load_d16("buffer_load_short_d16_hi", USHORT, "hi")
+store("buffer_store_byte", BYTE)
+store("buffer_store_short", SHORT)
+store("buffer_store_dword")
+store("buffer_store_dwordx2")
+store("buffer_store_dwordx3")
+store("buffer_store_dwordx4")
+store_high_half("buffer_store_byte_d16_hi", BYTE)
+store_high_half("buffer_store_short_d16_hi", SHORT)
+atomic("buffer_atomic_swap", "swap")
+atomic("buffer_atomic_swap_x2", "swap")
+atomic("buffer_atomic_cmpswap", "cmpswap")
+atomic("buffer_atomic_cmpswap_x2", "cmpswap")
+atomic("buffer_atomic_add", "add")
+atomic("buffer_atomic_add_x2", "add")
+atomic("buffer_atomic_sub", "sub")
+atomic("buffer_atomic_sub_x2", "sub")
+atomic("buffer_atomic_smin", "smin")
+atomic("buffer_atomic_smin_x2", "smin")
+atomic("buffer_atomic_umin", "umin")
+atomic("buffer_atomic_umin_x2", "umin")
+atomic("buffer_atomic_smax", "smax")
+atomic("buffer_atomic_smax_x2", "smax")
+atomic("buffer_atomic_umax", "umax")
+atomic("buffer_atomic_umax_x2", "umax")
+atomic("buffer_atomic_and", "and")
+atomic("buffer_atomic_and_x2", "and")
+atomic("buffer_atomic_or", "or")
+atomic("buffer_atomic_or_x2", "or")
+atomic("buffer_atomic_xor", "xor")
+atomic("buffer_atomic_xor_x2", "xor")
+atomic("buffer_atomic_inc", "inc")
+atomic("buffer_atomic_inc_x2", "inc")
+atomic("buffer_atomic_dec", "dec")
+atomic("buffer_atomic_dec_x2", "dec")
+atomic("buffer_atomic_fcmpswap", "fcmpswap")
+atomic("buffer_atomic_fcmpswap_x2", "fcmpswap")
+atomic("buffer_atomic_fmin", "fmin")
+atomic("buffer_atomic_fmin_x2", "fmin")
+atomic("buffer_atomic_fmax", "fmax")
+atomic("buffer_atomic_fmax_x2", "fmax")
+atomic("buffer_atomic_add_f32", "fadd")
+atomic("buffer_atomic_pk_add_f16", "pk_fadd16")
+
+# global
+load("global_load_ubyte", UBYTE, lds=True)
+load("global_load_sbyte", SBYTE, lds=True)
+load("global_load_ushort", USHORT, lds=True)
+load("global_load_sshort", SSHORT, lds=True)
+load("global_load_dword", lds=True)
+load("global_load_dwordx2")
+load("global_load_dwordx3")
+load("global_load_dwordx4")
+load_d16("global_load_ubyte_d16", UBYTE, "lo")
+load_d16("global_load_ubyte_d16_hi", UBYTE, "hi")
+load_d16("global_load_sbyte_d16", SBYTE, "lo")
+load_d16("global_load_sbyte_d16_hi", SBYTE, "hi")
+load_d16("global_load_short_d16", USHORT, "lo")
+load_d16("global_load_short_d16_hi", USHORT, "hi")
+store("global_store_byte", BYTE)
+store("global_store_short", SHORT)
+store("global_store_dword")
+store("global_store_dwordx2")
+store("global_store_dwordx3")
+store("global_store_dwordx4")
+store_high_half("global_store_byte_d16_hi", BYTE)
+store_high_half("global_store_short_d16_hi", SHORT)
+atomic("global_atomic_swap", "swap")
+atomic("global_atomic_swap_x2", "swap")
+atomic("global_atomic_cmpswap", "cmpswap")
+atomic("global_atomic_cmpswap_x2", "cmpswap")
+atomic("global_atomic_add", "add")
+atomic("global_atomic_add_x2", "add")
+atomic("global_atomic_sub", "sub")
+atomic("global_atomic_sub_x2", "sub")
+atomic("global_atomic_smin", "smin")
+atomic("global_atomic_smin_x2", "smin")
+atomic("global_atomic_umin", "umin")
+atomic("global_atomic_umin_x2", "umin")
+atomic("global_atomic_smax", "smax")
+atomic("global_atomic_smax_x2", "smax")
+atomic("global_atomic_umax", "umax")
+atomic("global_atomic_umax_x2", "umax")
+atomic("global_atomic_and", "and")
+atomic("global_atomic_and_x2", "and")
+atomic("global_atomic_or", "or")
+atomic("global_atomic_or_x2", "or")
+atomic("global_atomic_xor", "xor")
+atomic("global_atomic_xor_x2", "xor")
+atomic("global_atomic_inc", "inc")
+atomic("global_atomic_inc_x2", "inc")
+atomic("global_atomic_dec", "dec")
+atomic("global_atomic_dec_x2", "dec")
+atomic("global_atomic_add_f32", "fadd")
+atomic("global_atomic_pk_add_f16", "pk_fadd16")
+
+# flat
+load("flat_load_ubyte", UBYTE)
+load("flat_load_sbyte", SBYTE)
+load("flat_load_ushort", USHORT)
+load("flat_load_sshort", SSHORT)
+load("flat_load_dword")
+load("flat_load_dwordx2")
+load("flat_load_dwordx3")
+load("flat_load_dwordx4")
+load_d16("flat_load_ubyte_d16", UBYTE, "lo")
+load_d16("flat_load_ubyte_d16_hi", UBYTE, "hi")
+load_d16("flat_load_sbyte_d16", SBYTE, "lo")
+load_d16("flat_load_sbyte_d16_hi", SBYTE, "hi")
+load_d16("flat_load_short_d16", USHORT, "lo")
+load_d16("flat_load_short_d16_hi", USHORT, "hi")
+store("flat_store_byte", BYTE)
+store("flat_store_short", SHORT)
+store("flat_store_dword")
+store("flat_store_dwordx2")
+store("flat_store_dwordx3")
+store("flat_store_dwordx4")
+store_high_half("flat_store_byte_d16_hi", BYTE)
+store_high_half("flat_store_short_d16_hi", SHORT)
+atomic("flat_atomic_swap", "swap")
+atomic("flat_atomic_swap_x2", "swap")
+atomic("flat_atomic_cmpswap", "cmpswap")
+atomic("flat_atomic_cmpswap_x2", "cmpswap")
+atomic("flat_atomic_add", "add")
+atomic("flat_atomic_add_x2", "add")
+atomic("flat_atomic_sub", "sub")
+atomic("flat_atomic_sub_x2", "sub")
+atomic("flat_atomic_smin", "smin")
+atomic("flat_atomic_smin_x2", "smin")
+atomic("flat_atomic_umin", "umin")
+atomic("flat_atomic_umin_x2", "umin")
+atomic("flat_atomic_smax", "smax")
+atomic("flat_atomic_smax_x2", "smax")
+atomic("flat_atomic_umax", "umax")
+atomic("flat_atomic_umax_x2", "umax")
+atomic("flat_atomic_and", "and")
+atomic("flat_atomic_and_x2", "and")
+atomic("flat_atomic_or", "or")
+atomic("flat_atomic_or_x2", "or")
+atomic("flat_atomic_xor", "xor")
+atomic("flat_atomic_xor_x2", "xor")
+atomic("flat_atomic_inc", "inc")
+atomic("flat_atomic_inc_x2", "inc")
+atomic("flat_atomic_dec", "dec")
+atomic("flat_atomic_dec_x2", "dec")
+atomic("flat_atomic_fcmpswap", "fcmpswap")
+atomic("flat_atomic_fcmpswap_x2", "fcmpswap")
+atomic("flat_atomic_fmin", "fmin")
+atomic("flat_atomic_fmin_x2", "fmin")
+atomic("flat_atomic_fmax", "fmax")
+atomic("flat_atomic_fmax_x2", "fmax")
+
+# scratch
+load("scratch_load_ubyte", UBYTE, lds=True)
+load("scratch_load_sbyte", SBYTE, lds=True)
+load("scratch_load_ushort", USHORT, lds=True)
+load("scratch_load_sshort", SSHORT, lds=True)
+load("scratch_load_dword", lds=True)
+load("scratch_load_dwordx2")
+load("scratch_load_dwordx3")
+load("scratch_load_dwordx4")
+load_d16("scratch_load_ubyte_d16", UBYTE, "lo")
+load_d16("scratch_load_ubyte_d16_hi", UBYTE, "hi")
+load_d16("scratch_load_sbyte_d16", SBYTE, "lo")
+load_d16("scratch_load_sbyte_d16_hi", SBYTE, "hi")
+load_d16("scratch_load_short_d16", USHORT, "lo")
+load_d16("scratch_load_short_d16_hi", USHORT, "hi")
+store("scratch_store_byte", BYTE)
+store("scratch_store_short", SHORT)
+store("scratch_store_dword")
+store("scratch_store_dwordx2")
+store("scratch_store_dwordx3")
+store("scratch_store_dwordx4")
+store_high_half("scratch_store_byte_d16_hi", BYTE)
+store_high_half("scratch_store_short_d16_hi", SHORT)
+
+
+# typed (format) access
+format_load("buffer_load_format_x", lds=True)
+format_load("buffer_load_format_xy")
+format_load("buffer_load_format_xyz")
+format_load("buffer_load_format_xyzw")
+format_load("tbuffer_load_format_x")
+format_load("tbuffer_load_format_xy")
+format_load("tbuffer_load_format_xyz")
+format_load("tbuffer_load_format_xyzw")
+format_store("buffer_store_format_x")
+format_store("buffer_store_format_xy")
+format_store("buffer_store_format_xyz")
+format_store("buffer_store_format_xyzw")
+format_store("tbuffer_store_format_x")
+format_store("tbuffer_store_format_xy")
+format_store("tbuffer_store_format_xyz")
+format_store("tbuffer_store_format_xyzw")
+format_load_d16("buffer_load_format_d16_x", 1)
+format_load_d16("buffer_load_format_d16_xy", 2)
+format_load_d16("buffer_load_format_d16_xyz", 3)
+format_load_d16("buffer_load_format_d16_xyzw", 4)
+format_load_d16("buffer_load_format_d16_hi_x", 1, "hi")
+format_load_d16("tbuffer_load_format_d16_x", 1)
+format_load_d16("tbuffer_load_format_d16_xy", 2)
+format_load_d16("tbuffer_load_format_d16_xyz", 3)
+format_load_d16("tbuffer_load_format_d16_xyzw", 4)
+format_store_d16("buffer_store_format_d16_x", 1)
+format_store_d16("buffer_store_format_d16_xy", 2)
+format_store_d16("buffer_store_format_d16_xyz", 3)
+format_store_d16("buffer_store_format_d16_xyzw", 4)
+format_store_d16("buffer_store_format_d16_hi_x", 1, "hi")
+format_store_d16("tbuffer_store_format_d16_x", 1)
+format_store_d16("tbuffer_store_format_d16_xy", 2)
+format_store_d16("tbuffer_store_format_d16_xyz", 3)
+format_store_d16("tbuffer_store_format_d16_xyzw", 4)
+
+builder("buffer_store_lds_dword")(
+    lambda inst, program: _store_from_lds(inst, program, _buffer_plan(inst, program)))
+cache_control("buffer_wbinvl1")
+cache_control("buffer_wbinvl1_vol")
+cache_control("buffer_wbinvl1_sc")
