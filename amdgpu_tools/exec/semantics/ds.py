@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .memory import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
-                         lds_memory, load_pieces, split64, store_pieces, words_to_bytes)
+                     lds_memory, load_pieces, split64, store_pieces, table_facts, words_to_bytes)
 from .gds import gds_piece
 from ..core.registry import builder
 
@@ -26,33 +26,13 @@ _M0 = 124
 WAVE = 64
 
 # ------------------------------------------------------------------ tables
-#: Loads: suffix -> (bytes, signed)
-_READ_SIZES = {"b32": (4, False), "b64": (8, False), "b96": (12, False),
-               "b128": (16, False), "u8": (1, False), "i8": (1, True),
-               "u16": (2, False), "i16": (2, True)}
-_WRITE_SIZES = {"b8": 1, "b16": 2, "b32": 4, "b64": 8, "b96": 12, "b128": 16}
-
-#: DS atomic stem -> {value type: ATOMIC_OPS name}.  ds_cmpst compares with
-#: DATA0 and stores DATA1 (the reverse of the vector cmpswap's register order);
-#: ds_mskor and ds_wrap use DATA0 then DATA1 as given.
-_ATOMIC_STEMS = {
-    "add": {"u32": "add", "u64": "add", "f32": "fadd"},
-    "sub": {"u32": "sub", "u64": "sub"},
-    "rsub": {"u32": "rsub", "u64": "rsub"},
-    "inc": {"u32": "inc", "u64": "inc"},
-    "dec": {"u32": "dec", "u64": "dec"},
-    "min": {"i32": "smin", "i64": "smin", "u32": "umin", "u64": "umin",
-            "f32": "fmin", "f64": "fmin"},
-    "max": {"i32": "smax", "i64": "smax", "u32": "umax", "u64": "umax",
-            "f32": "fmax", "f64": "fmax"},
-    "and": {"b32": "and", "b64": "and"},
-    "or": {"b32": "or", "b64": "or"},
-    "xor": {"b32": "xor", "b64": "xor"},
-    "mskor": {"b32": "mskor", "b64": "mskor"},
-    "cmpst": {"b32": "cmpswap", "b64": "cmpswap", "f32": "fcmpswap", "f64": "fcmpswap"},
-    "wrxchg": {"b32": "swap", "b64": "swap"},
-    "wrap": {"b32": "wrap"},
-}
+#: Sub-dword elements: (bytes, sign-extended) for reads, bytes for writes.
+#: Whole-dword accesses and atomics move as many dwords as the table row's
+#: vdst/data0 is wide; an atomic returns when its row has a vdst.
+UBYTE, SBYTE, USHORT, SSHORT = (1, False), (1, True), (2, False), (2, True)
+BYTE, SHORT = 1, 2
+#: The src2 ops have no data operand: their element size is stated.
+DWORD, QWORD = 4, 8
 
 
 # ----------------------------------------------------------------- helpers
@@ -336,9 +316,6 @@ def _build_atomic(inst, program, op, width, returns, offsets=None):
 # ------------------------------------------------------------- src2 forms
 #: src2 stems -> the atomic applied at A with DS[B] as its operand
 #: (ds_write_src2 is a plain move: DS[A] = DS[B], the atomic "swap").
-_SRC2_STEMS = {stem: types for stem, types in _ATOMIC_STEMS.items()
-               if stem not in ("mskor", "cmpst", "wrxchg", "wrap")}
-_SRC2_STEMS["write"] = {"b32": "swap", "b64": "swap"}
 #: offset bit 15 (offset1[7]) selects the address-derived stride
 _SRC2_STRIDE_FROM_ADDRESS = 0x8000
 
@@ -538,60 +515,216 @@ def _rejecting(message):
     return run
 
 
-def _register(name, build):
-    builder(name)(build)
+def _widths(name):
+    return table_facts(name).widths
 
 
-def _register_all():
-    for suffix, (nbytes, signed) in _READ_SIZES.items():
-        _register(f"ds_read_{suffix}",
-                  lambda i, p, n=nbytes, s=signed: _build_read(i, p, n, s))
-    for size, nbytes in (("u8", 1), ("i8", 1), ("u16", 2)):
-        signed = size.startswith("i")
-        _register(f"ds_read_{size}_d16",
-                  lambda i, p, n=nbytes, s=signed: _build_read(i, p, n, s, "lo"))
-        _register(f"ds_read_{size}_d16_hi",
-                  lambda i, p, n=nbytes, s=signed: _build_read(i, p, n, s, "hi"))
-    for suffix, nbytes in (("b32", 4), ("b64", 8)):
-        _register(f"ds_read2_{suffix}", lambda i, p, n=nbytes: _build_read2(i, p, n, False))
-        _register(f"ds_read2st64_{suffix}", lambda i, p, n=nbytes: _build_read2(i, p, n, True))
-        _register(f"ds_write2_{suffix}", lambda i, p, n=nbytes: _build_write2(i, p, n, False))
-        _register(f"ds_write2st64_{suffix}",
-                  lambda i, p, n=nbytes: _build_write2(i, p, n, True))
-    for suffix, nbytes in _WRITE_SIZES.items():
-        _register(f"ds_write_{suffix}", lambda i, p, n=nbytes: _build_write(i, p, n))
-    _register("ds_write_b8_d16_hi", lambda i, p: _build_write(i, p, 1, True))
-    _register("ds_write_b16_d16_hi", lambda i, p: _build_write(i, p, 2, True))
-    _register("ds_read_addtid_b32", _build_read_addtid)
-    _register("ds_write_addtid_b32", _build_write_addtid)
-    for stem, types in _ATOMIC_STEMS.items():
-        for type_, op in types.items():
-            width = 8 if type_.endswith("64") else 4
-            for returns in (False, True):
-                if stem in ("wrxchg", "wrap") and not returns:
-                    continue
-                name = f"ds_{stem}{'_rtn' if returns else ''}_{type_}"
-                _register(name, lambda i, p, o=op, w=width, r=returns:
-                          _build_atomic(i, p, o, w, r))
-    for suffix, width in (("b32", 4), ("b64", 8)):
-        for st64 in (False, True):
-            name = f"ds_wrxchg2{'st64' if st64 else ''}_rtn_{suffix}"
-            scale = width * (64 if st64 else 1)
-            _register(name, lambda i, p, w=width, s=scale: _build_atomic(
-                i, p, "swap", w, True,
-                (int(i.fields.get("offset0", 0)) * s, int(i.fields.get("offset1", 0)) * s)))
-    _register("ds_swizzle_b32", _build_swizzle)
-    _register("ds_permute_b32", _build_permute)
-    _register("ds_bpermute_b32", _build_bpermute)
-    _register("ds_append", lambda i, p: _build_append(i, p, +1))
-    _register("ds_consume", lambda i, p: _build_append(i, p, -1))
-    _register("ds_nop", _build_nop)
-    _register("ds_condxchg32_rtn_b64", _build_condxchg32)
-    for stem, types in _SRC2_STEMS.items():
-        for type_, op in types.items():
-            width = 8 if type_.endswith("64") else 4
-            _register(f"ds_{stem}_src2_{type_}",
-                      lambda i, p, o=op, w=width: _build_src2(i, p, o, w))
+def read(name, element=None):
+    """A read of a sub-dword ``element`` (bytes, signed), or of whole dwords as
+    the row's vdst is wide."""
+    nbytes, signed = element or (4 * _widths(name)["vdst"], False)
+    builder(name)(lambda i, p: _build_read(i, p, nbytes, signed))
 
 
-_register_all()
+def read_d16(name, element, half):
+    """GFX9 d16 read: a sub-dword element into the low or high half of vdst."""
+    nbytes, signed = element
+    builder(name)(lambda i, p: _build_read(i, p, nbytes, signed, half))
+
+
+def read2(name, stride64=False):
+    """Two reads (offset0, offset1 in elements, or 64 elements); each element is
+    half the row's vdst."""
+    nbytes = 4 * _widths(name)["vdst"] // 2
+    builder(name)(lambda i, p: _build_read2(i, p, nbytes, stride64))
+
+
+def write(name, nbytes=None):
+    """A write of a sub-dword ``nbytes`` element, or of data0's dwords."""
+    nbytes = nbytes or 4 * _widths(name)["data0"]
+    builder(name)(lambda i, p: _build_write(i, p, nbytes))
+
+
+def write_high_half(name, nbytes):
+    """GFX9 d16_hi write: the element from the high half of data0."""
+    builder(name)(lambda i, p: _build_write(i, p, nbytes, True))
+
+
+def write2(name, stride64=False):
+    nbytes = 4 * _widths(name)["data0"]
+    builder(name)(lambda i, p: _build_write2(i, p, nbytes, stride64))
+
+
+def atomic(name, op):
+    """An atomic ``op`` (memory.ATOMIC_OPS) on values as wide as data0; returns
+    the old value when the row has a vdst."""
+    widths = _widths(name)
+    width, returns = 4 * widths["data0"], "vdst" in widths
+    builder(name)(lambda i, p: _build_atomic(i, p, op, width, returns))
+
+
+def exchange2(name, stride64=False):
+    """ds_wrxchg2*: two exchanges at offset0 and offset1 (in elements, or 64)."""
+    width = 4 * _widths(name)["data0"]
+    scale = width * (64 if stride64 else 1)
+    builder(name)(lambda i, p: _build_atomic(
+        i, p, "swap", width, True,
+        (int(i.fields.get("offset0", 0)) * scale, int(i.fields.get("offset1", 0)) * scale)))
+
+
+def src2(name, op, width):
+    """The src2 forms: ``op`` with the data read from LDS (see ``_build_src2``)."""
+    builder(name)(lambda i, p: _build_src2(i, p, op, width))
+
+
+# ------------------------------------------------------------ the mnemonics
+read("ds_read_b32")
+read("ds_read_b64")
+read("ds_read_b96")
+read("ds_read_b128")
+read("ds_read_u8", UBYTE)
+read("ds_read_i8", SBYTE)
+read("ds_read_u16", USHORT)
+read("ds_read_i16", SSHORT)
+read_d16("ds_read_u8_d16", UBYTE, "lo")
+read_d16("ds_read_u8_d16_hi", UBYTE, "hi")
+read_d16("ds_read_i8_d16", SBYTE, "lo")
+read_d16("ds_read_i8_d16_hi", SBYTE, "hi")
+read_d16("ds_read_u16_d16", USHORT, "lo")
+read_d16("ds_read_u16_d16_hi", USHORT, "hi")
+read2("ds_read2_b32")
+read2("ds_read2st64_b32", stride64=True)
+read2("ds_read2_b64")
+read2("ds_read2st64_b64", stride64=True)
+write("ds_write_b8", BYTE)
+write("ds_write_b16", SHORT)
+write("ds_write_b32")
+write("ds_write_b64")
+write("ds_write_b96")
+write("ds_write_b128")
+write_high_half("ds_write_b8_d16_hi", BYTE)
+write_high_half("ds_write_b16_d16_hi", SHORT)
+write2("ds_write2_b32")
+write2("ds_write2st64_b32", stride64=True)
+write2("ds_write2_b64")
+write2("ds_write2st64_b64", stride64=True)
+# ds_cmpst compares with DATA0 and stores DATA1 (the reverse of the vector
+# cmpswap's register order); ds_mskor and ds_wrap use DATA0 then DATA1 as given.
+atomic("ds_add_u32", "add")
+atomic("ds_add_rtn_u32", "add")
+atomic("ds_add_u64", "add")
+atomic("ds_add_rtn_u64", "add")
+atomic("ds_add_f32", "fadd")
+atomic("ds_add_rtn_f32", "fadd")
+atomic("ds_sub_u32", "sub")
+atomic("ds_sub_rtn_u32", "sub")
+atomic("ds_sub_u64", "sub")
+atomic("ds_sub_rtn_u64", "sub")
+atomic("ds_rsub_u32", "rsub")
+atomic("ds_rsub_rtn_u32", "rsub")
+atomic("ds_rsub_u64", "rsub")
+atomic("ds_rsub_rtn_u64", "rsub")
+atomic("ds_inc_u32", "inc")
+atomic("ds_inc_rtn_u32", "inc")
+atomic("ds_inc_u64", "inc")
+atomic("ds_inc_rtn_u64", "inc")
+atomic("ds_dec_u32", "dec")
+atomic("ds_dec_rtn_u32", "dec")
+atomic("ds_dec_u64", "dec")
+atomic("ds_dec_rtn_u64", "dec")
+atomic("ds_min_i32", "smin")
+atomic("ds_min_rtn_i32", "smin")
+atomic("ds_min_i64", "smin")
+atomic("ds_min_rtn_i64", "smin")
+atomic("ds_min_u32", "umin")
+atomic("ds_min_rtn_u32", "umin")
+atomic("ds_min_u64", "umin")
+atomic("ds_min_rtn_u64", "umin")
+atomic("ds_min_f32", "fmin")
+atomic("ds_min_rtn_f32", "fmin")
+atomic("ds_min_f64", "fmin")
+atomic("ds_min_rtn_f64", "fmin")
+atomic("ds_max_i32", "smax")
+atomic("ds_max_rtn_i32", "smax")
+atomic("ds_max_i64", "smax")
+atomic("ds_max_rtn_i64", "smax")
+atomic("ds_max_u32", "umax")
+atomic("ds_max_rtn_u32", "umax")
+atomic("ds_max_u64", "umax")
+atomic("ds_max_rtn_u64", "umax")
+atomic("ds_max_f32", "fmax")
+atomic("ds_max_rtn_f32", "fmax")
+atomic("ds_max_f64", "fmax")
+atomic("ds_max_rtn_f64", "fmax")
+atomic("ds_and_b32", "and")
+atomic("ds_and_rtn_b32", "and")
+atomic("ds_and_b64", "and")
+atomic("ds_and_rtn_b64", "and")
+atomic("ds_or_b32", "or")
+atomic("ds_or_rtn_b32", "or")
+atomic("ds_or_b64", "or")
+atomic("ds_or_rtn_b64", "or")
+atomic("ds_xor_b32", "xor")
+atomic("ds_xor_rtn_b32", "xor")
+atomic("ds_xor_b64", "xor")
+atomic("ds_xor_rtn_b64", "xor")
+atomic("ds_mskor_b32", "mskor")
+atomic("ds_mskor_rtn_b32", "mskor")
+atomic("ds_mskor_b64", "mskor")
+atomic("ds_mskor_rtn_b64", "mskor")
+atomic("ds_cmpst_b32", "cmpswap")
+atomic("ds_cmpst_rtn_b32", "cmpswap")
+atomic("ds_cmpst_b64", "cmpswap")
+atomic("ds_cmpst_rtn_b64", "cmpswap")
+atomic("ds_cmpst_f32", "fcmpswap")
+atomic("ds_cmpst_rtn_f32", "fcmpswap")
+atomic("ds_cmpst_f64", "fcmpswap")
+atomic("ds_cmpst_rtn_f64", "fcmpswap")
+atomic("ds_wrxchg_rtn_b32", "swap")
+atomic("ds_wrxchg_rtn_b64", "swap")
+atomic("ds_wrap_rtn_b32", "wrap")
+exchange2("ds_wrxchg2_rtn_b32")
+exchange2("ds_wrxchg2st64_rtn_b32", stride64=True)
+exchange2("ds_wrxchg2_rtn_b64")
+exchange2("ds_wrxchg2st64_rtn_b64", stride64=True)
+src2("ds_add_src2_u32", "add", DWORD)
+src2("ds_add_src2_u64", "add", QWORD)
+src2("ds_add_src2_f32", "fadd", DWORD)
+src2("ds_sub_src2_u32", "sub", DWORD)
+src2("ds_sub_src2_u64", "sub", QWORD)
+src2("ds_rsub_src2_u32", "rsub", DWORD)
+src2("ds_rsub_src2_u64", "rsub", QWORD)
+src2("ds_inc_src2_u32", "inc", DWORD)
+src2("ds_inc_src2_u64", "inc", QWORD)
+src2("ds_dec_src2_u32", "dec", DWORD)
+src2("ds_dec_src2_u64", "dec", QWORD)
+src2("ds_min_src2_i32", "smin", DWORD)
+src2("ds_min_src2_i64", "smin", QWORD)
+src2("ds_min_src2_u32", "umin", DWORD)
+src2("ds_min_src2_u64", "umin", QWORD)
+src2("ds_min_src2_f32", "fmin", DWORD)
+src2("ds_min_src2_f64", "fmin", QWORD)
+src2("ds_max_src2_i32", "smax", DWORD)
+src2("ds_max_src2_i64", "smax", QWORD)
+src2("ds_max_src2_u32", "umax", DWORD)
+src2("ds_max_src2_u64", "umax", QWORD)
+src2("ds_max_src2_f32", "fmax", DWORD)
+src2("ds_max_src2_f64", "fmax", QWORD)
+src2("ds_and_src2_b32", "and", DWORD)
+src2("ds_and_src2_b64", "and", QWORD)
+src2("ds_or_src2_b32", "or", DWORD)
+src2("ds_or_src2_b64", "or", QWORD)
+src2("ds_xor_src2_b32", "xor", DWORD)
+src2("ds_xor_src2_b64", "xor", QWORD)
+src2("ds_write_src2_b32", "swap", DWORD)
+src2("ds_write_src2_b64", "swap", QWORD)
+
+builder("ds_read_addtid_b32")(_build_read_addtid)
+builder("ds_write_addtid_b32")(_build_write_addtid)
+builder("ds_swizzle_b32")(_build_swizzle)
+builder("ds_permute_b32")(_build_permute)
+builder("ds_bpermute_b32")(_build_bpermute)
+builder("ds_append")(lambda i, p: _build_append(i, p, +1))
+builder("ds_consume")(lambda i, p: _build_append(i, p, -1))
+builder("ds_nop")(_build_nop)
+builder("ds_condxchg32_rtn_b64")(_build_condxchg32)

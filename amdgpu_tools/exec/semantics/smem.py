@@ -19,13 +19,11 @@ from ...errors import MemoryFault
 from ..addressing import decode_buffer_resource
 from .memory import atomic_serial, join64, split64
 from ..core.operands import scalar_getter
-from ..core.registry import SEMANTICS, builder
+from ..core.registry import builder
 
 _U32 = np.uint32
 _U64 = np.uint64
 _SGPR_OFF = 0x7F          # GFX9 soffset field value meaning "no SGPR offset"
-
-_DWORDS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
 
 
 def _sign_extend(value, bits):
@@ -173,12 +171,6 @@ def _build_store(inst, program, dwords, buffer, offset_of=None):
     return run
 
 
-#: Scalar atomic stem -> ATOMIC_OPS name (GFX9 s_atomic_* / s_buffer_atomic_*)
-SCALAR_ATOMICS = {"swap": "swap", "cmpswap": "cmpswap", "add": "add", "sub": "sub",
-                  "smin": "smin", "umin": "umin", "smax": "smax", "umax": "umax",
-                  "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec"}
-
-
 def _build_atomic(inst, program, op, width, buffer):
     """One atomic per wave on ``base + offset``, waves in order; glc returns pre-op."""
     offset_of = _offset_getter(inst, program.generation)
@@ -226,33 +218,133 @@ def _build_nop(inst, program):
     return run
 
 
-def _register_all():
-    for suffix, dwords in _DWORDS.items():
-        builder(f"s_load_{suffix}")(lambda i, p, d=dwords: _build_load(i, p, d, False))
-        builder(f"s_buffer_load_{suffix}")(lambda i, p, d=dwords: _build_load(i, p, d, True))
-        if dwords <= 4:
-            builder(f"s_store_{suffix}")(lambda i, p, d=dwords: _build_store(i, p, d, False))
-            builder(f"s_buffer_store_{suffix}")(
-                lambda i, p, d=dwords: _build_store(i, p, d, True))
-    for stem, op in SCALAR_ATOMICS.items():
-        for wide in (False, True):
-            suffix = f"{stem}{'_x2' if wide else ''}"
-            for buffer in (False, True):
-                name = f"s_{'buffer_' if buffer else ''}atomic_{suffix}"
-                builder(name)(lambda i, p, o=op, w=8 if wide else 4, b=buffer:
-                              _build_atomic(i, p, o, w, b))
-    for suffix, dwords in (("dword", 1), ("dwordx2", 2), ("dwordx4", 4)):
-        builder(f"s_scratch_load_{suffix}")(
-            lambda i, p, d=dwords: _build_load(i, p, d, False, _scratch_offset_getter(i)))
-        builder(f"s_scratch_store_{suffix}")(
-            lambda i, p, d=dwords: _build_store(i, p, d, False, _scratch_offset_getter(i)))
-    builder("s_memtime")(_build_memtime)
-    builder("s_memrealtime")(_build_memtime)
-    for name in ("s_dcache_inv", "s_dcache_wb", "s_dcache_inv_vol", "s_dcache_wb_vol",
-                 "s_dcache_discard", "s_dcache_discard_x2", "s_atc_probe",
-                 "s_atc_probe_buffer", "s_icache_inv"):
-        if name not in SEMANTICS:
-            builder(name)(_build_nop)
+def _row(name):
+    """(data dwords, whether the base is a buffer resource) of ``name`` from its
+    table row (isa/data/smem.json: sdata/sdst width, sbase 4 SGPRs = a V#)."""
+    from ...isa.families.smem import FAMILY
+    row = next(row for row in FAMILY.rows_named(name) if row.name == name)
+    widths = {spec["field"]: spec.get("width") for spec in row.operands}
+    return widths.get("sdata") or widths["sdst"], widths["sbase"] == 4
 
 
-_register_all()
+def load(name):
+    """s_load_* / s_buffer_load_*: as many dwords as the row's sdata is wide."""
+    dwords, buffer = _row(name)
+    builder(name)(lambda i, p: _build_load(i, p, dwords, buffer))
+
+
+def store(name):
+    dwords, buffer = _row(name)
+    builder(name)(lambda i, p: _build_store(i, p, dwords, buffer))
+
+
+def atomic(name, op):
+    """An atomic ``op`` on values as wide as sdata (half of it for cmpswap,
+    whose sdata holds the source and the compare value)."""
+    dwords, buffer = _row(name)
+    width = 4 * dwords // (2 if op == "cmpswap" else 1)
+    builder(name)(lambda i, p: _build_atomic(i, p, op, width, buffer))
+
+
+def scratch_load(name):
+    """GFX9 s_scratch_load_*: the address from the wave's scratch (see above)."""
+    dwords, _ = _row(name)
+    builder(name)(lambda i, p: _build_load(i, p, dwords, False, _scratch_offset_getter(i)))
+
+
+def scratch_store(name):
+    dwords, _ = _row(name)
+    builder(name)(lambda i, p: _build_store(i, p, dwords, False, _scratch_offset_getter(i)))
+
+
+def cache_control(name):
+    """Cache maintenance and probes: nothing to do, the executor has no caches."""
+    builder(name)(_build_nop)
+
+
+# ------------------------------------------------------------ the mnemonics
+load("s_load_dword")
+load("s_buffer_load_dword")
+load("s_load_dwordx2")
+load("s_buffer_load_dwordx2")
+load("s_load_dwordx4")
+load("s_buffer_load_dwordx4")
+load("s_load_dwordx8")
+load("s_buffer_load_dwordx8")
+load("s_load_dwordx16")
+load("s_buffer_load_dwordx16")
+store("s_store_dword")
+store("s_buffer_store_dword")
+store("s_store_dwordx2")
+store("s_buffer_store_dwordx2")
+store("s_store_dwordx4")
+store("s_buffer_store_dwordx4")
+atomic("s_atomic_swap", "swap")
+atomic("s_atomic_swap_x2", "swap")
+atomic("s_buffer_atomic_swap", "swap")
+atomic("s_buffer_atomic_swap_x2", "swap")
+atomic("s_atomic_cmpswap", "cmpswap")
+atomic("s_atomic_cmpswap_x2", "cmpswap")
+atomic("s_buffer_atomic_cmpswap", "cmpswap")
+atomic("s_buffer_atomic_cmpswap_x2", "cmpswap")
+atomic("s_atomic_add", "add")
+atomic("s_atomic_add_x2", "add")
+atomic("s_buffer_atomic_add", "add")
+atomic("s_buffer_atomic_add_x2", "add")
+atomic("s_atomic_sub", "sub")
+atomic("s_atomic_sub_x2", "sub")
+atomic("s_buffer_atomic_sub", "sub")
+atomic("s_buffer_atomic_sub_x2", "sub")
+atomic("s_atomic_smin", "smin")
+atomic("s_atomic_smin_x2", "smin")
+atomic("s_buffer_atomic_smin", "smin")
+atomic("s_buffer_atomic_smin_x2", "smin")
+atomic("s_atomic_umin", "umin")
+atomic("s_atomic_umin_x2", "umin")
+atomic("s_buffer_atomic_umin", "umin")
+atomic("s_buffer_atomic_umin_x2", "umin")
+atomic("s_atomic_smax", "smax")
+atomic("s_atomic_smax_x2", "smax")
+atomic("s_buffer_atomic_smax", "smax")
+atomic("s_buffer_atomic_smax_x2", "smax")
+atomic("s_atomic_umax", "umax")
+atomic("s_atomic_umax_x2", "umax")
+atomic("s_buffer_atomic_umax", "umax")
+atomic("s_buffer_atomic_umax_x2", "umax")
+atomic("s_atomic_and", "and")
+atomic("s_atomic_and_x2", "and")
+atomic("s_buffer_atomic_and", "and")
+atomic("s_buffer_atomic_and_x2", "and")
+atomic("s_atomic_or", "or")
+atomic("s_atomic_or_x2", "or")
+atomic("s_buffer_atomic_or", "or")
+atomic("s_buffer_atomic_or_x2", "or")
+atomic("s_atomic_xor", "xor")
+atomic("s_atomic_xor_x2", "xor")
+atomic("s_buffer_atomic_xor", "xor")
+atomic("s_buffer_atomic_xor_x2", "xor")
+atomic("s_atomic_inc", "inc")
+atomic("s_atomic_inc_x2", "inc")
+atomic("s_buffer_atomic_inc", "inc")
+atomic("s_buffer_atomic_inc_x2", "inc")
+atomic("s_atomic_dec", "dec")
+atomic("s_atomic_dec_x2", "dec")
+atomic("s_buffer_atomic_dec", "dec")
+atomic("s_buffer_atomic_dec_x2", "dec")
+scratch_load("s_scratch_load_dword")
+scratch_store("s_scratch_store_dword")
+scratch_load("s_scratch_load_dwordx2")
+scratch_store("s_scratch_store_dwordx2")
+scratch_load("s_scratch_load_dwordx4")
+scratch_store("s_scratch_store_dwordx4")
+builder("s_memtime")(_build_memtime)
+builder("s_memrealtime")(_build_memtime)
+cache_control("s_dcache_inv")
+cache_control("s_dcache_wb")
+cache_control("s_dcache_inv_vol")
+cache_control("s_dcache_wb_vol")
+cache_control("s_dcache_discard")
+cache_control("s_dcache_discard_x2")
+cache_control("s_atc_probe")
+cache_control("s_atc_probe_buffer")
+cache_control("s_icache_inv")
