@@ -141,10 +141,12 @@ def instruction(op):
     return decorate
 
 
-def builder(op):
-    """Register a pre-decode builder ``fn(inst, program) -> run(ctx)``."""
+def builder(op, **facts):
+    """Register a pre-decode builder ``fn(inst, program) -> run(ctx)``; ``facts``
+    (kept as the semantic's flags) record what the registration read from the
+    table row or stated itself, e.g. a memory op's ``data_bytes``, for tests."""
     def decorate(fn):
-        return _register(Semantic(op, "builder", fn))
+        return _register(Semantic(op, "builder", fn, flags=facts))
     return decorate
 
 

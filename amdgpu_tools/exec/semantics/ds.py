@@ -523,36 +523,37 @@ def read(name, element=None):
     """A read of a sub-dword ``element`` (bytes, signed), or of whole dwords as
     the row's vdst is wide."""
     nbytes, signed = element or (4 * _widths(name)["vdst"], False)
-    builder(name)(lambda i, p: _build_read(i, p, nbytes, signed))
+    builder(name, data_bytes=nbytes, signed=signed)(lambda i, p: _build_read(i, p, nbytes, signed))
 
 
 def read_d16(name, element, half):
     """GFX9 d16 read: a sub-dword element into the low or high half of vdst."""
     nbytes, signed = element
-    builder(name)(lambda i, p: _build_read(i, p, nbytes, signed, half))
+    builder(name, data_bytes=nbytes, signed=signed)(
+        lambda i, p: _build_read(i, p, nbytes, signed, half))
 
 
 def read2(name, stride64=False):
     """Two reads (offset0, offset1 in elements, or 64 elements); each element is
     half the row's vdst."""
     nbytes = 4 * _widths(name)["vdst"] // 2
-    builder(name)(lambda i, p: _build_read2(i, p, nbytes, stride64))
+    builder(name, data_bytes=nbytes, elements=2)(lambda i, p: _build_read2(i, p, nbytes, stride64))
 
 
 def write(name, nbytes=None):
     """A write of a sub-dword ``nbytes`` element, or of data0's dwords."""
     nbytes = nbytes or 4 * _widths(name)["data0"]
-    builder(name)(lambda i, p: _build_write(i, p, nbytes))
+    builder(name, data_bytes=nbytes)(lambda i, p: _build_write(i, p, nbytes))
 
 
 def write_high_half(name, nbytes):
     """GFX9 d16_hi write: the element from the high half of data0."""
-    builder(name)(lambda i, p: _build_write(i, p, nbytes, True))
+    builder(name, data_bytes=nbytes)(lambda i, p: _build_write(i, p, nbytes, True))
 
 
 def write2(name, stride64=False):
     nbytes = 4 * _widths(name)["data0"]
-    builder(name)(lambda i, p: _build_write2(i, p, nbytes, stride64))
+    builder(name, data_bytes=nbytes, elements=2)(lambda i, p: _build_write2(i, p, nbytes, stride64))
 
 
 def atomic(name, op):
@@ -560,21 +561,21 @@ def atomic(name, op):
     the old value when the row has a vdst."""
     widths = _widths(name)
     width, returns = 4 * widths["data0"], "vdst" in widths
-    builder(name)(lambda i, p: _build_atomic(i, p, op, width, returns))
+    builder(name, data_bytes=width)(lambda i, p: _build_atomic(i, p, op, width, returns))
 
 
 def exchange2(name, stride64=False):
     """ds_wrxchg2*: two exchanges at offset0 and offset1 (in elements, or 64)."""
     width = 4 * _widths(name)["data0"]
     scale = width * (64 if stride64 else 1)
-    builder(name)(lambda i, p: _build_atomic(
+    builder(name, data_bytes=width, elements=2)(lambda i, p: _build_atomic(
         i, p, "swap", width, True,
         (int(i.fields.get("offset0", 0)) * scale, int(i.fields.get("offset1", 0)) * scale)))
 
 
 def src2(name, op, width):
     """The src2 forms: ``op`` with the data read from LDS (see ``_build_src2``)."""
-    builder(name)(lambda i, p: _build_src2(i, p, op, width))
+    builder(name, data_bytes=width)(lambda i, p: _build_src2(i, p, op, width))
 
 
 # ------------------------------------------------------------ the mnemonics

@@ -32,8 +32,9 @@ GWS (ds_gws_*; GDS-only)
 
     Waiting is the scheduler's ``Retry``: a waiting wave runs the
     instruction again later and is recognised by its record (per batch, in
-    ``state.gws_barrier_waiting``/``gws_sema_waiting``), so its arrival counts once. The resources themselves
-    live in the GlobalDataShare and keep their state between dispatches.
+    ``state.gws_barrier_waiting``/``gws_sema_waiting``), so its arrival
+    counts once. The resources themselves live in the GlobalDataShare and
+    keep their state between dispatches.
 
 ds_ordered_count (GDS-only)
     One of four dedicated counters, index ``offset0[7:2]``; ``offset1`` bit

@@ -661,9 +661,3 @@ def s_bitreplicate_b64_b32(a):
     for bit in range(32):
         result |= ((a >> U64(bit)) & U64(1)) * U64(3 << (2 * bit))
     return result
-
-
-@salu("s_mov_fed_b32", "b32", "b32")
-def s_mov_fed_b32(a):
-    """GFX6 move with forced error detection: no ECC errors are emulated, so a move."""
-    return a

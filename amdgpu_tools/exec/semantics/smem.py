@@ -230,12 +230,12 @@ def _row(name):
 def load(name):
     """s_load_* / s_buffer_load_*: as many dwords as the row's sdata is wide."""
     dwords, buffer = _row(name)
-    builder(name)(lambda i, p: _build_load(i, p, dwords, buffer))
+    builder(name, data_bytes=4 * dwords)(lambda i, p: _build_load(i, p, dwords, buffer))
 
 
 def store(name):
     dwords, buffer = _row(name)
-    builder(name)(lambda i, p: _build_store(i, p, dwords, buffer))
+    builder(name, data_bytes=4 * dwords)(lambda i, p: _build_store(i, p, dwords, buffer))
 
 
 def atomic(name, op):
@@ -243,18 +243,20 @@ def atomic(name, op):
     whose sdata holds the source and the compare value)."""
     dwords, buffer = _row(name)
     width = 4 * dwords // (2 if op == "cmpswap" else 1)
-    builder(name)(lambda i, p: _build_atomic(i, p, op, width, buffer))
+    builder(name, data_bytes=width)(lambda i, p: _build_atomic(i, p, op, width, buffer))
 
 
 def scratch_load(name):
     """GFX9 s_scratch_load_*: the address from the wave's scratch (see above)."""
     dwords, _ = _row(name)
-    builder(name)(lambda i, p: _build_load(i, p, dwords, False, _scratch_offset_getter(i)))
+    builder(name, data_bytes=4 * dwords)(
+        lambda i, p: _build_load(i, p, dwords, False, _scratch_offset_getter(i)))
 
 
 def scratch_store(name):
     dwords, _ = _row(name)
-    builder(name)(lambda i, p: _build_store(i, p, dwords, False, _scratch_offset_getter(i)))
+    builder(name, data_bytes=4 * dwords)(
+        lambda i, p: _build_store(i, p, dwords, False, _scratch_offset_getter(i)))
 
 
 def cache_control(name):

@@ -663,9 +663,3 @@ def v_lshr_b64(a, b):
 @valu("v_ashr_i64", "i64", "i64", "u32")
 def v_ashr_i64(a, b):
     return a >> (u32(b) & U32(63)).astype(I64)
-
-
-@valu("v_mov_fed_b32", "b32", "b32")
-def v_mov_fed_b32(a):
-    """GFX6 move with forced error detection: no ECC errors are emulated, so a move."""
-    return a

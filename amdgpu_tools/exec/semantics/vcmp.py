@@ -75,10 +75,14 @@ compares(less_or_greater, "v_cmp_lg_f32", "v_cmpx_lg_f32", "v_cmps_lg_f32", "v_c
 compares(np.greater_equal, "v_cmp_ge_f32", "v_cmpx_ge_f32", "v_cmps_ge_f32", "v_cmpsx_ge_f32")
 compares(ordered, "v_cmp_o_f32", "v_cmpx_o_f32", "v_cmps_o_f32", "v_cmpsx_o_f32")
 compares(unordered, "v_cmp_u_f32", "v_cmpx_u_f32", "v_cmps_u_f32", "v_cmpsx_u_f32")
-compares(negated(np.greater_equal), "v_cmp_nge_f32", "v_cmpx_nge_f32", "v_cmps_nge_f32", "v_cmpsx_nge_f32")
-compares(negated(less_or_greater), "v_cmp_nlg_f32", "v_cmpx_nlg_f32", "v_cmps_nlg_f32", "v_cmpsx_nlg_f32")
-compares(negated(np.greater), "v_cmp_ngt_f32", "v_cmpx_ngt_f32", "v_cmps_ngt_f32", "v_cmpsx_ngt_f32")
-compares(negated(np.less_equal), "v_cmp_nle_f32", "v_cmpx_nle_f32", "v_cmps_nle_f32", "v_cmpsx_nle_f32")
+compares(negated(np.greater_equal),
+         "v_cmp_nge_f32", "v_cmpx_nge_f32", "v_cmps_nge_f32", "v_cmpsx_nge_f32")
+compares(negated(less_or_greater),
+         "v_cmp_nlg_f32", "v_cmpx_nlg_f32", "v_cmps_nlg_f32", "v_cmpsx_nlg_f32")
+compares(negated(np.greater),
+         "v_cmp_ngt_f32", "v_cmpx_ngt_f32", "v_cmps_ngt_f32", "v_cmpsx_ngt_f32")
+compares(negated(np.less_equal),
+         "v_cmp_nle_f32", "v_cmpx_nle_f32", "v_cmps_nle_f32", "v_cmpsx_nle_f32")
 compares(negated(np.equal), "v_cmp_neq_f32", "v_cmpx_neq_f32", "v_cmps_neq_f32", "v_cmpsx_neq_f32")
 compares(negated(np.less), "v_cmp_nlt_f32", "v_cmpx_nlt_f32", "v_cmps_nlt_f32", "v_cmpsx_nlt_f32")
 compares(always, "v_cmp_tru_f32", "v_cmpx_tru_f32", "v_cmps_tru_f32", "v_cmpsx_tru_f32")
@@ -92,10 +96,14 @@ compares(less_or_greater, "v_cmp_lg_f64", "v_cmpx_lg_f64", "v_cmps_lg_f64", "v_c
 compares(np.greater_equal, "v_cmp_ge_f64", "v_cmpx_ge_f64", "v_cmps_ge_f64", "v_cmpsx_ge_f64")
 compares(ordered, "v_cmp_o_f64", "v_cmpx_o_f64", "v_cmps_o_f64", "v_cmpsx_o_f64")
 compares(unordered, "v_cmp_u_f64", "v_cmpx_u_f64", "v_cmps_u_f64", "v_cmpsx_u_f64")
-compares(negated(np.greater_equal), "v_cmp_nge_f64", "v_cmpx_nge_f64", "v_cmps_nge_f64", "v_cmpsx_nge_f64")
-compares(negated(less_or_greater), "v_cmp_nlg_f64", "v_cmpx_nlg_f64", "v_cmps_nlg_f64", "v_cmpsx_nlg_f64")
-compares(negated(np.greater), "v_cmp_ngt_f64", "v_cmpx_ngt_f64", "v_cmps_ngt_f64", "v_cmpsx_ngt_f64")
-compares(negated(np.less_equal), "v_cmp_nle_f64", "v_cmpx_nle_f64", "v_cmps_nle_f64", "v_cmpsx_nle_f64")
+compares(negated(np.greater_equal),
+         "v_cmp_nge_f64", "v_cmpx_nge_f64", "v_cmps_nge_f64", "v_cmpsx_nge_f64")
+compares(negated(less_or_greater),
+         "v_cmp_nlg_f64", "v_cmpx_nlg_f64", "v_cmps_nlg_f64", "v_cmpsx_nlg_f64")
+compares(negated(np.greater),
+         "v_cmp_ngt_f64", "v_cmpx_ngt_f64", "v_cmps_ngt_f64", "v_cmpsx_ngt_f64")
+compares(negated(np.less_equal),
+         "v_cmp_nle_f64", "v_cmpx_nle_f64", "v_cmps_nle_f64", "v_cmpsx_nle_f64")
 compares(negated(np.equal), "v_cmp_neq_f64", "v_cmpx_neq_f64", "v_cmps_neq_f64", "v_cmpsx_neq_f64")
 compares(negated(np.less), "v_cmp_nlt_f64", "v_cmpx_nlt_f64", "v_cmps_nlt_f64", "v_cmpsx_nlt_f64")
 compares(always, "v_cmp_tru_f64", "v_cmpx_tru_f64", "v_cmps_tru_f64", "v_cmpsx_tru_f64")

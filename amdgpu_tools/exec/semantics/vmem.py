@@ -561,16 +561,17 @@ def load(name, element=None, lds=False):
     family, widths = _row(name)
     nbytes, signed = element or (4 * _data_dwords(widths, "vdata", "vdst"), False)
     lds_values = (lambda i, p, plan: _loaded_words(plan, nbytes, False)) if lds else None
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _load_action(
-        plan, d, nbytes, signed, tfe=bool(i.fields.get("tfe"))), lds_values))
+    builder(name, data_bytes=nbytes, signed=signed)(_memory_builder(
+        family, lambda i, p, plan, s, d: _load_action(
+            plan, d, nbytes, signed, tfe=bool(i.fields.get("tfe"))), lds_values))
 
 
 def load_d16(name, element, half):
     """GFX9 d16 load: a sub-dword element into the low or high half of the VGPR."""
     family, _ = _row(name)
     nbytes, signed = element
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _load_action(
-        plan, d, nbytes, signed, d16=half)))
+    builder(name, data_bytes=nbytes, signed=signed)(_memory_builder(
+        family, lambda i, p, plan, s, d: _load_action(plan, d, nbytes, signed, d16=half)))
 
 
 def store(name, nbytes=None):
@@ -578,14 +579,15 @@ def store(name, nbytes=None):
     row's vdata/data is wide."""
     family, widths = _row(name)
     nbytes = nbytes or 4 * _data_dwords(widths, "vdata", "data")
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes)))
+    builder(name, data_bytes=nbytes)(_memory_builder(
+        family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes)))
 
 
 def store_high_half(name, nbytes):
     """GFX9 d16_hi store: the element from the high half of the VGPR."""
     family, _ = _row(name)
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _store_action(
-        plan, s, nbytes, True)))
+    builder(name, data_bytes=nbytes)(_memory_builder(
+        family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes, True)))
 
 
 def atomic(name, op):
@@ -593,8 +595,9 @@ def atomic(name, op):
     operand (half of it for the compare-swaps, whose data holds two values)."""
     family, widths = _row(name)
     data = _data_dwords(widths, "vdata", "data")
-    width = 4 * data // (2 if op in TWO_OPERAND_ATOMICS else 1)
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _atomic_action(
+    values = 2 if op in TWO_OPERAND_ATOMICS else 1
+    width = 4 * data // values
+    builder(name, data_bytes=width, values=values)(_memory_builder(family, lambda i, p, plan, s, d: _atomic_action(
         plan, s, d, op, width, bool(i.fields.get("glc")))))
 
 
@@ -607,26 +610,30 @@ def format_load(name, lds=False):
     the row's vdata is wide; ``lds``: its lds-bit form sends component x to LDS."""
     family, widths = _row(name)
     count = widths["vdata"]
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _format_load(plan, i, p, d, count),
-                                  _format_x_lds if lds else None))
+    builder(name, components=count)(_memory_builder(
+        family, lambda i, p, plan, s, d: _format_load(plan, i, p, d, count),
+        _format_x_lds if lds else None))
 
 
 def format_store(name):
     family, widths = _row(name)
     count = widths["vdata"]
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _format_store(plan, i, p, s, count)))
+    builder(name, components=count)(_memory_builder(
+        family, lambda i, p, plan, s, d: _format_store(plan, i, p, s, count)))
 
 
 def format_load_d16(name, count, half="lo"):
     """A typed d16 load of ``count`` 16-bit components (stated: the row's vdata
     is count dwords on unpacked-d16 processors, half that on packed ones)."""
     family, _ = _row(name)
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _d16_load(plan, i, p, d, count, half)))
+    builder(name, components=count, d16=True)(_memory_builder(
+        family, lambda i, p, plan, s, d: _d16_load(plan, i, p, d, count, half)))
 
 
 def format_store_d16(name, count, half="lo"):
     family, _ = _row(name)
-    builder(name)(_memory_builder(family, lambda i, p, plan, s, d: _d16_store(plan, i, p, s, count, half)))
+    builder(name, components=count, d16=True)(_memory_builder(
+        family, lambda i, p, plan, s, d: _d16_store(plan, i, p, s, count, half)))
 
 
 def _build_nop(inst, program):
