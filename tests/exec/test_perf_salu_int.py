@@ -1,6 +1,8 @@
-"""The Python-int SALU twins (exec/sem_scalar_int.py, used for single waves)
-against the NumPy semantics they stand in for: same result bits and SCC on
-edge values and random values, as the executor writes them."""
+"""The Python-int SALU variants (``Semantic.one_wave``, registered from
+exec/semantics/salu_int.py and used for single waves) against the NumPy
+semantics they stand in for: same result bits and SCC on edge values and
+random values, as the executor writes them. Every registered variant is
+checked."""
 
 import numpy as np
 import pytest
@@ -9,7 +11,9 @@ from amdgpu_tools.exec import semantics  # noqa: F401  (registers every semantic
 from amdgpu_tools.exec.core.formats import _scalar_bits
 from amdgpu_tools.exec.core.operands import bits_of
 from amdgpu_tools.exec.core.registry import SEMANTICS
-from amdgpu_tools.exec.semantics.salu_int import INT_SALU
+
+#: every SALU semantic registered with a one-wave Python-int variant
+INT_SALU = {op: s.one_wave for op, s in SEMANTICS.items() if s.one_wave is not None}
 
 EDGES32 = [0, 1, 2, 31, 32, 33, 63, 64, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x10000,
            0x1F0005, 0x200010, 0x7FFFFFFF, 0x80000000, 0x80000001, 0xFFFFFFFE, 0xFFFFFFFF]

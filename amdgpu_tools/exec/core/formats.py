@@ -204,10 +204,9 @@ def int_reader(code, type_, literal=None, aperture=None):
 
 def _one_wave_salu(inst, semantic, aperture, dst_code, wide, writes_exec):
     """``run(ctx, state, wave)`` of an SALU op for a single wave with its
-    Python-int twin (semantics/salu_int.py), or None when it has none or an
+    Python-int variant (``Semantic.one_wave``), or None when it has none or an
     operand only the NumPy getters read."""
-    from ..semantics.salu_int import INT_SALU
-    twin = INT_SALU.get(semantic.op)
+    twin = semantic.one_wave
     if twin is None:
         return None
     flags = semantic.flags

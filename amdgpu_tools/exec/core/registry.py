@@ -25,6 +25,7 @@ Kinds of registration:
 ``instruction(op)``: raw ``fn(ctx) -> outcome`` for anything that does its own
     operand handling (memory instructions, SOPP, lane ops); ``ctx`` is an
     ``exec.context.Context``.
+``one_wave(op)``: the Python-int fast variant of an SALU semantic (one wave).
 ``builder(op)``: ``fn(inst, program) -> run(ctx) -> outcome``: like
     ``instruction`` but called once at pre-decode time so the run-time
     closure can bind everything it needs (fields, offsets, register numbers).
@@ -35,7 +36,7 @@ reason (graphics-only instructions).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,9 @@ class Semantic:
     dst: str | None = None
     srcs: tuple = ()
     flags: dict = field(default_factory=dict)
+    #: SALU only: the same operation on Python ints, used for a group of one
+    #: wave (see ``one_wave``), or None
+    one_wave: object = None
 
 
 #: mnemonic -> Semantic
@@ -147,6 +151,22 @@ def builder(op, **facts):
     table row or stated itself, e.g. a memory op's ``data_bytes``, for tests."""
     def decorate(fn):
         return _register(Semantic(op, "builder", fn, flags=facts))
+    return decorate
+
+
+def one_wave(op):
+    """Register ``fn`` as the fast variant of ``op``'s SALU semantic for a group
+    of one wave: the same operation on Python ints (raw bits: u32/u64 by operand
+    width, SCC 0/1) returning what the reference returns. A NumPy call costs as
+    much on one element as on a thousand, so one wave runs several times
+    faster on ints. tests/exec/test_perf_salu_int.py checks every registered
+    variant against its reference."""
+    def decorate(fn):
+        reference = SEMANTICS.get(op)
+        if reference is None or reference.kind != "salu":
+            raise ValueError(f"{op}: a one-wave variant needs its SALU semantic first")
+        SEMANTICS[op] = replace(reference, one_wave=fn)
+        return fn
     return decorate
 
 

@@ -18,5 +18,5 @@ Importing this package registers every semantic in ``core.registry.SEMANTICS``:
 - ``memory``      what the memory families share: byte pieces, loads/stores, atomics
 """
 
-from . import (control, ds, gds, lane, packed, salu, smem, valu_float, valu_int,  # noqa: F401
-               vcmp, vmem)
+from . import (control, ds, gds, lane, packed, salu, salu_int, smem, valu_float,  # noqa: F401
+               valu_int, vcmp, vmem)
