@@ -7,6 +7,8 @@ EXEC or hardware state rather than computing a value from operands.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core import gpr_index
@@ -14,7 +16,8 @@ from ..core.context import BARRIER, END, Branch, Jump
 from ..core.formats import by_wave_count, field, int_reader, row_pair, write_scalar
 from ..core.operands import scalar_getter
 from ..core.registry import builder, instruction, unsupported
-from ..core.state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, M0, VCC_HI, VCC_LO
+from ..core.state import EXEC_HI, EXEC_LO, FLOAT_MODE_BITS, M0, VCC_LO
+from . import salu
 
 _M64 = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 
@@ -73,10 +76,32 @@ def s_branch(inst, program):
     return run
 
 
-def _conditional_branch(name, condition, one_wave):
-    """Register a conditional branch: ``condition(state, sel)`` gives each
-    wave's decision, ``one_wave(state, wave)`` the same as a Python bool for
-    a wave running alone (no arrays; falling through returns None)."""
+class Reads(NamedTuple):
+    """What a conditional branch tests, read for a group of waves (``group(state,
+    sel)``: NumPy rows) and for a wave running alone (``alone(state, wave)``: a
+    Python int, no arrays)."""
+
+    group: object
+    alone: object
+
+
+def _pair_bits(low):
+    """An SGPR pair as "any bit set"."""
+    return Reads(lambda state, sel: state.sgpr[low, sel] | state.sgpr[low + 1, sel],
+                 lambda state, wave: state.sgpr.item(low, wave) | state.sgpr.item(low + 1, wave))
+
+
+SCC = Reads(lambda state, sel: state.scc[sel], lambda state, wave: state.scc.item(wave))
+VCC = _pair_bits(VCC_LO)
+EXEC = _pair_bits(EXEC_LO)
+
+
+def _conditional_branch(name, reads, taken):
+    """Register a conditional branch on what ``reads`` (SCC, VCC, EXEC) gives:
+    ``taken(value)``, one predicate for the NumPy rows of a group and the
+    Python int of a wave running alone (falling through returns None)."""
+    group, alone = reads.group, reads.alone
+
     @builder(name)
     def build(inst, program):
         offset = branch_offset(inst)
@@ -84,42 +109,37 @@ def _conditional_branch(name, condition, one_wave):
         def run(ctx):
             sel = ctx.sel
             if ctx.n == 1 and type(sel) is slice:
-                if one_wave(ctx.state, sel.start):
+                if taken(alone(ctx.state, sel.start)):
                     return Branch(True, ctx.record.pc + offset)
                 return None
-            return Branch(condition(ctx.state, sel), ctx.record.pc + offset)
+            return Branch(taken(group(ctx.state, sel)), ctx.record.pc + offset)
         return run
     build.__name__ = name
 
 
-def _vcc_zero(state, sel):
-    return (state.sgpr[VCC_LO, sel] | state.sgpr[VCC_HI, sel]) == 0
+def _zero(value):
+    return value == 0
 
 
-def _exec_zero(state, sel):
-    return (state.sgpr[EXEC_LO, sel] | state.sgpr[EXEC_HI, sel]) == 0
+def _nonzero(value):
+    return value != 0
 
 
-def _pair_zero(low):
-    """One wave's SGPR pair at ``low`` is zero (VCCZ, EXECZ)."""
-    return lambda state, wave: not (state.sgpr.item(low, wave) | state.sgpr.item(low + 1, wave))
+def _never(value):
+    return False
 
 
-_conditional_branch("s_cbranch_scc0", lambda state, sel: ~state.scc[sel],
-                    lambda state, wave: not state.scc.item(wave))
-_conditional_branch("s_cbranch_scc1", lambda state, sel: state.scc[sel].copy(),
-                    lambda state, wave: state.scc.item(wave))
-_vcc_zero_one, _exec_zero_one = _pair_zero(VCC_LO), _pair_zero(EXEC_LO)
-_conditional_branch("s_cbranch_vccz", _vcc_zero, _vcc_zero_one)
-_conditional_branch("s_cbranch_vccnz", lambda state, sel: ~_vcc_zero(state, sel),
-                    lambda state, wave: not _vcc_zero_one(state, wave))
-_conditional_branch("s_cbranch_execz", _exec_zero, _exec_zero_one)
-_conditional_branch("s_cbranch_execnz", lambda state, sel: ~_exec_zero(state, sel),
-                    lambda state, wave: not _exec_zero_one(state, wave))
+_conditional_branch("s_cbranch_scc0", SCC, _zero)
+_conditional_branch("s_cbranch_scc1", SCC, _nonzero)
+_conditional_branch("s_cbranch_vccz", VCC, _zero)
+_conditional_branch("s_cbranch_vccnz", VCC, _nonzero)
+_conditional_branch("s_cbranch_execz", EXEC, _zero)
+_conditional_branch("s_cbranch_execnz", EXEC, _nonzero)
 # No debugger is attached: the cdbg branches never branch.
-for _name in ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
-              "s_cbranch_cdbgsys_and_user"):
-    _conditional_branch(_name, lambda state, sel: False, lambda state, wave: False)
+_conditional_branch("s_cbranch_cdbgsys", SCC, _never)
+_conditional_branch("s_cbranch_cdbguser", SCC, _never)
+_conditional_branch("s_cbranch_cdbgsys_or_user", SCC, _never)
+_conditional_branch("s_cbranch_cdbgsys_and_user", SCC, _never)
 
 #: s_sendmsg message ids that matter to compute waves.
 MSG_INTERRUPT, MSG_GS, MSG_GS_DONE, MSG_SAVEWAVE, MSG_STALL_WAVE_GEN, MSG_SYSMSG = 1, 2, 3, 4, 5, 15
@@ -437,14 +457,24 @@ def _exec64(state, sel):
         (state.sgpr[EXEC_HI, sel].astype(np.uint64) << np.uint64(32))
 
 
+def _andn1(a, b):
+    return ~a & b
+
+
+def _orn1(a, b):
+    return ~a | b
+
+
+#: The new EXEC from (source, old EXEC): the SALU's bitwise functions (which
+#: work on ints as on arrays), plus the saveexec-only andn1/orn1.
 _SAVEEXEC = {
-    "s_and_saveexec_b64": lambda s, e: s & e, "s_or_saveexec_b64": lambda s, e: s | e,
-    "s_xor_saveexec_b64": lambda s, e: s ^ e, "s_andn2_saveexec_b64": lambda s, e: s & ~e,
-    "s_orn2_saveexec_b64": lambda s, e: s | ~e, "s_nand_saveexec_b64": lambda s, e: ~(s & e),
-    "s_nor_saveexec_b64": lambda s, e: ~(s | e), "s_xnor_saveexec_b64": lambda s, e: ~(s ^ e),
-    "s_andn1_saveexec_b64": lambda s, e: ~s & e, "s_orn1_saveexec_b64": lambda s, e: ~s | e,
+    "s_and_saveexec_b64": salu._and, "s_or_saveexec_b64": salu._or,
+    "s_xor_saveexec_b64": salu._xor, "s_andn2_saveexec_b64": salu._andn2,
+    "s_orn2_saveexec_b64": salu._orn2, "s_nand_saveexec_b64": salu._nand,
+    "s_nor_saveexec_b64": salu._nor, "s_xnor_saveexec_b64": salu._xnor,
+    "s_andn1_saveexec_b64": _andn1, "s_orn1_saveexec_b64": _orn1,
 }
-_WREXEC = {"s_andn1_wrexec_b64": lambda s, e: ~s & e, "s_andn2_wrexec_b64": lambda s, e: s & ~e}
+_WREXEC = {"s_andn1_wrexec_b64": _andn1, "s_andn2_wrexec_b64": salu._andn2}
 
 
 def _saveexec(name, op, write_dst_old_exec):
@@ -567,8 +597,8 @@ def read_hwreg(state, sel, reg_id, ctx):
     if reg_id == HW_REG_STATUS:
         status = state.status[sel] & np.uint32(~0x601 & 0xFFFFFFFF)
         status |= state.scc[sel].astype(np.uint32)
-        status |= _exec_zero(state, sel).astype(np.uint32) << np.uint32(9)
-        status |= _vcc_zero(state, sel).astype(np.uint32) << np.uint32(10)
+        status |= (EXEC.group(state, sel) == 0).astype(np.uint32) << np.uint32(9)
+        status |= (VCC.group(state, sel) == 0).astype(np.uint32) << np.uint32(10)
         return status
     if reg_id == HW_REG_TRAPSTS:
         return state.trapsts[sel].copy()
