@@ -19,7 +19,7 @@ from ..core import operands as ops
 from . import rounding
 from ..core.formats import BUILDERS, _aperture_reader, field, mode_reader
 from .fused import fma_narrow
-from ..core.registry import Semantic, SEMANTICS
+from ..core.registry import SEMANTICS, Semantic, row_source_types
 
 F16, F32 = np.float16, np.float32
 U16, U32 = np.uint16, np.uint32
@@ -29,10 +29,19 @@ _SMALLEST_NORMAL_F16 = F16(2.0 ** -14)
 _HALF_VIEW = {"f16": np.float16, "i16": np.int16, "u16": np.uint16, "b16": np.uint16}
 
 
-def packed(op, type_, sources, **flags):
-    """Register a packed op computing one ``type_`` half from ``sources`` halves."""
+#: The half type of a packed row type ('f16x2'); integer rows say 'b32'.
+_HALF_OF_ROW = {"f16x2": "f16"}
+
+
+def packed(op, view=None, **flags):
+    """Register a packed op computing one half from as many source halves as
+    the op's table row has sources, each half typed as the row types it
+    ('f16x2': f16) or, for the integer ops the row types 'b32', as ``view``
+    ('u16', 'i16')."""
     def decorate(fn):
-        SEMANTICS[op] = Semantic(op, "packed", fn, type_, (type_,) * sources, dict(flags))
+        row_types = row_source_types(op)
+        type_ = view or _HALF_OF_ROW[row_types[0]]
+        SEMANTICS[op] = Semantic(op, "packed", fn, type_, (type_,) * len(row_types), dict(flags))
         return fn
     return decorate
 
@@ -173,97 +182,97 @@ def _directed(arithmetic):
     return lambda mode, *halves: arithmetic(*halves, mode, F16)
 
 
-@packed("v_pk_add_f16", "f16", 2, rounded=_directed(rounding.add))
+@packed("v_pk_add_f16", rounded=_directed(rounding.add))
 def v_pk_add_f16(a, b):
     return a + b
 
 
-@packed("v_pk_mul_f16", "f16", 2, rounded=_directed(rounding.multiply))
+@packed("v_pk_mul_f16", rounded=_directed(rounding.multiply))
 def v_pk_mul_f16(a, b):
     return a * b
 
 
-@packed("v_pk_fma_f16", "f16", 3, rounded=_directed(rounding.fma))
+@packed("v_pk_fma_f16", rounded=_directed(rounding.fma))
 def v_pk_fma_f16(a, b, c):
     return fma_narrow(a, b, c, F16)
 
 
-@packed("v_pk_min_f16", "f16", 2)
+@packed("v_pk_min_f16")
 def v_pk_min_f16(a, b):
     return np.fmin(a, b)
 
 
-@packed("v_pk_max_f16", "f16", 2)
+@packed("v_pk_max_f16")
 def v_pk_max_f16(a, b):
     return np.fmax(a, b)
 
 
-@packed("v_pk_add_u16", "u16", 2)
+@packed("v_pk_add_u16", "u16")
 def v_pk_add_u16(a, b):
     return a + b
 
 
-@packed("v_pk_sub_u16", "u16", 2)
+@packed("v_pk_sub_u16", "u16")
 def v_pk_sub_u16(a, b):
     return a - b
 
 
-@packed("v_pk_add_i16", "i16", 2)
+@packed("v_pk_add_i16", "i16")
 def v_pk_add_i16(a, b):
     return a + b
 
 
-@packed("v_pk_sub_i16", "i16", 2)
+@packed("v_pk_sub_i16", "i16")
 def v_pk_sub_i16(a, b):
     return a - b
 
 
-@packed("v_pk_mul_lo_u16", "u16", 2)
+@packed("v_pk_mul_lo_u16", "u16")
 def v_pk_mul_lo_u16(a, b):
     return a * b
 
 
-@packed("v_pk_mad_u16", "u16", 3)
+@packed("v_pk_mad_u16", "u16")
 def v_pk_mad_u16(a, b, c):
     return a * b + c
 
 
-@packed("v_pk_mad_i16", "i16", 3)
+@packed("v_pk_mad_i16", "i16")
 def v_pk_mad_i16(a, b, c):
     return a * b + c
 
 
-@packed("v_pk_min_u16", "u16", 2)
+@packed("v_pk_min_u16", "u16")
 def v_pk_min_u16(a, b):
     return np.minimum(a, b)
 
 
-@packed("v_pk_max_u16", "u16", 2)
+@packed("v_pk_max_u16", "u16")
 def v_pk_max_u16(a, b):
     return np.maximum(a, b)
 
 
-@packed("v_pk_min_i16", "i16", 2)
+@packed("v_pk_min_i16", "i16")
 def v_pk_min_i16(a, b):
     return np.minimum(a, b)
 
 
-@packed("v_pk_max_i16", "i16", 2)
+@packed("v_pk_max_i16", "i16")
 def v_pk_max_i16(a, b):
     return np.maximum(a, b)
 
 
-@packed("v_pk_lshlrev_b16", "u16", 2)
+@packed("v_pk_lshlrev_b16", "u16")
 def v_pk_lshlrev_b16(a, b):
     return b << (a & U16(15))
 
 
-@packed("v_pk_lshrrev_b16", "u16", 2)
+@packed("v_pk_lshrrev_b16", "u16")
 def v_pk_lshrrev_b16(a, b):
     return b >> (a & U16(15))
 
 
-@packed("v_pk_ashrrev_i16", "i16", 2)
+@packed("v_pk_ashrrev_i16", "i16")
 def v_pk_ashrrev_i16(a, b):
     return b >> (a.view(U16) & U16(15)).astype(np.int16)
 
