@@ -165,6 +165,21 @@ def test_alu_operand_types_agree_with_the_row(kind):
     assert not wrong, wrong
 
 
+def test_packed_operand_types_agree_with_the_row():
+    """VOP3P packed ops: as many sources as the row; f16x2 rows give f16 halves,
+    the integer rows ('b32') 16-bit integer halves."""
+    wrong = []
+    for name, semantic in sorted(SEMANTICS.items()):
+        if semantic.kind != "packed":
+            continue
+        row_types = row_source_types(name)
+        halves = {"f16x2": ("f16",), "b32": ("u16", "i16")}
+        if len(row_types) != len(semantic.srcs) or \
+                not all(src in halves[row] for src, row in zip(semantic.srcs, row_types)):
+            wrong.append((name, semantic.srcs, row_types))
+    assert not wrong, wrong
+
+
 def test_type_exceptions_are_still_needed():
     for name in TYPE_EXCEPTIONS:
         semantic = SEMANTICS[name]
