@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .memory import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
-                     lds_memory, load_pieces, split64, store_pieces, table_facts, words_to_bytes)
+from .memory import (BYTE, SBYTE, SHORT, SSHORT, TWO_OPERAND_ATOMICS, UBYTE, USHORT, Piece,
+                     atomic_pieces, bytes_to_words, join64, lds_memory, load_pieces, split64,
+                     store_pieces, table_facts, words_to_bytes)
 from .gds import gds_piece
 from ..core.registry import builder
 
@@ -26,11 +27,9 @@ _M0 = 124
 WAVE = 64
 
 # ------------------------------------------------------------------ tables
-#: Sub-dword elements: (bytes, sign-extended) for reads, bytes for writes.
 #: Whole-dword accesses and atomics move as many dwords as the table row's
-#: vdst/data0 is wide; an atomic returns when its row has a vdst.
-UBYTE, SBYTE, USHORT, SSHORT = (1, False), (1, True), (2, False), (2, True)
-BYTE, SHORT = 1, 2
+#: vdst/data0 is wide (sub-dword elements: memory.UBYTE ... SHORT); an atomic
+#: returns when its row has a vdst.
 #: The src2 ops have no data operand: their element size is stated.
 DWORD, QWORD = 4, 8
 

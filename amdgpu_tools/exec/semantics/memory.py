@@ -492,6 +492,12 @@ def _atomic_chunked(backend, addresses, chunk_bytes, op, width, data, data2):
 
 
 # ------------------------------------------------------------- table facts
+#: Sub-dword elements as the loads and reads state them: (bytes, sign-extended);
+#: and the bytes of the sub-dword stores and writes. The table rows give
+#: register widths in dwords only.
+UBYTE, SBYTE, USHORT, SSHORT = (1, False), (1, True), (2, False), (2, True)
+BYTE, SHORT = 1, 2
+
 #: The generated tables of the memory families (isa/data/<file>).
 MEMORY_TABLES = ("buffer.json", "flat.json", "ds.json")
 

@@ -28,8 +28,9 @@ from ..addressing import (SEGMENT_GLOBAL, SEGMENT_LDS, SEGMENT_PRIVATE, buffer_a
                          swizzled_private_address)
 from ..launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 from . import buffer_formats
-from .memory import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
-                     lds_memory, load_pieces, split64, store_pieces, table_facts, words_to_bytes)
+from .memory import (BYTE, SBYTE, SHORT, SSHORT, TWO_OPERAND_ATOMICS, UBYTE, USHORT, Piece,
+                     atomic_pieces, bytes_to_words, join64, lds_memory, load_pieces, split64,
+                     store_pieces, table_facts, words_to_bytes)
 from .ds import lds_piece
 from ..core.operands import scalar_getter
 from ..core.registry import builder
@@ -39,12 +40,6 @@ _U32 = np.uint32
 _U64 = np.uint64
 _OFF = 0x7F                       # GFX9 saddr value meaning "no SGPR address"
 _MASK32 = _U64(0xFFFFFFFF)
-
-#: Sub-dword elements: (bytes, sign-extended). Whole-dword loads and stores
-#: move as many dwords as their table row's data operand is wide.
-UBYTE, SBYTE, USHORT, SSHORT = (1, False), (1, True), (2, False), (2, True)
-BYTE, SHORT = 1, 2
-
 
 # ------------------------------------------------------------------ context
 def _layout_values(state):
