@@ -9,6 +9,9 @@ With the gds bit set the same builders address the device's global data
 share instead: every builder takes its pieces from ``_space(inst)``, which
 is ``lds_piece`` or ``gds.gds_piece`` (the M0 window rule is
 described there, with GWS and ds_ordered_count).
+
+Every mnemonic is registered on one line at the end of this module; data
+widths and whether an atomic returns are read from its table row.
 """
 
 from __future__ import annotations

@@ -9,6 +9,8 @@ GFX9's s_scratch_* address the wave's private area: SBASE (normally
 FLAT_SCRATCH) plus the immediate plus the SGPR offset scaled by the wave
 size, which lands dword k on lane k's slot of the lane-interleaved layout.
 Cache maintenance instructions are no-ops: the executor has no caches.
+Every mnemonic is registered on one line at the end of this module; data
+widths and whether the base is a V# are read from its table row.
 """
 
 from __future__ import annotations

@@ -17,6 +17,10 @@ Typed (*_format_*) accesses convert through ``buffer_formats``; their d16
 forms hold one 16-bit value per VGPR on GFX8.0 and two on later targets.
 Loads with the lds bit send their dword to a per-lane LDS slot addressed by
 M0, and buffer_store_lds_dword moves such slots to memory.
+
+Every mnemonic is registered on one line at the end of this module, stating
+only what its table row does not (sub-dword element, sign, d16 half, lds
+form): the address family and data widths are read from the row.
 """
 
 from __future__ import annotations
