@@ -14,8 +14,8 @@ import contextlib
 
 import numpy as np
 
-from amdgpu_tools.exec import dispatch
-from amdgpu_tools.exec.trace import Tracer
+from amdgpu_tools.exec.core import dispatch
+from amdgpu_tools.exec.core.trace import Tracer
 from amdgpu_tools.isa.effects import SCC, VGPR_BASE, effects_of, register_name
 
 #: every violation seen since the last ``checking_effects`` began
