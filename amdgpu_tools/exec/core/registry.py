@@ -19,14 +19,14 @@ Kinds of registration:
     op's row in isa/data/vop.json (``row_source_types``). ``srcs`` is written
     only where the semantic views its sources otherwise than the row types
     them (signedness the row cannot state: 'i32' for a row's 'b32');
-    tests/exec/test_semantic_types.py checks each such view against the row.
+    tests/exec/test_semantics_by_name.py checks each such view against the row.
 ``vcmp(op, type=None)`` for compares: ``fn(a, b) -> bool (n, 64)``; the type
     likewise comes from the row unless given.
 ``instruction(op)``: raw ``fn(ctx) -> outcome`` for anything that does its own
     operand handling (memory instructions, SOPP, lane ops); ``ctx`` is an
-    ``exec.context.Context``.
+    ``exec.core.context.Context``.
 ``one_wave(op)``: the Python-int fast variant of an SALU semantic (one wave).
-``builder(op)``: ``fn(inst, program) -> run(ctx) -> outcome``: like
+``builder(op, **facts)``: ``fn(inst, program) -> run(ctx) -> outcome``: like
     ``instruction`` but called once at pre-decode time so the run-time
     closure can bind everything it needs (fields, offsets, register numbers).
 
