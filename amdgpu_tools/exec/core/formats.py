@@ -115,8 +115,9 @@ def _register_move(inst, semantic, dst_code, wide, writes_exec):
 
 #: 64-bit bitwise ops: every bit of the result depends on the same bit of the
 #: sources only, so the 32-bit semantic applied to both halves is the 64-bit op.
-_BITWISE_B64 = {f"s_{name}_b64": f"s_{name}_b32"
-                for name in ("and", "or", "xor", "andn2", "orn2", "nand", "nor", "xnor")}
+_BITWISE_B64 = {"s_and_b64": "s_and_b32", "s_or_b64": "s_or_b32", "s_xor_b64": "s_xor_b32",
+                "s_andn2_b64": "s_andn2_b32", "s_orn2_b64": "s_orn2_b32",
+                "s_nand_b64": "s_nand_b32", "s_nor_b64": "s_nor_b32", "s_xnor_b64": "s_xnor_b32"}
 
 
 def row_pair(code, literal):
