@@ -48,11 +48,25 @@ def clang14():
 # AMDGPU_TOOLS_CHECK_EFFECTS=1: every kernel any test runs is watched by the
 # isa.effects oracle (tests/effects_oracle.py); the session fails on a register
 # changed by an instruction whose effects do not list it.
+#
+# AMDGPU_TOOLS_CHECK_HAZARDS=1: every kernel any test runs through the runtime is
+# checked for hazards (analysis.hazard_monitor); the session fails on any report.
+HAZARDS = []
+
+
 def pytest_sessionstart(session):
     if os.environ.get("AMDGPU_TOOLS_CHECK_EFFECTS"):
         import effects_oracle
         from amdgpu_tools.exec import dispatch
         dispatch.Tracer = effects_oracle.EffectsOracle
+    if os.environ.get("AMDGPU_TOOLS_CHECK_HAZARDS"):
+        from amdgpu_tools.runtime import processor
+        original = processor.PacketProcessor.__init__
+
+        def checking(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            self.check, self.hazard_sink = "report", HAZARDS.extend
+        processor.PacketProcessor.__init__ = checking
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -61,6 +75,13 @@ def pytest_sessionfinish(session, exitstatus):
         seen = sorted(set(effects_oracle.VIOLATIONS))
         print(f"\neffects oracle: {sum(effects_oracle.CHECKED.values())} instructions of "
               f"{len(effects_oracle.CHECKED)} ops checked, {len(seen)} violations")
+        for line in seen[:200]:
+            print("  " + line)
+        if seen:
+            session.exitstatus = 1
+    if os.environ.get("AMDGPU_TOOLS_CHECK_HAZARDS"):
+        seen = sorted({h.describe() for h in HAZARDS})
+        print(f"\nhazard check: {len(seen)} distinct hazards")
         for line in seen[:200]:
             print("  " + line)
         if seen:

@@ -109,6 +109,10 @@ def _print_profile(result):
               type=click.Path(dir_okay=False),
               help="Write a self-contained HTML profile (counts per instruction and block, "
                    "heat map, resource usage, CFG) of every launched kernel.")
+@click.option("--check", is_flag=True,
+              help="Watch every kernel for hazards (missing s_waitcnt, missing wait states, "
+                   "LDS/global data races): one 'hazard:' line each on stderr, exit status 1 "
+                   "when any (with --exec: lines only). Results are unchanged.")
 @click.option("--print-limit", default=256, show_default=True,
               help="Print buffers with at most this many elements.")
 @click.option("--print-env", is_flag=True,
@@ -118,7 +122,7 @@ def _print_profile(result):
               help="Run PROGRAM (an unmodified ROCm/HIP program) on the virtual GPU; "
                    "everything after it goes to PROGRAM.")
 def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, info,
-            max_instructions, timeout, trace, profile, print_limit, print_env,
+            max_instructions, timeout, trace, profile, check, print_limit, print_env,
             exec_program=None, exec_args=(), profile_html=None):
     """Run a kernel of an AMDGPU code object on the embedded GCN executor, or a
     ROCm program on the virtual GPU (--exec)."""
@@ -129,7 +133,7 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
             raise click.UsageError("--profile-html profiles kernel runs (PROGRAM or --spec), "
                                    "not --exec/--print-env")
         return _virtual_gpu(exec_program, exec_args, mcpu, max_instructions, timeout, trace,
-                            profile)
+                            profile, check)
 
     if profile_html and info:
         raise click.UsageError("--profile-html needs a kernel run (PROGRAM or --spec), "
@@ -137,11 +141,28 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
     trace_options = _trace_options(trace, profile or bool(profile_html), click.echo)
     limits = _limits(max_instructions, timeout)
     launches = [] if profile_html else None
+    hazards = []
 
     def make_device():
-        device = Device(mcpu, limits=limits, trace=trace_options)
+        device = Device(mcpu, limits=limits, trace=trace_options, check=check)
+        if check:
+            device.agent.processor.hazard_sink = lambda found: _print_hazards(found, hazards)
         return device if launches is None else _recording(device, launches)
 
+    status = _run_kernels(program, spec_path, make_device, mcpu, kernel_name, grid, block, args,
+                          saves, print_limit, profile, info, profile_html, launches)
+    return 1 if hazards and not status else status
+
+
+def _print_hazards(found, seen):
+    for hazard in found:
+        click.echo(f"{TOOL}: hazard: {hazard.describe()}", err=True)
+    seen.extend(found)
+
+
+def _run_kernels(program, spec_path, make_device, mcpu, kernel_name, grid, block, args, saves,
+                 print_limit, profile, info, profile_html, launches):
+    """A kernel run or a spec (with --profile-html: the page, even when it fails)."""
     if profile_html:
         try:
             status = _dispatch(program, spec_path, make_device, mcpu, kernel_name, grid, block,
@@ -213,12 +234,12 @@ def _write_profile_html(path, launches, label) -> None:
 
 
 def _virtual_gpu(exec_program, exec_args, mcpu, max_instructions, timeout, trace,
-                 profile) -> int:
+                 profile, check=False) -> int:
     """--exec / --print-env: the program's own exit status, or 0 after the lines."""
     from ..vgpu.launcher import VirtualGpuOptions, environment, export_lines, run_program
     _trace_options(trace, profile, None)          # the same checks as for a kernel run
     options = VirtualGpuOptions(mcpu=mcpu, max_instructions=max_instructions, timeout=timeout,
-                                trace=trace, profile=profile)
+                                trace=trace, profile=profile, check=check)
     if exec_program is None:
         click.echo(export_lines(environment(options)), nl=False)
         return 0

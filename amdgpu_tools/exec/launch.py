@@ -176,6 +176,10 @@ class DispatchRequest:
     #: called with a wave's M0 when it sends an interrupt (s_sendmsg
     #: MSG_INTERRUPT: M0[23:0] is the event id the runtime waits on)
     interrupt: object = None
+    #: watches the dispatch for hazards (``analysis.hazard_monitor.DispatchChecker``):
+    #: ``before(ctx)`` before each instruction, ``memory(ctx, piece, write, atomic)``
+    #: for each memory access; None: nothing is watched (and nothing costs)
+    checker: object = None
 
 
 @dataclass
@@ -190,6 +194,8 @@ class DispatchResult:
     profile: dict = field(default_factory=dict)
     #: PC -> EXEC lanes active when it ran, summed over its executions (with profile)
     lane_profile: dict = field(default_factory=dict)
+    #: what the request's checker reported (``analysis.hazards.Hazard``), when checked
+    hazards: list = field(default_factory=list)
 
 
 def profile_lines(result: DispatchResult, title: str = "profile") -> list[str]:

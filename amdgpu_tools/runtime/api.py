@@ -93,8 +93,15 @@ class Device:
     def __init__(self, target=None, *, executor=None, queue_size=1024, limits=None, trace=None,
                  printf_stream=None, printf_buffer_size=DEFAULT_PRINTF_BUFFER_BYTES,
                  dynamic_stack_size=DEFAULT_DYNAMIC_STACK_BYTES, memory_size=GLOBAL_SIZE,
-                 max_queues=MAX_QUEUES):
+                 max_queues=MAX_QUEUES, check=False):
+        """``check``: watch every kernel for hazards (missing ``s_waitcnt``, missing
+        wait states, LDS and global data races; ``analysis.hazard_monitor``):
+        True collects them in ``hazards`` (results are unchanged), ``"stop"``
+        stops a kernel at its first hazard with a ``HazardError``."""
         self.agent = Agent(target, executor, memory_size=memory_size, max_queues=max_queues)
+        if check not in (False, None, True, "stop"):
+            raise LaunchError(f"check={check!r}: use False, True or 'stop'")
+        self.agent.processor.check = "stop" if check == "stop" else "report" if check else None
         self.queue = self.agent.queue_create(queue_size)
         if limits is not None:
             self.agent.processor.limits = limits
@@ -111,6 +118,12 @@ class Device:
     @property
     def memory(self):
         return self.agent.memory
+
+    @property
+    def hazards(self) -> list:
+        """The hazards every checked kernel reported so far (``analysis.hazards.Hazard``:
+        ``describe()`` gives the sentence), oldest first."""
+        return list(self.agent.processor.hazards)
 
     @property
     def target(self):

@@ -29,6 +29,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from .. import exec as exec_package
+from ..analysis.hazard_monitor import DispatchChecker
 from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
 from ..exec.launch import DispatchRequest, ExecutionLimits, GlobalDataShare
 from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIER_DEPENDENCIES,
@@ -88,6 +89,13 @@ class PacketProcessor:
         self.host_services: dict[int, object] = {}
         self.limits = ExecutionLimits()
         self.trace = None
+        #: hazard checking of every dispatch: None (off), "report" (collect into
+        #: ``hazards``) or "stop" (the first hazard stops its kernel as a fault would)
+        self.check = None
+        #: the hazards found so far (bounded: runs can be long)
+        self.hazards: deque = deque(maxlen=EVENT_HISTORY * 16)
+        #: called with a finished dispatch's hazards (when there are any)
+        self.hazard_sink = None
         #: kernel_object address -> KernelObject for objects no loader registered
         #: (the virtual GPU reads descriptors ROCr's loader put in memory); None: error
         self.resolve_kernel_object = None
@@ -253,7 +261,7 @@ class PacketProcessor:
             private_segment_size=packet["private_segment_size"],
             limits=self.limits, trace=self.trace,
             host_service=self.host_services.get(packet["kernarg_address"]), gds=self.gds,
-            interrupt=self.interrupt_hook)
+            interrupt=self.interrupt_hook, checker=self._checker(kernel))
         try:
             result = self.executor(request)
         except MemoryFault as fault:
@@ -263,10 +271,28 @@ class PacketProcessor:
                 failure.kernel = kernel.name
                 failure.args = (failure._describe(),)
             raise
+        if request.checker is not None:
+            self._collect_hazards(result, request.checker)
         self.results.append(result)
         hook = self.kernarg_hooks.pop(packet["kernarg_address"], None)
         if hook is not None:
             hook(result)
+
+    def _checker(self, kernel):
+        """A fresh hazard checker for one dispatch of ``kernel`` (None: not checking)."""
+        if not self.check:
+            return None
+        return DispatchChecker(kernel.name, self.target.generation,
+                               entry=kernel.setup.entry_address,
+                               private=_scratch_test(self.memory),
+                               stop_at_first=self.check == "stop")
+
+    def _collect_hazards(self, result, checker):
+        result.hazards = checker.finish()
+        if result.hazards:
+            self.hazards.extend(result.hazards)
+            if self.hazard_sink is not None:
+                self.hazard_sink(result.hazards)
 
     def _dispatch_agent(self, address):
         packet = AGENT_DISPATCH_PACKET.unpack(self.memory.read(address, AQL_PACKET_SIZE))
@@ -278,6 +304,16 @@ class PacketProcessor:
         result = handler(*args)
         if packet["return_address"] and result is not None:
             self.memory.write_u64(packet["return_address"], int(result))
+
+
+def _scratch_test(memory):
+    """``private(address)``: whether ``address`` is a dispatch's scratch backing."""
+    def private(address):
+        try:
+            return getattr(memory.allocation_at(address), "kind", "") == "scratch"
+        except MemoryFault:
+            return False
+    return private
 
 
 def _status_of(failure: KernelError) -> int:

@@ -114,6 +114,9 @@ class VirtualGpu:
         self.processor.interrupt_hook = self._interrupt
         self.processor.limits = _limits_from_environment()
         self.processor.trace = _trace_from_environment()
+        if os.environ.get(env.CHECK):
+            self.processor.check = "report"
+            self.processor.hazard_sink = _report_hazards
         self.aql_queues: dict[int, AqlRing] = {}
         self.sdma_queues: dict[int, SdmaEngine] = {}
         self._kernels: dict[tuple, KernelObject] = {}
@@ -296,6 +299,12 @@ def _limits_from_environment() -> ExecutionLimits:
         max_wave_instructions=int(os.environ.get(env.MAX_INSTRUCTIONS,
                                                  defaults.max_wave_instructions)),
         max_seconds=float(os.environ.get(env.TIMEOUT, defaults.max_seconds)))
+
+
+def _report_hazards(hazards):
+    """--check: each hazard as one line on the program's stderr."""
+    for hazard in hazards:
+        report(f"hazard: {hazard.describe()}")
 
 
 def _trace_from_environment():

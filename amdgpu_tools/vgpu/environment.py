@@ -11,5 +11,6 @@ MAX_INSTRUCTIONS = "AMDGPU_VGPU_MAX_INSTRUCTIONS"   # watchdog, per dispatch
 TIMEOUT = "AMDGPU_VGPU_TIMEOUT"                     # watchdog, seconds per dispatch
 TRACE = "AMDGPU_VGPU_TRACE"                         # --trace
 PROFILE = "AMDGPU_VGPU_PROFILE"                     # --profile
+CHECK = "AMDGPU_VGPU_CHECK"                         # --check: hazards of every kernel
 DEBUG = "AMDGPU_VGPU_DEBUG"                         # tracebacks of driver errors
 ERROR_EXIT = "AMDGPU_VGPU_ERROR_EXIT"               # idle seconds after a fatal error

@@ -30,6 +30,7 @@ class VirtualGpuOptions:
     timeout: float | None = None
     trace: str | None = None          # comma-separated wave numbers, or "all"
     profile: bool = False
+    check: bool = False               # report every kernel's hazards (amdgpu-run --check)
 
 
 def environment(options: VirtualGpuOptions) -> dict:
@@ -54,6 +55,8 @@ def environment(options: VirtualGpuOptions) -> dict:
         settings[env.TRACE] = options.trace
     if options.profile:
         settings[env.PROFILE] = "1"
+    if options.check:
+        settings[env.CHECK] = "1"
     return settings
 
 

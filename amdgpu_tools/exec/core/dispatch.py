@@ -85,7 +85,7 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     waves_per_group = -(-_product(request.workgroup_size) // 64)
     layout = setup_mod.prepare_dispatch(request, resident_waves=groups_per_batch * waves_per_group)
     program = Program(request.memory, request.target, request, decode=decode)
-    tracer = Tracer(request.trace)
+    tracer = Tracer(request.trace, request.checker)
     budget = _Budget(request.limits, started)
     try:
         group_ids = setup_mod.shared_workgroup_ids(layout)
@@ -131,6 +131,8 @@ def _make_state(request, layout, group_ids, first_wave, initializer):
                       lds_bytes=0, request=request)
     state.lds = setup_mod.make_lds(layout, len(group_ids))
     state.layout = layout
+    if request.checker is not None:
+        state.memory_watch = request.checker.memory
     count = min(init.sgprs.shape[1], 102)
     state.sgpr[:count] = init.sgprs[:, :count].T
     for dim in range(min(init.vgpr_count_used, state.vgpr.shape[0])):

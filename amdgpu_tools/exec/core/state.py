@@ -135,6 +135,9 @@ class WaveState:
         self.gds = None
         #: (backing array, ByteArrayMemory) views of LDS and GDS, made on first use
         self.lds_view = None
+        #: ``watch(ctx, piece, write, atomic)`` told of every LDS/global access
+        #: (a hazard checker's race detector); None: no one watches
+        self.memory_watch = None
         self.gds_view = None
         #: s_memtime / s_memrealtime ticks so far
         self.memtime = 0

@@ -27,8 +27,10 @@ def sgpr_name(code):
 class Tracer:
     """Collects the profile and writes trace lines for the chosen waves."""
 
-    def __init__(self, options):
+    def __init__(self, options, checker=None):
         self.options = options
+        #: the request's hazard checker: told of every instruction before it runs
+        self.checker = checker
         self.profile = {}
         #: PC -> EXEC lanes active when it ran, summed over the waves (profiling only)
         self.lane_profile = {}
@@ -37,7 +39,7 @@ class Tracer:
         self.sink = (getattr(options, "sink", None) or print) if options else None
         self.tracing = options is not None and (options.waves is None or len(options.waves) > 0)
         self.profiling = bool(options is not None and options.profile)
-        self.active = self.tracing or self.profiling
+        self.active = self.tracing or self.profiling or checker is not None
         self._snapshot = None
 
     def _traced(self, ctx):
@@ -47,6 +49,8 @@ class Tracer:
         return ctx.waves()[np.isin(numbers, self.waves)]
 
     def before(self, ctx):
+        if self.checker is not None:
+            self.checker.before(ctx)
         if self.profiling:
             pc = ctx.record.pc
             self.profile[pc] = self.profile.get(pc, 0) + ctx.n

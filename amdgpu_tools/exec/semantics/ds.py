@@ -103,11 +103,13 @@ def _dword_indices(ctx, generation, reg, offsets):
     The fast path of b32 accesses: only when every lane is active, every
     access is in range without wrapping and dword-aligned (and the segment
     size keeps rows aligned); otherwise None, and the general path (pieces,
-    range flags, 32-bit wrap-around) handles the access.
+    range flags, 32-bit wrap-around) handles the access. Also None while a hazard
+    checker watches memory: the general path tells it of every access.
     """
     state = ctx.state
     size = state.lds.shape[1]
-    if size & 3 or any(offset & 3 for offset in offsets) or not ctx.every_lane_active():
+    if size & 3 or any(offset & 3 for offset in offsets) or not ctx.every_lane_active() or \
+            state.memory_watch is not None:
         return None
     addr = state.vgpr[reg, ctx.sel]
     limit = size if generation >= 9 else min(size, int(state.sgpr[_M0, ctx.sel].min()))
