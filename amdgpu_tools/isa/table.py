@@ -6,9 +6,12 @@ A row describes one operation in one encoding: ``name`` (canonical mnemonic),
 ``targets`` (the only processors that have it), ``operands`` (the syntax:
 ``{"field", "kind", "width", "type"}`` or ``{"fixed": text}``), ``modifiers``
 and flags.  Rows are plain dicts wrapped by ``OpInfo`` for attribute access.
+The memory families (ds, buffer, flat) use the same rows; their family keys
+(gds and offset styles, lds/tfe, seg, operands_glc) stay in ``row``.
 """
 
 import json
+from functools import lru_cache
 from importlib import resources
 
 from .targets import get_target
@@ -35,13 +38,25 @@ class OpInfo:
     def get(self, key, default=None):
         return self.row.get(key, default)
 
+    def restricted_to(self, generation):
+        """The processors of ``generation`` the row is limited to (empty: all of them)."""
+        if self.targets is None:
+            return []
+        return [t for t in self.targets if t.startswith(f"gfx{generation}")]
+
     def available_on(self, target):
         if target.generation not in self.opcodes:
             return False
-        if self.targets is None:
-            return True
-        same_gen = [t for t in self.targets if t.startswith(f"gfx{target.generation}")]
+        same_gen = self.restricted_to(target.generation)
         return not same_gen or target.name in self.targets or _alias_match(target, same_gen)
+
+    def listed_for(self, processor, generation):
+        """Whether the row applies to the processor named ``processor`` exactly
+        (no aliasing: the memory families pick the swept processor themselves)."""
+        if generation not in self.opcodes:
+            return False
+        same_gen = self.restricted_to(generation)
+        return not same_gen or processor in same_gen
 
     def __repr__(self):
         return f"OpInfo({self.asm}, {self.format}, {self.opcodes})"
@@ -56,8 +71,13 @@ def _alias_match(target, names):
     return False
 
 
+@lru_cache(maxsize=None)
+def load_document(data_file):
+    """The JSON document ``data_file`` inside ``amdgpu_tools.isa.data`` (read once)."""
+    text = resources.files("amdgpu_tools.isa.data").joinpath(data_file).read_text()
+    return json.loads(text)
+
+
 def load_rows(data_file, family):
     """Rows of one family's data file (a name inside ``amdgpu_tools.isa.data``)."""
-    text = resources.files("amdgpu_tools.isa.data").joinpath(data_file).read_text()
-    doc = json.loads(text)
-    return [OpInfo(row, family) for row in doc["ops"]]
+    return [OpInfo(row, family) for row in load_document(data_file)["ops"]]
