@@ -49,16 +49,17 @@ def cases():
     """(name, generation, format key, opcode, extra fields) for every memory op."""
     found = []
     for filename in ("ds.json", "buffer.json", "flat.json"):
-        document = _document(filename) or {"instructions": []}
-        for row in document["instructions"]:
-            for target, info in row["targets"].items():
-                if target not in GENERATION_TARGET.values():
-                    continue
-                generation = get_target(target).generation
-                encoding = info.get("encoding", document.get("format", "DS"))
+        document = _document(filename) or {"ops": []}
+        for row in document["ops"]:
+            for generation, opcode in row["opcodes"].items():
+                generation = int(generation)
+                restricted = [t for t in row.get("targets", ()) if t.startswith(f"gfx{generation}")]
+                if restricted and GENERATION_TARGET[generation] not in restricted:
+                    continue                    # a row of other processors of the generation
+                encoding = row["encoding"]
                 key = "FLAT" if encoding in SEGMENTS else encoding
                 extra = {"seg": SEGMENTS[encoding]} if generation == 9 and key == "FLAT" else {}
-                found.append((row["name"], generation, key, info["opcode"], extra))
+                found.append((row["name"], generation, key, opcode, extra))
     document = _document("smem.json") or {"ops": []}
     for row in document["ops"]:
         for generation, opcode in row["opcodes"].items():

@@ -7,6 +7,8 @@ recorded encodings against the installed llvm-mc.)
 
 import importlib
 import json
+import re
+import sys
 from importlib import resources
 
 import pytest
@@ -71,3 +73,71 @@ def test_every_generation_gets_a_format(family):
     for generation in (6, 7, 8, 9):
         fmt = format_for(module.FORMATS, generation)
         assert fmt is not None or (family == "flat" and generation == 6)
+
+
+OPS_FAMILIES = ("ds", "flat", "buffer")
+_TYPE = re.compile(r"[biuf](8|16|32|64|96|128)")
+
+
+@pytest.mark.parametrize("family", OPS_FAMILIES)
+def test_ops_rows_are_typed_and_restricted_to_swept_processors(family):
+    """ds, flat and buffer use the ops schema of isa/table.py: opcodes per
+    generation, typed operands, and targets naming only swept processors of a
+    generation the row has."""
+    doc = document(TABLES[family])
+    assert doc["family"] == family and "instructions" not in doc
+    swept = set(doc["sweep_targets"])
+    for row in doc["ops"]:
+        assert row["opcodes"] and set(row["opcodes"]) <= {"6", "7", "8", "9"}, row["name"]
+        for name in row.get("targets", ()):
+            assert name in swept and name[3] in row["opcodes"], (row["name"], name)
+        for key in ("operands", "operands_glc"):
+            for operand in row.get(key, ()):
+                assert set(operand) == {"field", "kind", "width", "type"}, row["name"]
+                assert _TYPE.fullmatch(operand["type"]) and operand["width"] >= 1, row["name"]
+
+
+@pytest.mark.parametrize("family", OPS_FAMILIES)
+def test_each_swept_processor_has_one_row_per_op(family):
+    """The rows of one op never overlap on a processor, and every op has a row
+    on some swept processor."""
+    from amdgpu_tools.isa.families.mem_common import table_rows
+    doc = document(TABLES[family])
+    names, seen = set(), {}
+    for row in table_rows(TABLES[family], family):
+        names.add(row.name)
+        for mcpu in doc["sweep_targets"]:
+            if row.listed_for(mcpu, int(mcpu[3])):
+                assert (row.name, mcpu) not in seen, (row.name, mcpu)
+                seen[row.name, mcpu] = row
+    assert names == {name for name, _ in seen}
+
+
+def test_rows_differing_within_a_generation_carry_targets():
+    """D16 packing (gfx803 unpacked, gfx810 packed like GFX9) and gfx908's float
+    atomics are rows restricted to their processors."""
+    doc = document("buffer.json")
+    rows = [row for row in doc["ops"] if row["name"] == "buffer_load_format_d16_xyzw"]
+    by_targets = {tuple(row.get("targets", ())): row["operands"][0]["width"] for row in rows}
+    assert by_targets == {("gfx803",): 4, ("gfx810",): 2}
+    (f32,) = [row for row in doc["ops"] if row["name"] == "buffer_atomic_add_f32"]
+    assert f32["targets"] == ["gfx908"] and f32["operands"][0]["type"] == "f32"
+    from amdgpu_tools.isa.families import buffer
+    by_name = {t.name: t for t in ALL_TARGETS}
+    assert buffer.lookup("buffer_atomic_add_f32", by_name["gfx906"]) is None
+
+
+def test_the_generators_write_ops_rows(monkeypatch):
+    """tools/isa_gen/mem_sweep.ops_rows: processors whose sub-rows agree share a
+    row (opcodes per generation); a generation whose processors differ gets
+    rows restricted to them."""
+    monkeypatch.setattr(sys, "path", list(sys.path))     # mem_sweep puts tools/isa_gen on it
+    from tools.isa_gen import mem_sweep
+    tables = {"gfx803": {"op_a": {"opcode": 1, "w": 4}}, "gfx810": {"op_a": {"opcode": 1, "w": 2}},
+              "gfx900": {"op_a": {"opcode": 2, "w": 2}, "op_b": {"opcode": 5, "w": 1}},
+              "gfx908": {"op_a": {"opcode": 2, "w": 2}}}
+    rows = mem_sweep.ops_rows(tables, lambda name, sub: {"encoding": "X", "w": sub["w"]})
+    assert rows == [
+        {"name": "op_a", "encoding": "X", "opcodes": {"8": 1}, "targets": ["gfx803"], "w": 4},
+        {"name": "op_a", "encoding": "X", "opcodes": {"8": 1, "9": 2}, "targets": ["gfx810"], "w": 2},
+        {"name": "op_b", "encoding": "X", "opcodes": {"9": 5}, "targets": ["gfx900"], "w": 1}]

@@ -31,6 +31,24 @@ def _row(encoding, opcode, text, accepts):
     return name, row
 
 
+def ops_fields(name, row):
+    """A swept sub-row as ``ops``-schema fields: the register operands typed
+    ([vdata,] vaddr, srsrc, soffset; none for the cache controls; no vaddr for
+    the lds-only store; vaddr shown in its one-VGPR form) and the lds, tfe and
+    lds_only flags where set."""
+    operands = []
+    if row.get("operands") != "none":
+        if row.get("vdata"):
+            operands.append(sw.typed_operand("vdata", row["vdata"], name=name))
+        if not row.get("lds_only"):
+            operands.append(sw.typed_operand("vaddr", 1, type_="u32"))
+        operands += [sw.typed_operand("srsrc", 4, "sgpr", "b128"),
+                     sw.typed_operand("soffset", 1, "ssrc", "u32")]
+    fields = {"encoding": row["encoding"], "format": row["encoding"], "operands": operands}
+    fields.update((flag, True) for flag in ("lds", "tfe", "lds_only") if row.get(flag))
+    return fields
+
+
 def sweep_target(mcpu):
     rows = {}
     for encoding, fmt, opbits, extra in (("MUBUF", MUBUF_VI, 7, {}),
@@ -134,10 +152,10 @@ def main():
     for mcpu in sw.ASSEMBLY_TARGETS:
         tables[mcpu] = probe_si(mcpu, known, known_flags)
     dfmt, nfmt = format_names()
-    sw.write_table("buffer.json", "tools/isa_gen/buffer.py", "MUBUF/MTBUF", tables,
-                   extra={"dfmt_names": dfmt, "nfmt_names": nfmt,
-                          "operand_spellings": {mcpu: operand_spellings(mcpu)
-                                                for mcpu in sw.DISASSEMBLY_TARGETS}})
+    sw.write_ops_table("buffer.json", "tools/isa_gen/buffer.py", "buffer", tables, ops_fields,
+                       extra={"dfmt_names": dfmt, "nfmt_names": nfmt,
+                              "operand_spellings": {mcpu: operand_spellings(mcpu)
+                                                    for mcpu in sw.DISASSEMBLY_TARGETS}})
 
 
 if __name__ == "__main__":

@@ -25,6 +25,16 @@ def signature(operands):
     return result
 
 
+def ops_fields(name, row):
+    """A swept sub-row as ``ops``-schema fields: typed operands (addr a b32
+    address, data and vdst as the mnemonic's values), the gds and offset styles."""
+    return {"encoding": "DS", "format": "DS",
+            "operands": [sw.typed_operand(field, width, name=name,
+                                          type_="b32" if field == "addr" else None)
+                         for field, width in row["operands"]],
+            "gds": row["gds"], "offset": row["offset"]}
+
+
 def offset_style(modifiers):
     words = " ".join(modifiers)
     if "swizzle" in words:
@@ -103,7 +113,7 @@ def main():
     names = sorted(set(sw.candidate_names(["ds_"])) | set(known))
     for mcpu in sw.ASSEMBLY_TARGETS:
         tables[mcpu] = probe_si(mcpu, names, known)
-    sw.write_table("ds.json", "tools/isa_gen/ds.py", "DS", tables)
+    sw.write_ops_table("ds.json", "tools/isa_gen/ds.py", "ds", tables, ops_fields)
 
 if __name__ == "__main__":
     main()

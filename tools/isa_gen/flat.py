@@ -28,6 +28,23 @@ def signature(operands):
     return result
 
 
+def _typed(name, operands):
+    return [sw.typed_operand(field, width, name=name,
+                             type_=("b64" if width == 2 else "b32") if field == "addr" else None)
+            for field, width in operands]
+
+
+def ops_fields(name, row):
+    """A swept sub-row as ``ops``-schema fields: typed operands without and with
+    glc (addr a 64-bit address, or 32-bit for SCRATCH), the encoding, and seg
+    (0 on the GFX7/8 FLAT format, which has no seg field)."""
+    fields = {"encoding": row["encoding"], "format": "FLAT", "operands": _typed(name, row["operands"])}
+    if "operands_glc" in row:
+        fields["operands_glc"] = _typed(name, row["operands_glc"])
+    fields["seg"] = row.get("seg", 0)
+    return fields
+
+
 def sweep_target(mcpu):
     fmt = FLAT_GFX9 if mcpu.startswith("gfx9") else FLAT_CI
     segments = (0, 1, 2) if fmt is FLAT_GFX9 else (0,)
@@ -82,7 +99,7 @@ def main():
     tables = {mcpu: sweep_target(mcpu) for mcpu in sw.DISASSEMBLY_TARGETS}
     known = {name: _texts(row["operands"]) for name, row in tables["gfx803"].items()}
     tables["gfx700"] = probe_ci("gfx700", known)
-    sw.write_table("flat.json", "tools/isa_gen/flat.py", "FLAT", tables)
+    sw.write_ops_table("flat.json", "tools/isa_gen/flat.py", "flat", tables, ops_fields)
 
 
 if __name__ == "__main__":

@@ -160,3 +160,72 @@ def write_table(filename, generator, format_name, tables, extra=None):
                                 for name in sorted(instructions)]}
     payload.update(extra or {})
     write_json(os.path.join(DATA_DIR, filename), generator, payload)
+
+
+def ops_rows(tables, fields_of):
+    """{processor: {name: sub-row}} as rows of the ``ops`` schema (isa/table.py):
+    one row per mnemonic and distinct content, with ``opcodes`` {generation:
+    opcode} and ``targets`` listing the swept processors of each generation the
+    row is restricted to (those where the sub-rows of one generation differ, or
+    the op is missing on some of them). ``fields_of(name, sub_row)`` gives a
+    sub-row's fields other than name and opcode (encoding, format, typed
+    operands, family keys)."""
+    generation = {mcpu: int(mcpu[3]) for mcpu in tables}     # gfxN..: GCN generation N
+    swept = {}
+    for mcpu, gen in generation.items():
+        swept.setdefault(gen, set()).add(mcpu)
+    groups = {}                       # name -> [(fields, {gen: opcode}, {gen: [mcpu]})]
+    for mcpu, rows in tables.items():
+        gen = generation[mcpu]
+        for name, sub in rows.items():
+            fields = fields_of(name, sub)
+            entries = groups.setdefault(name, [])
+            for have, opcodes, members in entries:
+                if have == fields and opcodes.get(gen, sub["opcode"]) == sub["opcode"]:
+                    break
+            else:
+                opcodes, members = {}, {}
+                entries.append((fields, opcodes, members))
+            opcodes[gen] = sub["opcode"]
+            members.setdefault(gen, []).append(mcpu)
+    ops = []
+    for name in sorted(groups):
+        for fields, opcodes, members in groups[name]:
+            row = {"name": name}
+            row.update((key, fields[key]) for key in ("encoding", "format") if key in fields)
+            row["opcodes"] = {str(gen): opcodes[gen] for gen in sorted(opcodes)}
+            restricted = [mcpu for gen in sorted(members) for mcpu in members[gen]
+                          if set(members[gen]) != swept[gen]]
+            if restricted:
+                row["targets"] = restricted
+            row.update((key, value) for key, value in fields.items() if key not in row)
+            ops.append(row)
+    return ops
+
+
+def write_ops_table(filename, generator, family, tables, fields_of, extra=None):
+    """Write {processor: {name: sub-row}} in the ``ops`` schema that isa/table.py
+    loads (see ops_rows); ``sweep_targets`` lists the processors swept."""
+    payload = {"family": family, "sweep_targets": list(tables),
+               "ops": ops_rows(tables, fields_of)}
+    payload.update(extra or {})
+    write_json(os.path.join(DATA_DIR, filename), generator, payload)
+
+
+def tables_of(document):
+    """{processor: {name: sub-row}} of a table in the earlier per-mnemonic
+    schema (``instructions``: name and per-processor sub-rows); what
+    tools/isa_gen/mem_ops.py converts."""
+    tables = {mcpu: {} for mcpu in document["sweep_targets"]}
+    for entry in document["instructions"]:
+        for mcpu, sub in entry["targets"].items():
+            tables[mcpu][entry["name"]] = sub
+    return tables
+
+
+def typed_operand(field, width, kind="vgpr", type_=None, name=None):
+    """One operand of the ``ops`` schema; its type defaults to what the mnemonic
+    ``name`` moves (mem_common.value_type)."""
+    from amdgpu_tools.isa.families.mem_common import value_type
+    return {"field": field, "kind": kind, "width": width,
+            "type": type_ if type_ is not None else value_type(name, width)}

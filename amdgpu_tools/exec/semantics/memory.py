@@ -509,23 +509,24 @@ def _atomic_chunked(backend, addresses, chunk_bytes, op, width, data, data2):
 UBYTE, SBYTE, USHORT, SSHORT = (1, False), (1, True), (2, False), (2, True)
 BYTE, SHORT = 1, 2
 
-#: The generated tables of the memory families (isa/data/<file>).
-MEMORY_TABLES = ("buffer.json", "flat.json", "ds.json")
+#: The generated tables of the memory families (isa/data/<file>: family).
+MEMORY_TABLES = {"buffer.json": "buffer", "flat.json": "flat", "ds.json": "ds"}
 
 
 @dataclass(frozen=True)
 class TableFacts:
     """What a memory op's table row states, the same on every processor that has
     it: ``encoding`` (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, DS) and the width in
-    dwords of each register operand (``vdata``, ``vdst``, ``data``, ``data0``...)."""
+    dwords of each VGPR operand (``vdata``, ``vdst``, ``data``, ``data0``...,
+    and the address)."""
 
     encoding: str
     widths: dict
 
 
 def table_facts(name) -> TableFacts:
-    """The row facts of the memory op ``name`` (the first processor's sub-row
-    that has it; KeyError for a name no memory table has)."""
+    """The row facts of the memory op ``name`` (its first row; KeyError for a
+    name no memory table has)."""
     return _memory_rows()[name]
 
 
@@ -535,17 +536,15 @@ _ROWS = None
 def _memory_rows():
     global _ROWS
     if _ROWS is None:
-        from ...isa.families.mem_common import load_table
+        from ...isa.families.mem_common import table_rows
         rows = {}
-        for filename in MEMORY_TABLES:
-            for entry in load_table(filename)["instructions"]:
-                row = next(iter(entry["targets"].values()))
-                operands = row.get("operands")
-                widths = dict(operands) if isinstance(operands, list) else {}
-                for slot, width in row.get("operands_glc", ()):
-                    widths.setdefault(slot, width)
-                if "vdata" in row:
-                    widths["vdata"] = row["vdata"]
-                rows[entry["name"]] = TableFacts(row.get("encoding", "DS"), widths)
+        for filename, family in MEMORY_TABLES.items():
+            for row in table_rows(filename, family):
+                if row.name in rows:
+                    continue
+                widths = {o["field"]: o["width"] for o in row.operands if o["kind"] == "vgpr"}
+                for operand in row.get("operands_glc", ()):
+                    widths.setdefault(operand["field"], operand["width"])
+                rows[row.name] = TableFacts(row.encoding, widths)
         _ROWS = rows
     return _ROWS

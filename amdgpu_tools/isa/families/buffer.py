@@ -5,17 +5,18 @@ followed (MTBUF) by ``format:[...]`` and the modifiers ``idxen offen addr64
 offset:N glc slc lds tfe``.  vaddr is ``off`` without offen/idxen/addr64 and
 two VGPRs with both idxen and offen or with addr64 (GFX6/7 only); tfe adds a
 status dword to vdata; with lds the loaded data goes to LDS and vdata is not
-printed.  The table (``data/buffer.json``) holds opcodes, vdata widths (D16
-packing differs per processor) and which of lds/tfe each op accepts.
+printed.  The table (``data/buffer.json``, rows of isa/table.py's ``ops``
+schema) holds opcodes per generation, the typed register operands (vdata
+widths: D16 packing differs per processor, hence ``targets``) and which of
+lds/tfe each op accepts.
 """
 
 from .formats_mem import MTBUF_SI, MTBUF_VI, MUBUF_SI, MUBUF_VI
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
-                         indexed_table,
+from .mem_common import (MemOpInfo, OperandError, check_modifier_order, indexed_rows,
                          check_plain, decode_error,
                          expect_count, expect_sgpr_range, expect_vgpr, load_table,
-                         modifier_flag, modifier_int, reject_unknown, scalar_source_code,
-                         split_operands, table_key, value_type, vreg_text)
+                         modifier_flag, modifier_int, operand_specs, reject_unknown,
+                         scalar_source_code, split_operands, table_key, vreg_text)
 from ..asm_operands import SpecialReg
 from ..operands import layout, operand_text
 
@@ -28,25 +29,20 @@ _MODIFIER_ORDER = (("format", "dfmt", "nfmt"), ("idxen",), ("offen",), ("addr64"
 _LDS_ONLY_ORDER = (("offset",), ("lds",), ("glc", "slc"))
 
 
-def _info(name, row):
-    """The signature lists every register operand: [vdata,] vaddr, srsrc, soffset
-    (vaddr's width shown is the one-VGPR form; idxen+offen and addr64 take two)."""
-    operands = ()
-    if row.get("operands") != "none":
-        if row.get("vdata"):
-            operands = (OperandSpec("vdata", "vgpr", row["vdata"], value_type(name, row["vdata"])),)
-        if not row.get("lds_only"):
-            operands += (OperandSpec("vaddr", "vgpr", 1, "u32"),)
-        operands += (OperandSpec("srsrc", "sgpr", 4, "b128"), OperandSpec("soffset", "ssrc", 1, "u32"))
-    props = {"kind": "none" if row.get("operands") == "none" else
+def _info(row, opcode):
+    """The row lists every register operand: [vdata,] vaddr, srsrc, soffset
+    (vaddr's width shown is the one-VGPR form; idxen+offen and addr64 take two);
+    none for the cache controls."""
+    props = {"kind": "none" if not row.operands else
              "lds_only" if row.get("lds_only") else "data",
              "lds": bool(row.get("lds")), "tfe": bool(row.get("tfe"))}
-    return MemOpInfo(name, row["encoding"], row["opcode"], operands, props)
+    return MemOpInfo(row.name, row.encoding, opcode, operand_specs(row.operands), props)
 
 
 def _tables(target):
     """({name: info}, {decode key: info}) for ``target``."""
-    return indexed_table(_TABLE, target, _info, lambda info: (info.encoding, info.opcode), _CACHE)
+    return indexed_rows(_TABLE, "buffer", target, _info, lambda info: (info.encoding, info.opcode),
+                        _CACHE)
 
 
 def instructions(target):

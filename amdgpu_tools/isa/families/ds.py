@@ -1,18 +1,18 @@
 """DS: local data share (LDS) and global data share (GDS/GWS) instructions.
 
-The table (``data/ds.json``) gives, per processor, each op's opcode, its
-register operands in printed order (vdst, addr, data0, data1 with widths), how
-its offset is spelled ('single' 16-bit ``offset:``, 'pair' ``offset0:``/
-``offset1:``, 'swizzle' for ds_swizzle_b32, or 'none') and whether gds is
-'optional', 'required' (GWS, ordered count) or 'never'.
+The table (``data/ds.json``, rows of isa/table.py's ``ops`` schema) gives each
+op's opcode per generation, its register operands in printed order (vdst,
+addr, data0, data1 with widths and types), how its offset is spelled
+('single' 16-bit ``offset:``, 'pair' ``offset0:``/``offset1:``, 'swizzle' for
+ds_swizzle_b32, or 'none') and whether gds is 'optional', 'required' (GWS,
+ordered count) or 'never'.
 """
 
 from .formats_mem import DS_SI, DS_VI
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
-                         indexed_table,
+from .mem_common import (MemOpInfo, OperandError, check_modifier_order, indexed_rows,
                          decode_error, expect_count,
-                         expect_vgpr, modifier_flag, modifier_int, reject_unknown,
-                         split_operands, value_type, vreg_text)
+                         expect_vgpr, modifier_flag, modifier_int, operand_specs, reject_unknown,
+                         split_operands, vreg_text)
 from ..asm_operands import Func, Imm
 
 ENCODING = "DS"
@@ -21,11 +21,9 @@ _TABLE = "ds.json"
 _OPERAND_FIELDS = ("vdst", "addr", "data0", "data1")
 
 
-def _info(name, row):
-    operands = tuple(OperandSpec(slot, "vgpr", width, "b32" if slot == "addr" else value_type(name, width))
-                     for slot, width in row["operands"])
-    return MemOpInfo(name, ENCODING, row["opcode"], operands,
-                     {"offset": row["offset"], "gds": row["gds"]})
+def _info(row, opcode):
+    return MemOpInfo(row.name, row.encoding, opcode, operand_specs(row.operands),
+                     {"offset": row.get("offset"), "gds": row.get("gds")})
 
 
 _CACHE = {}
@@ -33,7 +31,7 @@ _CACHE = {}
 
 def _tables(target):
     """({name: info}, {decode key: info}) for ``target``."""
-    return indexed_table(_TABLE, target, _info, lambda info: info.opcode, _CACHE)
+    return indexed_rows(_TABLE, "ds", target, _info, lambda info: info.opcode, _CACHE)
 
 
 def instructions(target):

@@ -14,11 +14,10 @@ Syntax facts from llvm-objdump-19:
 
 from .formats_mem import FLAT_CI, FLAT_GFX9
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
-                         indexed_table,
+                         indexed_rows,
                          check_plain, decode_error,
-                         expect_count, expect_vgpr, modifier_flag, modifier_int,
-                         reject_unknown, scalar_source_code, split_operands,
-                         value_type, vreg_text)
+                         expect_count, expect_vgpr, modifier_flag, modifier_int, operand_specs,
+                         reject_unknown, scalar_source_code, split_operands, vreg_text)
 from ..asm_operands import SpecialReg
 from ..operands import operand_text
 
@@ -29,23 +28,19 @@ _SEGMENT = {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
 _CACHE = {}
 
 
-def _specs(name, operands):
-    return tuple(OperandSpec(slot, "vgpr", width, "b64" if slot == "addr" and width == 2 else
-                             "b32" if slot == "addr" else value_type(name, width))
-                 for slot, width in operands)
-
-
-def _info(name, row):
-    props = {"seg": row.get("seg", 0)}
-    if "operands_glc" in row:
-        props["operands_glc"] = _specs(name, row["operands_glc"])
-    return MemOpInfo(name, row["encoding"], row["opcode"], _specs(name, row["operands"]), props,
-                     format="FLAT")
+def _info(row, opcode):
+    """The row's typed operands without and (atomics) with glc, and its seg."""
+    props = {"seg": row.get("seg")}
+    if row.get("operands_glc") is not None:
+        props["operands_glc"] = operand_specs(row.get("operands_glc"))
+    return MemOpInfo(row.name, row.encoding, opcode, operand_specs(row.operands), props,
+                     format=row.format)
 
 
 def _tables(target):
     """({name: info}, {decode key: info}) for ``target``."""
-    return indexed_table(_TABLE, target, _info, lambda info: (info.props["seg"], info.opcode), _CACHE)
+    return indexed_rows(_TABLE, "flat", target, _info, lambda info: (info.props["seg"], info.opcode),
+                        _CACHE)
 
 
 def instructions(target):

@@ -1,21 +1,23 @@
 """What the memory, export and interpolation families share.
 
-Each family is a table (generated JSON under ``isa/data``, one row per
-mnemonic with a sub-row per oracle processor) plus a format-specific printer
-and encoder.  This module loads the tables, picks the sub-row that applies to
-a target, formats registers, and turns the assembler's neutral operands into
-field values with readable errors.
+Each family is a table (generated JSON under ``isa/data``) plus a
+format-specific printer and encoder.  ds, buffer and flat keep their rows in
+the ``ops`` schema of isa/table.py (``opcodes`` per generation, ``targets``
+where the processors of one generation differ, typed operands, family keys);
+mimg, export and vintrp still have one row per mnemonic with a sub-row per
+oracle processor.  This module loads the tables, picks the row or sub-row
+that applies to a target, formats registers, and turns the assembler's
+neutral operands into field values with readable errors.
 """
 
-import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
 from ...errors import DecodeError
 from ..asm_operands import Imm, Modifier, Reg, SpecialReg
 from ..operands import encode_named, encode_register, inline_code_for_float, inline_code_for_int
+from ..table import load_document, load_rows
 
 #: The processor whose sub-row applies to a generation unless a table lists the
 #: processor itself (the generators sweep these).
@@ -70,11 +72,20 @@ def value_type(name, width):
     return f"b{32 * width}"
 
 
-@lru_cache(maxsize=None)
 def load_table(filename):
     """The generated JSON document ``isa/data/<filename>``."""
-    text = resources.files("amdgpu_tools.isa.data").joinpath(filename).read_text()
-    return json.loads(text)
+    return load_document(filename)
+
+
+@lru_cache(maxsize=None)
+def table_rows(filename, family):
+    """The ``ops`` rows (table.OpInfo) of a memory family's table, loaded once."""
+    return tuple(load_rows(filename, family))
+
+
+def operand_specs(operands):
+    """OperandSpecs of a row's typed operands (``{"field", "kind", "width", "type"}``)."""
+    return tuple(OperandSpec(o["field"], o["kind"], o["width"], o["type"]) for o in operands)
 
 
 def table_key(document, target):
@@ -84,9 +95,27 @@ def table_key(document, target):
     return GENERATION_DEFAULT[target.generation]
 
 
+def indexed_rows(filename, family, target, make_info, decode_key, cache):
+    """({name: info}, {decode key: info}) of the ``ops`` table ``filename`` for
+    ``target``: each row listed for the target's table key (the swept processor
+    that stands for it) becomes an info through ``make_info(row, opcode)`` and
+    is indexed for the decoder by ``decode_key(info)``. ``cache`` (one dict per
+    family) keeps the result per table key, since many targets share one."""
+    key = table_key(load_table(filename), target)
+    if key not in cache:
+        by_name, by_code = {}, {}
+        for row in table_rows(filename, family):
+            if row.listed_for(key, target.generation):
+                info = make_info(row, row.opcodes[target.generation])
+                by_name[info.name] = info
+                by_code[decode_key(info)] = info
+        cache[key] = (by_name, by_code)
+    return cache[key]
+
+
 def indexed_table(filename, target, make_info, decode_key, cache):
-    """({name: info}, {decode key: info}) of the generated table ``filename``
-    for ``target``: each row that applies to the target's table key becomes an
+    """({name: info}, {decode key: info}) of a per-mnemonic table (mimg) for
+    ``target``: each row that applies to the target's table key becomes an
     info through ``make_info(name, row)`` and is indexed for the decoder by
     ``decode_key(info)``. ``cache`` (one dict per family) keeps the result per
     table key, since many targets share one."""

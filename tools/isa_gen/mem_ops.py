@@ -1,0 +1,41 @@
+"""Rewrite ds.json, buffer.json and flat.json from the earlier per-mnemonic
+schema (``instructions``: per-processor sub-rows) into the ``ops`` schema that
+isa/table.py loads, without a new llvm sweep: each generator's ``ops_fields``
+turns the recorded sub-rows into typed rows, as its ``main`` does after a sweep.
+
+Run from the repository root:  python tools/isa_gen/mem_ops.py
+A table already in the ``ops`` schema is left as it is.
+"""
+
+import json
+import os
+
+import buffer
+import ds
+import flat
+import mem_sweep as sw
+
+GENERATORS = {"ds": ds, "buffer": buffer, "flat": flat}
+#: Document keys the sub-rows carry with them (the rest is copied as it is).
+_REPLACED = ("generated_by", "format", "sweep_targets", "instructions")
+
+
+def convert(family):
+    filename = f"{family}.json"
+    with open(os.path.join(sw.DATA_DIR, filename)) as source:
+        document = json.load(source)
+    if "instructions" not in document:
+        return False
+    extra = {key: value for key, value in document.items() if key not in _REPLACED}
+    sw.write_ops_table(filename, f"tools/isa_gen/{family}.py", family, sw.tables_of(document),
+                       GENERATORS[family].ops_fields, extra)
+    return True
+
+
+def main():
+    for family in GENERATORS:
+        print(f"{family}.json: {'converted' if convert(family) else 'already in the ops schema'}")
+
+
+if __name__ == "__main__":
+    main()
