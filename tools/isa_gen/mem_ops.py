@@ -1,4 +1,4 @@
-"""Rewrite ds.json, buffer.json and flat.json from the earlier per-mnemonic
+"""Rewrite ds.json, buffer.json, flat.json, mimg.json and vintrp.json from the earlier per-mnemonic
 schema (``instructions``: per-processor sub-rows) into the ``ops`` schema that
 isa/table.py loads, without a new llvm sweep: each generator's ``ops_fields``
 turns the recorded sub-rows into typed rows, as its ``main`` does after a sweep.
@@ -14,8 +14,10 @@ import buffer
 import ds
 import flat
 import mem_sweep as sw
+import mimg
+import vintrp
 
-GENERATORS = {"ds": ds, "buffer": buffer, "flat": flat}
+GENERATORS = {"ds": ds, "buffer": buffer, "flat": flat, "mimg": mimg, "vintrp": vintrp}
 #: Document keys the sub-rows carry with them (the rest is copied as it is).
 _REPLACED = ("generated_by", "format", "sweep_targets", "instructions")
 

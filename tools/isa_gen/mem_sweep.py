@@ -149,19 +149,6 @@ def vreg_text(index, width):
     return f"v{index}" if width == 1 else f"v[{index}:{index + width - 1}]"
 
 
-def write_table(filename, generator, format_name, tables, extra=None):
-    """Write {processor: {name: row}} as one row per mnemonic with per-processor sub-rows."""
-    instructions = {}
-    for mcpu, rows in tables.items():
-        for name, row in rows.items():
-            instructions.setdefault(name, {})[mcpu] = row
-    payload = {"format": format_name, "sweep_targets": list(tables),
-               "instructions": [{"name": name, "targets": instructions[name]}
-                                for name in sorted(instructions)]}
-    payload.update(extra or {})
-    write_json(os.path.join(DATA_DIR, filename), generator, payload)
-
-
 def ops_rows(tables, fields_of):
     """{processor: {name: sub-row}} as rows of the ``ops`` schema (isa/table.py):
     one row per mnemonic and distinct content, with ``opcodes`` {generation:

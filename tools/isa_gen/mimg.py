@@ -17,6 +17,22 @@ from amdgpu_tools.isa.families.formats_mem import MIMG
 BASE = {"vaddr": 10, "vdata": 20, "srsrc": 3}
 
 
+def ops_fields(name, row):
+    """A swept sub-row as ``ops``-schema fields: the typed register operands
+    (vdata's width 0: it follows dmask, d16 and tfe; ssamp only with a sampler),
+    the sampler flag, the vdata widths and the accepted vaddr widths."""
+    operands = [sw.typed_operand("vdata", 0, type_="b32"),
+                sw.typed_operand("vaddr", row["vaddr"], type_="b32"),
+                sw.typed_operand("srsrc", 8, "sgpr", "b32")]
+    if row["sampler"]:
+        operands.append(sw.typed_operand("ssamp", 4, "sgpr", "b32"))
+    fields = {"encoding": "MIMG", "format": "MIMG", "operands": operands,
+              "sampler": row["sampler"], "vdata": row["vdata"]}
+    if "vaddr_widths" in row:
+        fields["vaddr_widths"] = row["vaddr_widths"]
+    return fields
+
+
 def sweep_target(mcpu):
     probes = []
     for op in range(128):
@@ -102,8 +118,8 @@ def main():
     for mcpu, rows in tables.items():
         accepted_vaddr_widths(mcpu, rows)
     spellings = {mcpu: operand_spellings(mcpu) for mcpu in sw.DISASSEMBLY_TARGETS}
-    sw.write_table("mimg.json", "tools/isa_gen/mimg.py", "MIMG", tables,
-                   extra={"operand_spellings": spellings})
+    sw.write_ops_table("mimg.json", "tools/isa_gen/mimg.py", "mimg", tables, ops_fields,
+                       extra={"operand_spellings": spellings})
 
 
 if __name__ == "__main__":

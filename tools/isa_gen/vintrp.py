@@ -16,6 +16,16 @@ from amdgpu_tools.isa.families.formats_mem import VINTRP_SI, VINTRP_VI
 from amdgpu_tools.isa.fields import Format
 
 
+def ops_fields(name, row):
+    """A swept sub-row as ``ops``-schema fields: the mnemonic llvm prints and the
+    typed operands (the source a VGPR or an interpolation parameter)."""
+    source = "vgpr" if row["source"] == "vgpr" else "param"
+    return {"asm": row["asm"], "encoding": "VINTRP", "format": "VINTRP",
+            "operands": [sw.typed_operand("vdst", 1, type_="f32"),
+                         sw.typed_operand("vsrc", 1, source, "f32"),
+                         sw.typed_operand("attr", 1, "attr", "f32")]}
+
+
 def sweep_target(mcpu):
     probes = [dict(op=op, vdst=1, vsrc=2, attr=3, attrchan=1) for op in range(4)]
     rows = {}
@@ -74,9 +84,9 @@ def main():
     vop3, spellings = {}, {}
     for mcpu in sw.DISASSEMBLY_TARGETS:
         vop3[mcpu], spellings[mcpu] = sweep_vop3(mcpu)
-    sw.write_table("vintrp.json", "tools/isa_gen/vintrp.py", "VINTRP", tables,
-                   extra={"param_names": params, "vop3": vop3,
-                          "vop3_source_spellings": spellings})
+    sw.write_ops_table("vintrp.json", "tools/isa_gen/vintrp.py", "vintrp", tables, ops_fields,
+                       extra={"param_names": params, "vop3": vop3,
+                              "vop3_source_spellings": spellings})
 
 
 if __name__ == "__main__":

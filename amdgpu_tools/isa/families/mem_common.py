@@ -1,13 +1,13 @@
 """What the memory, export and interpolation families share.
 
 Each family is a table (generated JSON under ``isa/data``) plus a
-format-specific printer and encoder.  ds, buffer and flat keep their rows in
-the ``ops`` schema of isa/table.py (``opcodes`` per generation, ``targets``
-where the processors of one generation differ, typed operands, family keys);
-mimg, export and vintrp still have one row per mnemonic with a sub-row per
-oracle processor.  This module loads the tables, picks the row or sub-row
-that applies to a target, formats registers, and turns the assembler's
-neutral operands into field values with readable errors.
+format-specific printer and encoder.  The rows (ds, buffer, flat, mimg,
+vintrp) are in the ``ops`` schema of isa/table.py: ``opcodes`` per
+generation, ``targets`` where the processors of one generation differ, typed
+operands, family keys; the document also lists the swept processors and
+per-processor spellings.  This module loads the tables, picks the rows that
+apply to a target, formats registers, and turns the assembler's neutral
+operands into field values with readable errors.
 """
 
 import re
@@ -95,6 +95,15 @@ def table_key(document, target):
     return GENERATION_DEFAULT[target.generation]
 
 
+def rows_for(filename, family, target):
+    """(table key, [(row, opcode)]) of the ``ops`` table ``filename``: the rows
+    listed for the swept processor that stands for ``target``, in table order."""
+    key = table_key(load_table(filename), target)
+    generation = target.generation
+    return key, [(row, row.opcodes[generation]) for row in table_rows(filename, family)
+                 if row.listed_for(key, generation)]
+
+
 def indexed_rows(filename, family, target, make_info, decode_key, cache):
     """({name: info}, {decode key: info}) of the ``ops`` table ``filename`` for
     ``target``: each row listed for the target's table key (the swept processor
@@ -104,31 +113,10 @@ def indexed_rows(filename, family, target, make_info, decode_key, cache):
     key = table_key(load_table(filename), target)
     if key not in cache:
         by_name, by_code = {}, {}
-        for row in table_rows(filename, family):
-            if row.listed_for(key, target.generation):
-                info = make_info(row, row.opcodes[target.generation])
-                by_name[info.name] = info
-                by_code[decode_key(info)] = info
-        cache[key] = (by_name, by_code)
-    return cache[key]
-
-
-def indexed_table(filename, target, make_info, decode_key, cache):
-    """({name: info}, {decode key: info}) of a per-mnemonic table (mimg) for
-    ``target``: each row that applies to the target's table key becomes an
-    info through ``make_info(name, row)`` and is indexed for the decoder by
-    ``decode_key(info)``. ``cache`` (one dict per family) keeps the result per
-    table key, since many targets share one."""
-    document = load_table(filename)
-    key = table_key(document, target)
-    if key not in cache:
-        by_name, by_code = {}, {}
-        for entry in document["instructions"]:
-            row = entry["targets"].get(key)
-            if row is not None:
-                info = make_info(entry["name"], row)
-                by_name[info.name] = info
-                by_code[decode_key(info)] = info
+        for row, opcode in rows_for(filename, family, target)[1]:
+            info = make_info(row, opcode)
+            by_name[info.name] = info
+            by_code[decode_key(info)] = info
         cache[key] = (by_name, by_code)
     return cache[key]
 

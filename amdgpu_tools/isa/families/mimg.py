@@ -2,16 +2,17 @@
 
 Printed as ``vdata, vaddr, srsrc[, ssamp] dmask:0xN unorm glc slc r128|a16 tfe
 lwe da d16``.  The vdata width llvm-objdump prints follows dmask, d16
-packing (per processor) and tfe; the table records it per dmask value, and
-the vaddr width per op.  Encode, decode and print only: no execution.
+packing (per processor) and tfe; the table (``data/mimg.json``, rows of
+isa/table.py's ``ops`` schema) records it per dmask value, and the vaddr
+width per op.  Encode, decode and print only: no execution.
 """
 
 from .formats_mem import MIMG
-from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
-                         indexed_table,
+from .mem_common import (MemOpInfo, OperandError, check_modifier_order, indexed_rows,
                          decode_error, expect_count,
                          expect_sgpr_range, expect_vgpr, load_table, modifier_flag,
-                         modifier_int, reject_unknown, split_operands, table_key, vreg_text)
+                         modifier_int, operand_specs, reject_unknown, split_operands, table_key,
+                         vreg_text)
 from ..operands import layout, operand_text
 
 FORMATS = (MIMG,)
@@ -20,20 +21,19 @@ _CACHE = {}
 _FLAGS = ("unorm", "glc", "slc", "r128", "tfe", "lwe", "da", "d16")
 
 
-def _info(name, row):
-    operands = (OperandSpec("vdata", "vgpr", 0, "b32"),
-                OperandSpec("vaddr", "vgpr", row["vaddr"], "b32"),
-                OperandSpec("srsrc", "sgpr", 8, "b32"))
-    if row["sampler"]:
-        operands += (OperandSpec("ssamp", "sgpr", 4, "b32"),)
-    return MemOpInfo(name, "MIMG", row["opcode"], operands,
-                     {"vdata": row["vdata"], "sampler": row["sampler"],
-                      "vaddr_widths": tuple(row.get("vaddr_widths", (row["vaddr"],)))})
+def _info(row, opcode):
+    """vdata's width in the row is 0 (dmask, d16 and tfe decide it: props
+    "vdata"); vaddr's is the printed one (props "vaddr_widths": all accepted)."""
+    operands = operand_specs(row.operands)
+    vaddr = next(spec.width for spec in operands if spec.slot == "vaddr")
+    return MemOpInfo(row.name, row.encoding, opcode, operands,
+                     {"vdata": row.get("vdata"), "sampler": row.get("sampler"),
+                      "vaddr_widths": tuple(row.get("vaddr_widths", (vaddr,)))})
 
 
 def _tables(target):
     """({name: info}, {decode key: info}) for ``target``."""
-    return indexed_table(_TABLE, target, _info, lambda info: info.opcode, _CACHE)
+    return indexed_rows(_TABLE, "mimg", target, _info, lambda info: info.opcode, _CACHE)
 
 
 def instructions(target):

@@ -16,8 +16,8 @@ import re
 from .formats_mem import VINTRP_SI, VINTRP_VI, VOP3_INTERP
 from .mem_common import (MemOpInfo, OperandError, OperandSpec, check_modifier_order,
                          check_plain, decode_error,
-                         expect_count, expect_vgpr, load_table, modifier_flag, reject_unknown,
-                         split_operands, table_key, vreg_text)
+                         expect_count, expect_vgpr, load_table, modifier_flag, operand_specs,
+                         reject_unknown, rows_for, split_operands, table_key, vreg_text)
 from ...errors import InstructionError
 from ..asm_operands import Encoded, Modifier, Reg
 
@@ -35,15 +35,10 @@ def _tables(target):
     key = table_key(document, target)
     if key not in _CACHE:
         by_name, by_code = {}, {}
-        for entry in document["instructions"]:
-            row = entry["targets"].get(key)
-            if row is None:
-                continue
-            source = OperandSpec("vsrc", "vgpr" if row["source"] == "vgpr" else "param", 1, "f32")
-            info = MemOpInfo(entry["name"], "VINTRP", row["opcode"],
-                             (OperandSpec("vdst", "vgpr", 1, "f32"), source,
-                              OperandSpec("attr", "attr", 1, "f32")), {"asm": row["asm"]})
-            by_name[info.name] = by_name[row["asm"]] = info
+        for row, opcode in rows_for(_TABLE, "vintrp", target)[1]:
+            info = MemOpInfo(row.name, row.encoding, opcode, operand_specs(row.operands),
+                             {"asm": row.asm})
+            by_name[info.name] = by_name[row.asm] = info
             by_code[info.opcode] = info
         for asm, row in document["vop3"].get(key, {}).items():
             info = _vop3_info(asm, row)
