@@ -265,3 +265,19 @@ def test_typed_access_component_counts_agree_with_the_row():
         if not ok:
             wrong.append((target.name, info.name, count, vdata))
     assert seen and not wrong, wrong
+
+
+def test_sub_dword_semantics_take_their_element_from_the_row():
+    """The element size and sign the memory semantics use are the row's."""
+    checked = 0
+    for name, semantic in sorted(SEMANTICS.items()):
+        try:
+            facts = table_facts(name)
+        except KeyError:
+            continue
+        if facts.data_bytes is None:
+            continue
+        assert semantic.flags["data_bytes"] == facts.data_bytes, name
+        assert semantic.flags.get("signed", False) == facts.signed, name
+        checked += 1
+    assert checked >= 60

@@ -143,3 +143,37 @@ def test_the_generators_write_ops_rows(monkeypatch):
         {"name": "op_a", "encoding": "X", "opcodes": {"8": 1}, "targets": ["gfx803"], "w": 4},
         {"name": "op_a", "encoding": "X", "opcodes": {"8": 1, "9": 2}, "targets": ["gfx810"], "w": 2},
         {"name": "op_b", "encoding": "X", "opcodes": {"9": 5}, "targets": ["gfx900"], "w": 1}]
+
+
+@pytest.mark.parametrize("family", ["ds", "flat", "buffer"])
+def test_memory_properties_of_the_rows(family):
+    """Sub-dword ops name their element (data_bytes 1/2, signed on loads) and
+    the d16 ops the VGPR half; a sub-dword element sits in a one-dword data
+    operand."""
+    for row in document(TABLES[family])["ops"]:
+        if "data_bytes" in row:
+            assert row["data_bytes"] in (1, 2), row["name"]
+            data = [o for o in row["operands"] if o["field"] in ("vdata", "vdst", "data", "data0")]
+            assert [o["width"] for o in data] == [1], row["name"]
+        if "signed" in row:
+            assert "data_bytes" in row and ("_load_" in row["name"] or "_read_" in row["name"])
+        assert row.get("d16", "lo") in ("lo", "hi"), row["name"]
+    rows = {row["name"]: row for row in document(TABLES[family])["ops"]}
+    expected = {"ds": {"ds_read_i8_d16_hi": (1, True, "hi"), "ds_write_b16": (2, None, None),
+                       "ds_read_u16": (2, False, None), "ds_read_b32": (None, None, None)},
+                "flat": {"global_load_sshort": (2, True, None), "flat_store_byte_d16_hi": (1, None, "hi"),
+                         "scratch_load_short_d16": (2, False, "lo")},
+                "buffer": {"buffer_load_ubyte": (1, False, None), "buffer_load_format_d16_hi_x":
+                           (None, None, "hi"), "tbuffer_store_format_d16_xy": (None, None, "lo")}}
+    for name, facts in expected[family].items():
+        row = rows[name]
+        assert (row.get("data_bytes"), row.get("signed"), row.get("d16")) == facts, name
+
+
+def test_the_generators_name_memory_properties(monkeypatch):
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    from tools.isa_gen.mem_sweep import memory_properties
+    assert memory_properties("buffer_load_sbyte_d16_hi") == {"data_bytes": 1, "signed": True, "d16": "hi"}
+    assert memory_properties("ds_write_b8") == {"data_bytes": 1}
+    assert memory_properties("tbuffer_load_format_d16_xyzw") == {"d16": "lo"}
+    assert memory_properties("global_load_dwordx2") == {} == memory_properties("ds_add_u16")

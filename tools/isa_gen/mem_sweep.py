@@ -190,11 +190,47 @@ def ops_rows(tables, fields_of):
     return ops
 
 
+#: Sub-dword elements as llvm's mnemonics name them: (bytes, sign-extended on
+#: load; None for stores, which take the low bytes).
+_ELEMENTS = {"ubyte": (1, False), "sbyte": (1, True), "ushort": (2, False), "sshort": (2, True),
+             "u8": (1, False), "i8": (1, True), "u16": (2, False), "i16": (2, True),
+             "byte": (1, None), "short": (2, None), "b8": (1, None), "b16": (2, None)}
+_SUB_DWORD = re.compile(r"^(?:buffer|global|flat|scratch|ds)_(load|store|read|write)_"
+                        r"([a-z]+[0-9]*)(_d16(_hi)?)?$")
+_D16_FORMAT = re.compile(r"_format_d16(_hi)?_[xyzw]+$")
+
+
+def memory_properties(name):
+    """What a memory op's mnemonic says its data is, as row keys: ``data_bytes``
+    (1 or 2) of a sub-dword element, ``signed`` (loads: sign-extended to the
+    dword), ``d16`` ("lo" or "hi": the VGPR half a d16 element or component
+    takes). Whole-dword and other ops get none."""
+    props = {}
+    match = _SUB_DWORD.match(name)
+    if match and match.group(2) in _ELEMENTS:
+        nbytes, signed = _ELEMENTS[match.group(2)]
+        props["data_bytes"] = nbytes
+        if match.group(1) in ("load", "read"):
+            props["signed"] = bool(signed)
+        if match.group(3):
+            props["d16"] = "hi" if match.group(4) else "lo"
+    match = _D16_FORMAT.search(name)
+    if match:
+        props["d16"] = "hi" if match.group(1) else "lo"
+    return props
+
+
+def with_memory_properties(rows):
+    """``rows`` (ops schema) with memory_properties added to each."""
+    return [dict(row, **memory_properties(row["name"])) for row in rows]
+
+
 def write_ops_table(filename, generator, family, tables, fields_of, extra=None):
     """Write {processor: {name: sub-row}} in the ``ops`` schema that isa/table.py
-    loads (see ops_rows); ``sweep_targets`` lists the processors swept."""
+    loads (see ops_rows, with memory_properties); ``sweep_targets`` lists the
+    processors swept."""
     payload = {"family": family, "sweep_targets": list(tables),
-               "ops": ops_rows(tables, fields_of)}
+               "ops": with_memory_properties(ops_rows(tables, fields_of))}
     payload.update(extra or {})
     write_json(os.path.join(DATA_DIR, filename), generator, payload)
 

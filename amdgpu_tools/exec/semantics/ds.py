@@ -11,16 +11,16 @@ is ``lds_piece`` or ``gds.gds_piece`` (the M0 window rule is
 described there, with GWS and ds_ordered_count).
 
 Every mnemonic is registered on one line at the end of this module; data
-widths and whether an atomic returns are read from its table row.
+widths, sub-dword elements (bytes, sign), the d16 half and whether an atomic
+returns are read from its table row.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .memory import (BYTE, SBYTE, SHORT, SSHORT, TWO_OPERAND_ATOMICS, UBYTE, USHORT, Piece,
-                     atomic_pieces, bytes_to_words, join64, lds_memory, load_pieces, split64,
-                     store_pieces, table_facts, words_to_bytes)
+from .memory import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
+                     lds_memory, load_pieces, split64, store_pieces, table_facts, words_to_bytes)
 from .gds import gds_piece
 from ..core.registry import builder
 
@@ -31,8 +31,8 @@ WAVE = 64
 
 # ------------------------------------------------------------------ tables
 #: Whole-dword accesses and atomics move as many dwords as the table row's
-#: vdst/data0 is wide (sub-dword elements: memory.UBYTE ... SHORT); an atomic
-#: returns when its row has a vdst.
+#: vdst/data0 is wide (sub-dword elements: the row's data_bytes and signed, the
+#: d16 forms' half: its d16); an atomic returns when its row has a vdst.
 #: The src2 ops have no data operand: their element size is stated.
 DWORD, QWORD = 4, 8
 
@@ -523,16 +523,18 @@ def _widths(name):
     return table_facts(name).widths
 
 
-def read(name, element=None):
-    """A read of a sub-dword ``element`` (bytes, signed), or of whole dwords as
-    the row's vdst is wide."""
-    nbytes, signed = element or (4 * _widths(name)["vdst"], False)
+def read(name):
+    """A read of the row's sub-dword element (data_bytes, signed), or of whole
+    dwords as the row's vdst is wide."""
+    facts = table_facts(name)
+    nbytes, signed = facts.data_bytes or 4 * facts.widths["vdst"], facts.signed
     builder(name, data_bytes=nbytes, signed=signed)(lambda i, p: _build_read(i, p, nbytes, signed))
 
 
-def read_d16(name, element, half):
-    """GFX9 d16 read: a sub-dword element into the low or high half of vdst."""
-    nbytes, signed = element
+def read_d16(name):
+    """GFX9 d16 read: the row's sub-dword element into the half of vdst its d16 names."""
+    facts = table_facts(name)
+    nbytes, signed, half = facts.data_bytes, facts.signed, facts.d16
     builder(name, data_bytes=nbytes, signed=signed)(
         lambda i, p: _build_read(i, p, nbytes, signed, half))
 
@@ -544,14 +546,16 @@ def read2(name, stride64=False):
     builder(name, data_bytes=nbytes, elements=2)(lambda i, p: _build_read2(i, p, nbytes, stride64))
 
 
-def write(name, nbytes=None):
-    """A write of a sub-dword ``nbytes`` element, or of data0's dwords."""
-    nbytes = nbytes or 4 * _widths(name)["data0"]
+def write(name):
+    """A write of the row's sub-dword element (data_bytes), or of data0's dwords."""
+    facts = table_facts(name)
+    nbytes = facts.data_bytes or 4 * facts.widths["data0"]
     builder(name, data_bytes=nbytes)(lambda i, p: _build_write(i, p, nbytes))
 
 
-def write_high_half(name, nbytes):
-    """GFX9 d16_hi write: the element from the high half of data0."""
+def write_high_half(name):
+    """GFX9 d16_hi write: the row's sub-dword element from the high half of data0."""
+    nbytes = table_facts(name).data_bytes
     builder(name, data_bytes=nbytes)(lambda i, p: _build_write(i, p, nbytes, True))
 
 
@@ -587,28 +591,28 @@ read("ds_read_b32")
 read("ds_read_b64")
 read("ds_read_b96")
 read("ds_read_b128")
-read("ds_read_u8", UBYTE)
-read("ds_read_i8", SBYTE)
-read("ds_read_u16", USHORT)
-read("ds_read_i16", SSHORT)
-read_d16("ds_read_u8_d16", UBYTE, "lo")
-read_d16("ds_read_u8_d16_hi", UBYTE, "hi")
-read_d16("ds_read_i8_d16", SBYTE, "lo")
-read_d16("ds_read_i8_d16_hi", SBYTE, "hi")
-read_d16("ds_read_u16_d16", USHORT, "lo")
-read_d16("ds_read_u16_d16_hi", USHORT, "hi")
+read("ds_read_u8")
+read("ds_read_i8")
+read("ds_read_u16")
+read("ds_read_i16")
+read_d16("ds_read_u8_d16")
+read_d16("ds_read_u8_d16_hi")
+read_d16("ds_read_i8_d16")
+read_d16("ds_read_i8_d16_hi")
+read_d16("ds_read_u16_d16")
+read_d16("ds_read_u16_d16_hi")
 read2("ds_read2_b32")
 read2("ds_read2st64_b32", stride64=True)
 read2("ds_read2_b64")
 read2("ds_read2st64_b64", stride64=True)
-write("ds_write_b8", BYTE)
-write("ds_write_b16", SHORT)
+write("ds_write_b8")
+write("ds_write_b16")
 write("ds_write_b32")
 write("ds_write_b64")
 write("ds_write_b96")
 write("ds_write_b128")
-write_high_half("ds_write_b8_d16_hi", BYTE)
-write_high_half("ds_write_b16_d16_hi", SHORT)
+write_high_half("ds_write_b8_d16_hi")
+write_high_half("ds_write_b16_d16_hi")
 write2("ds_write2_b32")
 write2("ds_write2st64_b32", stride64=True)
 write2("ds_write2_b64")

@@ -503,12 +503,6 @@ def _atomic_chunked(backend, addresses, chunk_bytes, op, width, data, data2):
 
 
 # ------------------------------------------------------------- table facts
-#: Sub-dword elements as the loads and reads state them: (bytes, sign-extended);
-#: and the bytes of the sub-dword stores and writes. The table rows give
-#: register widths in dwords only.
-UBYTE, SBYTE, USHORT, SSHORT = (1, False), (1, True), (2, False), (2, True)
-BYTE, SHORT = 1, 2
-
 #: The generated tables of the memory families (isa/data/<file>: family).
 MEMORY_TABLES = {"buffer.json": "buffer", "flat.json": "flat", "ds.json": "ds"}
 
@@ -516,12 +510,17 @@ MEMORY_TABLES = {"buffer.json": "buffer", "flat.json": "flat", "ds.json": "ds"}
 @dataclass(frozen=True)
 class TableFacts:
     """What a memory op's table row states, the same on every processor that has
-    it: ``encoding`` (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, DS) and the width in
+    it: ``encoding`` (MUBUF, MTBUF, FLAT, GLOBAL, SCRATCH, DS), the width in
     dwords of each VGPR operand (``vdata``, ``vdst``, ``data``, ``data0``...,
-    and the address)."""
+    and the address), and the memory properties: ``data_bytes`` of a sub-dword
+    element (None: whole dwords), ``signed`` (a sub-dword load sign-extends),
+    ``d16`` ("lo"/"hi": the VGPR half a d16 element or component takes)."""
 
     encoding: str
     widths: dict
+    data_bytes: int = None
+    signed: bool = False
+    d16: str = None
 
 
 def table_facts(name) -> TableFacts:
@@ -545,6 +544,7 @@ def _memory_rows():
                 widths = {o["field"]: o["width"] for o in row.operands if o["kind"] == "vgpr"}
                 for operand in row.get("operands_glc", ()):
                     widths.setdefault(operand["field"], operand["width"])
-                rows[row.name] = TableFacts(row.encoding, widths)
+                rows[row.name] = TableFacts(row.encoding, widths, row.get("data_bytes"),
+                                            bool(row.get("signed")), row.get("d16"))
         _ROWS = rows
     return _ROWS

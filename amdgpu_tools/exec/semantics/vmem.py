@@ -19,8 +19,9 @@ Loads with the lds bit send their dword to a per-lane LDS slot addressed by
 M0, and buffer_store_lds_dword moves such slots to memory.
 
 Every mnemonic is registered on one line at the end of this module, stating
-only what its table row does not (sub-dword element, sign, d16 half, lds
-form): the address family and data widths are read from the row.
+only what its table row does not (lds form, a d16 format's component count):
+the address family, data widths, sub-dword element (bytes, sign) and d16 half
+are read from the row.
 """
 
 from __future__ import annotations
@@ -32,9 +33,8 @@ from ..addressing import (SEGMENT_GLOBAL, SEGMENT_LDS, SEGMENT_PRIVATE, buffer_a
                          swizzled_private_address)
 from ..launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 from . import buffer_formats
-from .memory import (BYTE, SBYTE, SHORT, SSHORT, TWO_OPERAND_ATOMICS, UBYTE, USHORT, Piece,
-                     atomic_pieces, bytes_to_words, join64, lds_memory, load_pieces, split64,
-                     store_pieces, table_facts, words_to_bytes)
+from .memory import (TWO_OPERAND_ATOMICS, Piece, atomic_pieces, bytes_to_words, join64,
+                     lds_memory, load_pieces, split64, store_pieces, table_facts, words_to_bytes)
 from .ds import lds_piece
 from ..core.operands import scalar_getter
 from ..core.registry import builder
@@ -553,38 +553,41 @@ def _data_dwords(widths, *slots):
     raise KeyError(slots)
 
 
-def load(name, element=None, lds=False):
-    """A load of a sub-dword ``element`` (bytes, signed) extended to a dword, or
-    of whole dwords as the row's vdata/vdst is wide. ``lds``: it has an
-    lds-bit form, which sends the (zero-extended) dword to LDS instead."""
+def load(name, lds=False):
+    """A load of the row's sub-dword element (data_bytes, signed) extended to a
+    dword, or of whole dwords as the row's vdata/vdst is wide. ``lds``: it has
+    an lds-bit form, which sends the (zero-extended) dword to LDS instead."""
     family, widths = _row(name)
-    nbytes, signed = element or (4 * _data_dwords(widths, "vdata", "vdst"), False)
+    facts = table_facts(name)
+    nbytes, signed = facts.data_bytes or 4 * _data_dwords(widths, "vdata", "vdst"), facts.signed
     lds_values = (lambda i, p, plan: _loaded_words(plan, nbytes, False)) if lds else None
     builder(name, data_bytes=nbytes, signed=signed)(_memory_builder(
         family, lambda i, p, plan, s, d: _load_action(
             plan, d, nbytes, signed, tfe=bool(i.fields.get("tfe"))), lds_values))
 
 
-def load_d16(name, element, half):
-    """GFX9 d16 load: a sub-dword element into the low or high half of the VGPR."""
+def load_d16(name):
+    """GFX9 d16 load: the row's sub-dword element into the VGPR half its d16 names."""
     family, _ = _row(name)
-    nbytes, signed = element
+    facts = table_facts(name)
+    nbytes, signed, half = facts.data_bytes, facts.signed, facts.d16
     builder(name, data_bytes=nbytes, signed=signed)(_memory_builder(
         family, lambda i, p, plan, s, d: _load_action(plan, d, nbytes, signed, d16=half)))
 
 
-def store(name, nbytes=None):
-    """A store of a sub-dword ``nbytes`` element, or of whole dwords as the
-    row's vdata/data is wide."""
+def store(name):
+    """A store of the row's sub-dword element (data_bytes), or of whole dwords
+    as the row's vdata/data is wide."""
     family, widths = _row(name)
-    nbytes = nbytes or 4 * _data_dwords(widths, "vdata", "data")
+    nbytes = table_facts(name).data_bytes or 4 * _data_dwords(widths, "vdata", "data")
     builder(name, data_bytes=nbytes)(_memory_builder(
         family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes)))
 
 
-def store_high_half(name, nbytes):
-    """GFX9 d16_hi store: the element from the high half of the VGPR."""
+def store_high_half(name):
+    """GFX9 d16_hi store: the row's sub-dword element from the high half of the VGPR."""
     family, _ = _row(name)
+    nbytes = table_facts(name).data_bytes
     builder(name, data_bytes=nbytes)(_memory_builder(
         family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes, True)))
 
@@ -621,16 +624,19 @@ def format_store(name):
         family, lambda i, p, plan, s, d: _format_store(plan, i, p, s, count)))
 
 
-def format_load_d16(name, count, half="lo"):
+def format_load_d16(name, count):
     """A typed d16 load of ``count`` 16-bit components (stated: the row's vdata
-    is count dwords on unpacked-d16 processors, half that on packed ones)."""
+    is count dwords on unpacked-d16 processors, half that on packed ones), the
+    first into the VGPR half the row's d16 names."""
     family, _ = _row(name)
+    half = table_facts(name).d16
     builder(name, components=count, d16=True)(_memory_builder(
         family, lambda i, p, plan, s, d: _d16_load(plan, i, p, d, count, half)))
 
 
-def format_store_d16(name, count, half="lo"):
+def format_store_d16(name, count):
     family, _ = _row(name)
+    half = table_facts(name).d16
     builder(name, components=count, d16=True)(_memory_builder(
         family, lambda i, p, plan, s, d: _d16_store(plan, i, p, s, count, half)))
 
@@ -648,28 +654,28 @@ def cache_control(name):
 
 # ------------------------------------------------------------ the mnemonics
 # buffer
-load("buffer_load_ubyte", UBYTE, lds=True)
-load("buffer_load_sbyte", SBYTE, lds=True)
-load("buffer_load_ushort", USHORT, lds=True)
-load("buffer_load_sshort", SSHORT, lds=True)
+load("buffer_load_ubyte", lds=True)
+load("buffer_load_sbyte", lds=True)
+load("buffer_load_ushort", lds=True)
+load("buffer_load_sshort", lds=True)
 load("buffer_load_dword", lds=True)
 load("buffer_load_dwordx2")
 load("buffer_load_dwordx3")
 load("buffer_load_dwordx4")
-load_d16("buffer_load_ubyte_d16", UBYTE, "lo")
-load_d16("buffer_load_ubyte_d16_hi", UBYTE, "hi")
-load_d16("buffer_load_sbyte_d16", SBYTE, "lo")
-load_d16("buffer_load_sbyte_d16_hi", SBYTE, "hi")
-load_d16("buffer_load_short_d16", USHORT, "lo")
-load_d16("buffer_load_short_d16_hi", USHORT, "hi")
-store("buffer_store_byte", BYTE)
-store("buffer_store_short", SHORT)
+load_d16("buffer_load_ubyte_d16")
+load_d16("buffer_load_ubyte_d16_hi")
+load_d16("buffer_load_sbyte_d16")
+load_d16("buffer_load_sbyte_d16_hi")
+load_d16("buffer_load_short_d16")
+load_d16("buffer_load_short_d16_hi")
+store("buffer_store_byte")
+store("buffer_store_short")
 store("buffer_store_dword")
 store("buffer_store_dwordx2")
 store("buffer_store_dwordx3")
 store("buffer_store_dwordx4")
-store_high_half("buffer_store_byte_d16_hi", BYTE)
-store_high_half("buffer_store_short_d16_hi", SHORT)
+store_high_half("buffer_store_byte_d16_hi")
+store_high_half("buffer_store_short_d16_hi")
 atomic("buffer_atomic_swap", "swap")
 atomic("buffer_atomic_swap_x2", "swap")
 atomic("buffer_atomic_cmpswap", "cmpswap")
@@ -706,28 +712,28 @@ atomic("buffer_atomic_add_f32", "fadd")
 atomic("buffer_atomic_pk_add_f16", "pk_fadd16")
 
 # global
-load("global_load_ubyte", UBYTE, lds=True)
-load("global_load_sbyte", SBYTE, lds=True)
-load("global_load_ushort", USHORT, lds=True)
-load("global_load_sshort", SSHORT, lds=True)
+load("global_load_ubyte", lds=True)
+load("global_load_sbyte", lds=True)
+load("global_load_ushort", lds=True)
+load("global_load_sshort", lds=True)
 load("global_load_dword", lds=True)
 load("global_load_dwordx2")
 load("global_load_dwordx3")
 load("global_load_dwordx4")
-load_d16("global_load_ubyte_d16", UBYTE, "lo")
-load_d16("global_load_ubyte_d16_hi", UBYTE, "hi")
-load_d16("global_load_sbyte_d16", SBYTE, "lo")
-load_d16("global_load_sbyte_d16_hi", SBYTE, "hi")
-load_d16("global_load_short_d16", USHORT, "lo")
-load_d16("global_load_short_d16_hi", USHORT, "hi")
-store("global_store_byte", BYTE)
-store("global_store_short", SHORT)
+load_d16("global_load_ubyte_d16")
+load_d16("global_load_ubyte_d16_hi")
+load_d16("global_load_sbyte_d16")
+load_d16("global_load_sbyte_d16_hi")
+load_d16("global_load_short_d16")
+load_d16("global_load_short_d16_hi")
+store("global_store_byte")
+store("global_store_short")
 store("global_store_dword")
 store("global_store_dwordx2")
 store("global_store_dwordx3")
 store("global_store_dwordx4")
-store_high_half("global_store_byte_d16_hi", BYTE)
-store_high_half("global_store_short_d16_hi", SHORT)
+store_high_half("global_store_byte_d16_hi")
+store_high_half("global_store_short_d16_hi")
 atomic("global_atomic_swap", "swap")
 atomic("global_atomic_swap_x2", "swap")
 atomic("global_atomic_cmpswap", "cmpswap")
@@ -758,28 +764,28 @@ atomic("global_atomic_add_f32", "fadd")
 atomic("global_atomic_pk_add_f16", "pk_fadd16")
 
 # flat
-load("flat_load_ubyte", UBYTE)
-load("flat_load_sbyte", SBYTE)
-load("flat_load_ushort", USHORT)
-load("flat_load_sshort", SSHORT)
+load("flat_load_ubyte")
+load("flat_load_sbyte")
+load("flat_load_ushort")
+load("flat_load_sshort")
 load("flat_load_dword")
 load("flat_load_dwordx2")
 load("flat_load_dwordx3")
 load("flat_load_dwordx4")
-load_d16("flat_load_ubyte_d16", UBYTE, "lo")
-load_d16("flat_load_ubyte_d16_hi", UBYTE, "hi")
-load_d16("flat_load_sbyte_d16", SBYTE, "lo")
-load_d16("flat_load_sbyte_d16_hi", SBYTE, "hi")
-load_d16("flat_load_short_d16", USHORT, "lo")
-load_d16("flat_load_short_d16_hi", USHORT, "hi")
-store("flat_store_byte", BYTE)
-store("flat_store_short", SHORT)
+load_d16("flat_load_ubyte_d16")
+load_d16("flat_load_ubyte_d16_hi")
+load_d16("flat_load_sbyte_d16")
+load_d16("flat_load_sbyte_d16_hi")
+load_d16("flat_load_short_d16")
+load_d16("flat_load_short_d16_hi")
+store("flat_store_byte")
+store("flat_store_short")
 store("flat_store_dword")
 store("flat_store_dwordx2")
 store("flat_store_dwordx3")
 store("flat_store_dwordx4")
-store_high_half("flat_store_byte_d16_hi", BYTE)
-store_high_half("flat_store_short_d16_hi", SHORT)
+store_high_half("flat_store_byte_d16_hi")
+store_high_half("flat_store_short_d16_hi")
 atomic("flat_atomic_swap", "swap")
 atomic("flat_atomic_swap_x2", "swap")
 atomic("flat_atomic_cmpswap", "cmpswap")
@@ -814,28 +820,28 @@ atomic("flat_atomic_fmax", "fmax")
 atomic("flat_atomic_fmax_x2", "fmax")
 
 # scratch
-load("scratch_load_ubyte", UBYTE, lds=True)
-load("scratch_load_sbyte", SBYTE, lds=True)
-load("scratch_load_ushort", USHORT, lds=True)
-load("scratch_load_sshort", SSHORT, lds=True)
+load("scratch_load_ubyte", lds=True)
+load("scratch_load_sbyte", lds=True)
+load("scratch_load_ushort", lds=True)
+load("scratch_load_sshort", lds=True)
 load("scratch_load_dword", lds=True)
 load("scratch_load_dwordx2")
 load("scratch_load_dwordx3")
 load("scratch_load_dwordx4")
-load_d16("scratch_load_ubyte_d16", UBYTE, "lo")
-load_d16("scratch_load_ubyte_d16_hi", UBYTE, "hi")
-load_d16("scratch_load_sbyte_d16", SBYTE, "lo")
-load_d16("scratch_load_sbyte_d16_hi", SBYTE, "hi")
-load_d16("scratch_load_short_d16", USHORT, "lo")
-load_d16("scratch_load_short_d16_hi", USHORT, "hi")
-store("scratch_store_byte", BYTE)
-store("scratch_store_short", SHORT)
+load_d16("scratch_load_ubyte_d16")
+load_d16("scratch_load_ubyte_d16_hi")
+load_d16("scratch_load_sbyte_d16")
+load_d16("scratch_load_sbyte_d16_hi")
+load_d16("scratch_load_short_d16")
+load_d16("scratch_load_short_d16_hi")
+store("scratch_store_byte")
+store("scratch_store_short")
 store("scratch_store_dword")
 store("scratch_store_dwordx2")
 store("scratch_store_dwordx3")
 store("scratch_store_dwordx4")
-store_high_half("scratch_store_byte_d16_hi", BYTE)
-store_high_half("scratch_store_short_d16_hi", SHORT)
+store_high_half("scratch_store_byte_d16_hi")
+store_high_half("scratch_store_short_d16_hi")
 
 
 # typed (format) access
@@ -859,7 +865,7 @@ format_load_d16("buffer_load_format_d16_x", 1)
 format_load_d16("buffer_load_format_d16_xy", 2)
 format_load_d16("buffer_load_format_d16_xyz", 3)
 format_load_d16("buffer_load_format_d16_xyzw", 4)
-format_load_d16("buffer_load_format_d16_hi_x", 1, "hi")
+format_load_d16("buffer_load_format_d16_hi_x", 1)
 format_load_d16("tbuffer_load_format_d16_x", 1)
 format_load_d16("tbuffer_load_format_d16_xy", 2)
 format_load_d16("tbuffer_load_format_d16_xyz", 3)
@@ -868,7 +874,7 @@ format_store_d16("buffer_store_format_d16_x", 1)
 format_store_d16("buffer_store_format_d16_xy", 2)
 format_store_d16("buffer_store_format_d16_xyz", 3)
 format_store_d16("buffer_store_format_d16_xyzw", 4)
-format_store_d16("buffer_store_format_d16_hi_x", 1, "hi")
+format_store_d16("buffer_store_format_d16_hi_x", 1)
 format_store_d16("tbuffer_store_format_d16_x", 1)
 format_store_d16("tbuffer_store_format_d16_xy", 2)
 format_store_d16("tbuffer_store_format_d16_xyz", 3)
