@@ -5,7 +5,8 @@ format-specific printer and encoder.  The rows (ds, buffer, flat, mimg,
 vintrp) are in the ``ops`` schema of isa/table.py: ``opcodes`` per
 generation, ``targets`` where the processors of one generation differ, typed
 operands, family keys; the document also lists the swept processors and
-per-processor spellings.  This module loads the tables, picks the rows that
+keeps per-processor spellings (and vintrp's VOP3 interpolation rows) by
+processor.  This module loads the tables, picks the rows that
 apply to a target, formats registers, and turns the assembler's neutral
 operands into field values with readable errors.
 """
@@ -19,8 +20,8 @@ from ..asm_operands import Imm, Modifier, Reg, SpecialReg
 from ..operands import encode_named, encode_register, inline_code_for_float, inline_code_for_int
 from ..table import load_document, load_rows
 
-#: The processor whose sub-row applies to a generation unless a table lists the
-#: processor itself (the generators sweep these).
+#: The processor whose rows apply to a generation unless a table lists the
+#: processor itself among its swept ones (the generators sweep these).
 GENERATION_DEFAULT = {6: "gfx600", 7: "gfx700", 8: "gfx803", 9: "gfx900"}
 
 _VALUE_TYPE = re.compile(r"_([biuf])(8|16|32|64|96|128)(?:_|$)")
@@ -89,7 +90,8 @@ def operand_specs(operands):
 
 
 def table_key(document, target):
-    """Which processor's sub-rows of ``document`` apply to ``target``."""
+    """Which swept processor of ``document`` stands for ``target`` (its rows and
+    per-processor entries apply)."""
     if target.name in document["sweep_targets"]:
         return target.name
     return GENERATION_DEFAULT[target.generation]
