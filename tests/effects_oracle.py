@@ -27,8 +27,8 @@ CHECKED: dict[str, int] = {}
 class EffectsOracle(Tracer):
     """A tracer that also compares each instruction's register changes with its effects."""
 
-    def __init__(self, options):
-        super().__init__(options)
+    def __init__(self, options, checker=None):
+        super().__init__(options, checker)
         self.real_active = self.active
         self.active = True
         self._before = None

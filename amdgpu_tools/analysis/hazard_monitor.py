@@ -42,16 +42,20 @@ class HazardError(KernelError):
 
 
 class _WaveCheck:
-    """What the rules need to know of one wave (or of waves with one history)."""
+    """What the rules need to know of one wave (or of waves with one history):
+    its counters, its wait-state clock (wait states issued so far) and its last
+    instructions as ``(clock after it, pc, instruction, effects)``."""
 
-    __slots__ = ("counters", "history")
+    __slots__ = ("counters", "clock", "history")
 
-    def __init__(self, counters, history):
+    def __init__(self, counters, history, clock=0):
         self.counters = counters
         self.history = history
+        self.clock = clock
 
     def copy(self):
-        return _WaveCheck(self.counters.copy(), deque(self.history, self.history.maxlen))
+        return _WaveCheck(self.counters.copy(), deque(self.history, self.history.maxlen),
+                          self.clock)
 
 
 class HazardMonitor:
@@ -63,11 +67,12 @@ class HazardMonitor:
         self.entry = entry
         self.generation = generation
         self.stop_at_first = stop_at_first
-        self.rules = wait_states.rules_for(generation)
-        self.limit = wait_states.longest(self.rules)
+        self.rules = wait_states.RuleIndex(wait_states.rules_for(generation))
+        self.limit = self.rules.longest
         self.reports: dict = {}
         self._effects: dict = {}
         self._batch = None
+        self._all = 0
         self._slot_of_wave = None
         self._slots: list = []
         self._members: list = []
@@ -90,6 +95,10 @@ class HazardMonitor:
             if getattr(inst, "info", None) is None:
                 return
             effects = self._effects[id(inst)] = effects_of(inst)
+        if ctx.n == self._all and len(self._slots) == 1:      # every wave, one history
+            self._step(self._slots[0], record.pc - self.entry, inst, effects,
+                       int(state.wave_number[0]), ctx.n)
+            return
         waves = ctx.waves()
         slots = self._slot_of_wave[waves]
         first = int(slots[0])
@@ -107,6 +116,7 @@ class HazardMonitor:
         self._slot_of_wave = np.zeros(state.num_waves, dtype=np.int64)
         self._slots = [_WaveCheck(Counters(self.generation), deque(maxlen=max(self.limit, 1)))]
         self._members = [state.num_waves]
+        self._all = state.num_waves
 
     def _own(self, slot, members):
         """The slot of ``members`` alone: a copy when other waves share theirs."""
@@ -121,24 +131,26 @@ class HazardMonitor:
 
     def _step(self, check, pc, inst, effects, wave, count):
         found = []
-        step_counters(check.counters, pc, inst, effects,
-                      lambda *report: found.append(report), drain_on_call=False)
-        for hazard in waitcnt_hazards(self.function, pc, inst, found, self.generation, wave):
-            self._add(hazard, count)
-        if self.rules:
-            for rule, source_pc, source, passed, touched in wait_states.hits(
-                    self.rules, inst, effects, self._earlier(check.history)):
-                self._add(wait_state_hazard(rule, self.function, pc, inst, source_pc, source,
-                                            passed, touched, self.generation, wave=wave), count)
-            check.history.append((pc, inst, effects))
-
-    def _earlier(self, history):
-        passed = 0
-        for pc, inst, effects in reversed(history):
-            if passed >= self.limit:
-                return
-            yield pc, inst, effects, passed
-            passed += wait_states.wait_states(inst)
+        step_counters(check.counters, pc, inst, effects, lambda *report: found.append(report),
+                      drain_on_call=False)
+        if found:
+            for hazard in waitcnt_hazards(self.function, pc, inst, found, self.generation, wave):
+                self._add(hazard, count)
+        if not self.limit:
+            return
+        clock = check.clock
+        if self.rules.consumed(inst, effects):
+            for end, source_pc, source, source_effects in reversed(check.history):
+                passed = clock - end
+                if passed >= self.limit:
+                    break
+                for rule, touched in self.rules.pair(source, source_effects, inst, effects):
+                    if passed < rule.states:
+                        self._add(wait_state_hazard(rule, self.function, pc, inst, source_pc,
+                                                    source, passed, touched, self.generation,
+                                                    wave=wave), count)
+        check.clock = clock + wait_states.wait_states(inst)
+        check.history.append((check.clock, pc, inst, effects))
 
     def _add(self, hazard, count):
         key = hazard.key()

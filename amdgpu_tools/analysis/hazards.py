@@ -99,6 +99,15 @@ def step_counters(counters, address, inst, effects, report, drain_on_call=True):
     if inst.op == "s_waitcnt":
         counters.wait(inst.fields.get("simm16", 0))
         return
+    if counters.any_pending():
+        _check_pending(counters, effects, report)
+    counters.issue(effects, address, inst.text())
+    if drain_on_call and _is_call(inst):
+        counters.drain()
+
+
+def _check_pending(counters, effects, report):
+    """Report every register ``effects`` touches that an outstanding operation owns."""
     for register in sorted(effects.reads):
         found = counters.pending_write(register)
         if found is not None:
@@ -115,9 +124,6 @@ def step_counters(counters, address, inst, effects, report, drain_on_call=True):
         found = counters.pending_write(register)
         if found is not None and found[0] not in effects.counters:
             report(WAW, register, found, counters)
-    counters.issue(effects, address, inst.text())
-    if drain_on_call and _is_call(inst):
-        counters.drain()
 
 
 def _missing_wait(counter, pending, counters):
@@ -235,21 +241,20 @@ def _path(graph, source_pc, pc):
 
 def check_wait_states(graph, effects, generation):
     """The wait-state hazards of one graph (see ``analysis.wait_states``)."""
-    rules = wait_states.rules_for(generation)
+    rules = wait_states.RuleIndex(wait_states.rules_for(generation))
     code = list(graph.instructions())
     position = {address: i for i, (address, _) in enumerate(code)}
     predecessors = _instruction_predecessors(graph, position)
     found = {}
-    limit = wait_states.longest(rules)
+    limit = rules.longest
     for i, (address, inst) in enumerate(code):
         e = effects.get(address)
-        if e is None:
+        if e is None or not rules.consumed(inst, e):
             continue
         earlier = ((code[j][0], code[j][1], effects[code[j][0]], passed)
                    for j, passed in _earlier(i, predecessors, code, limit)
                    if code[j][0] in effects)
-        for rule, source_address, source, passed, touched in wait_states.hits(
-                rules, inst, e, earlier):
+        for rule, source_address, source, passed, touched in rules.hits(inst, e, earlier):
             hazard = wait_state_hazard(rule, f"{graph.kind} {graph.name}", address, inst,
                                        source_address, source, passed, touched, generation,
                                        _path(graph, source_address, address), graph.section)

@@ -44,14 +44,22 @@ class RaceMonitor:
         self._global: list = []
         self._lds: list = []
         self._texts: dict = {}
-        self._epochs: dict = {}          # global wave number -> barriers passed
-        self._dense: dict = {}           # work-group key -> a small number (LDS keys)
+        self._batch = None               # the WaveState of the batch being recorded
+        self._epoch = None               # barriers each wave of the batch has passed
+        self._batches = -1               # batches seen (LDS keys: batch, group slot)
 
     # --- what the executor reports --------------------------------------------------
+    def _follow(self, state):
+        if state is not self._batch:
+            self._batch = state
+            self._epoch = np.zeros(state.num_waves, np.int64)
+            self._groups = int(state.wave_group.max()) + 1 if state.num_waves else 1
+            self._batches += 1
+
     def barrier(self, ctx):
         """The waves of ``ctx`` pass an ``s_barrier``."""
-        for wave in ctx.state.wave_number[ctx.waves()].tolist():
-            self._epochs[wave] = self._epochs.get(wave, 0) + 1
+        self._follow(ctx.state)
+        self._epoch[ctx.waves()] += 1
 
     def access(self, ctx, piece, write, atomic, lds):
         """One memory instruction's ``piece`` (``exec.semantics.memory.Piece``) of the
@@ -60,6 +68,7 @@ class RaceMonitor:
         if not piece.lanes.any():
             return
         state = ctx.state
+        self._follow(state)
         rows = np.nonzero(piece.lanes)[0]                 # group-relative wave per lane
         waves = ctx.waves()[rows]
         valid = piece.valid
@@ -69,25 +78,22 @@ class RaceMonitor:
         byte_addresses = (addresses[..., None] + spread)[valid]          # (m, chunk_bytes)
         owner = np.repeat(waves, chunks).reshape(-1, chunks)[valid]
         number = state.wave_number[owner]
-        group = _group_key(state.workgroup_id[owner])
         pc = ctx.record.pc - self.entry
         self._texts[pc] = ctx.record.text
         count = byte_addresses.shape[1]
         flat = byte_addresses.reshape(-1)
-        number = np.repeat(number, count)
-        group = np.repeat(group, count)
         if lds:
             size = state.lds.shape[1]
-            dense = np.array([self._dense.setdefault(g, len(self._dense))
-                              for g in group.tolist()], np.int64)
-            flat = dense * _LDS_SPAN + flat % size
-            epoch = np.array([self._epochs.get(w, 0) for w in number.tolist()], np.int64) \
-                if number.size else number
-            self._lds.append((flat, number, epoch, write, atomic, pc))
+            slot = self._batches * self._groups + state.wave_group[owner]
+            flat = np.repeat(slot, count) * _LDS_SPAN + flat % size
+            self._lds.append((flat, np.repeat(number, count),
+                              np.repeat(self._epoch[owner], count), write, atomic, pc))
         else:
             if self.private is not None and flat.size and self.private(int(flat[0])):
                 return
-            self._global.append((flat, group, number, write, atomic, pc))
+            group = _group_key(state.workgroup_id[owner])
+            self._global.append((flat, np.repeat(group, count), np.repeat(number, count),
+                                 write, atomic, pc))
 
     # --- judging ---------------------------------------------------------------------
     def races(self) -> list[Hazard]:

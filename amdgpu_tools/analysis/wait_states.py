@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..isa.effects import EXEC, M0, VCC, is_vgpr
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WaitStateRule:
     """``states`` wait states are needed between an instruction ``produces``
     matches and one ``consumes`` matches, on ``generations``. ``produces(inst,
@@ -246,17 +246,83 @@ def longest(rules):
     return max((rule.states for rule in rules), default=0)
 
 
-def hits(rules, inst, effects, earlier):
-    """``(rule, source_address, source, passed, touched)`` for every rule broken by
-    ``inst`` (with ``effects``): ``earlier`` yields ``(address, instruction,
-    effects, wait states passed since)`` for the instructions before it."""
-    for source_address, source, source_effects, passed in earlier:
-        for rule in rules:
-            if passed >= rule.states:
-                continue
-            produced = rule.produces(source, source_effects)
-            if not produced:
-                continue
-            touched = rule.consumes(inst, effects, produced)
-            if touched:
-                yield rule, source_address, source, passed, touched
+class _Everything:
+    """Every register: ``consumes(inst, effects, EVERYTHING)`` gives what ``inst``
+    would touch of any producer's registers (itself when it touches all of them)."""
+
+    def __and__(self, other):
+        return other
+
+    __rand__ = __and__
+
+    def __bool__(self):
+        return True
+
+
+EVERYTHING = _Everything()
+
+
+class RuleIndex:
+    """``rules`` applied fast: what each instruction produces and consumes is
+    worked out once per decoded instruction (most do neither), so checking an
+    instruction against the ones before it costs a few set operations."""
+
+    def __init__(self, rules):
+        self.rules = tuple(rules)
+        self.longest = longest(self.rules)
+        self._produced: dict = {}
+        self._consumed: dict = {}
+        self._pairs: dict = {}
+
+    def produced(self, inst, effects):
+        """``((rule, registers), ...)`` that ``inst`` makes hazardous."""
+        key = id(inst)
+        found = self._produced.get(key)
+        if found is None:
+            found = self._produced[key] = tuple(
+                (rule, produced) for rule in self.rules
+                if (produced := rule.produces(inst, effects)))
+        return found
+
+    def consumed(self, inst, effects):
+        """``{rule: registers or EVERYTHING}`` that ``inst`` would suffer from."""
+        key = id(inst)
+        found = self._consumed.get(key)
+        if found is None:
+            found = self._consumed[key] = {
+                rule: touched for rule in self.rules
+                if (touched := rule.consumes(inst, effects, EVERYTHING))}
+        return found
+
+    def pair(self, source, source_effects, inst, effects):
+        """``((rule, touched), ...)`` of the rules ``source`` followed by ``inst``
+        would break if too few wait states passed (remembered per pair)."""
+        key = (id(source), id(inst))
+        found = self._pairs.get(key)
+        if found is None:
+            consumed = self.consumed(inst, effects)
+            found = []
+            for rule, produced in self.produced(source, source_effects):
+                wanted = consumed.get(rule)
+                if wanted is not None:
+                    touched = produced if wanted is EVERYTHING else wanted & produced
+                    if touched:
+                        found.append((rule, touched))
+            found = self._pairs[key] = tuple(found)
+        return found
+
+    def hits(self, inst, effects, earlier):
+        """``(rule, source_address, source, passed, touched)`` for every rule broken by
+        ``inst`` (with ``effects``): ``earlier`` yields ``(address, instruction,
+        effects, wait states passed since)`` for the instructions before it."""
+        consumed = self.consumed(inst, effects)
+        if not consumed:
+            return
+        for source_address, source, source_effects, passed in earlier:
+            for rule, produced in self.produced(source, source_effects):
+                wanted = consumed.get(rule)
+                if wanted is None or passed >= rule.states:
+                    continue
+                touched = produced if wanted is EVERYTHING else wanted & produced
+                if touched:
+                    yield rule, source_address, source, passed, touched

@@ -93,6 +93,12 @@ class Counters:
         return self.state == other.state
 
     # --- queries ---------------------------------------------------------------------
+    def any_pending(self):
+        """Whether any outstanding operation still writes or reads a register."""
+        state = self.state
+        return bool(state[VM_CNT].registers or state[LGKM_CNT].registers
+                    or state[EXP_CNT].registers)
+
     def pending_write(self, register):
         """``(counter, Pending)`` of an outstanding operation that will write
         ``register``, or None."""
