@@ -10,13 +10,19 @@ Two kinds, as GCN's memory model has them for one dispatch:
 * ``global-race``: two work-groups touch the same global bytes, at least one
   writing, neither access atomic (work-groups of a dispatch have no order:
   only atomics make such sharing safe; data guarded by a lock built from
-  atomics is reported too, as the issue's rule says).
+  atomics is reported too, as that rule says).
 
-Atomic accesses are never reported against each other. Scratch (private)
-memory is per lane and never shared. The monitor records every access as
-byte addresses with the wave, work-group, epoch and PC (NumPy arrays, one
-append per memory instruction) and finds the races once, when the dispatch
-ends, by sorting them by address.
+Atomic accesses are never reported. Scratch (private) memory is per lane and
+never shared.
+
+LDS is watched through a shadow of each batch's LDS bytes: the last wave that
+wrote and read each byte, in which epoch and at which PC, checked and updated
+with NumPy at every access (one race per byte and access is caught; a byte
+read by two other waves before a write is reported against the last one).
+Global accesses are kept as the instructions' address arrays and judged when
+the dispatch ends: arrays whose address ranges overlap no other array's (and
+whose own addresses never repeat) cannot race, so only the rest are expanded
+to bytes and compared.
 """
 
 from __future__ import annotations
@@ -25,16 +31,26 @@ import numpy as np
 
 from .hazards import Hazard
 
-#: LDS offsets are keyed below this per work-group (LDS is at most 64 KiB)
-_LDS_SPAN = 1 << 16
-#: epochs are keyed below this per LDS byte
-_EPOCHS = 1 << 12
-#: most distinct races reported per kind (the rest are counted)
+#: most distinct races reported per dispatch (the rest are counted)
 MAX_REPORTS = 50
 
 
+class _Shadow:
+    """The last write and read of every LDS byte of one batch: ``epoch << 32 |
+    wave`` (-1: none) and the PC of each."""
+
+    def __init__(self, size):
+        self.write = np.full(size, -1, np.int64)
+        self.write_pc = np.zeros(size, np.int32)
+        self.read = np.full(size, -1, np.int64)
+        self.read_pc = np.zeros(size, np.int32)
+
+
+_WAVE = (1 << 32) - 1
+
+
 class RaceMonitor:
-    """Collects one dispatch's LDS and global accesses; ``races()`` judges them."""
+    """Watches one dispatch's LDS and global accesses; ``races()`` gives the reports."""
 
     def __init__(self, kernel_name, entry=0, private=None):
         self.function = f"kernel {kernel_name}"
@@ -42,19 +58,18 @@ class RaceMonitor:
         #: ``private(address) -> bool``: scratch addresses, never shared
         self.private = private
         self._global: list = []
-        self._lds: list = []
         self._texts: dict = {}
-        self._batch = None               # the WaveState of the batch being recorded
-        self._epoch = None               # barriers each wave of the batch has passed
-        self._batches = -1               # batches seen (LDS keys: batch, group slot)
+        self._found: dict = {}             # (rule, pc, other pc) -> [Hazard, count]
+        self._batch = None
+        self._epoch = None
+        self._shadow = None
 
     # --- what the executor reports --------------------------------------------------
     def _follow(self, state):
         if state is not self._batch:
             self._batch = state
             self._epoch = np.zeros(state.num_waves, np.int64)
-            self._groups = int(state.wave_group.max()) + 1 if state.num_waves else 1
-            self._batches += 1
+            self._shadow = None
 
     def barrier(self, ctx):
         """The waves of ``ctx`` pass an ``s_barrier``."""
@@ -62,106 +77,162 @@ class RaceMonitor:
         self._epoch[ctx.waves()] += 1
 
     def access(self, ctx, piece, write, atomic, lds):
-        """One memory instruction's ``piece`` (``exec.semantics.memory.Piece``) of the
-        waves in ``ctx``: ``write``/``atomic`` as the instruction does, ``lds`` when
-        the backend is the group's LDS."""
-        if not piece.lanes.any():
+        """One memory instruction's ``piece`` (``exec.semantics.memory.Piece``) of
+        the waves in ``ctx``: ``write``/``atomic`` as the instruction does, ``lds``
+        when the backend is the group's LDS."""
+        if atomic or not piece.lanes.any():
             return
         state = ctx.state
         self._follow(state)
         rows = np.nonzero(piece.lanes)[0]                 # group-relative wave per lane
-        waves = ctx.waves()[rows]
-        valid = piece.valid
         chunks = piece.addresses.shape[1]
-        addresses = piece.addresses.astype(np.int64)
-        spread = np.arange(piece.chunk_bytes, dtype=np.int64)
-        byte_addresses = (addresses[..., None] + spread)[valid]          # (m, chunk_bytes)
-        owner = np.repeat(waves, chunks).reshape(-1, chunks)[valid]
-        number = state.wave_number[owner]
+        owner = np.repeat(ctx.waves()[rows], chunks).reshape(-1, chunks)[piece.valid]
+        addresses = piece.addresses[piece.valid].astype(np.int64)
+        if not addresses.size:
+            return
         pc = ctx.record.pc - self.entry
         self._texts[pc] = ctx.record.text
-        count = byte_addresses.shape[1]
-        flat = byte_addresses.reshape(-1)
         if lds:
-            size = state.lds.shape[1]
-            slot = self._batches * self._groups + state.wave_group[owner]
-            flat = np.repeat(slot, count) * _LDS_SPAN + flat % size
-            self._lds.append((flat, np.repeat(number, count),
-                              np.repeat(self._epoch[owner], count), write, atomic, pc))
+            self._lds_access(state, addresses, piece.chunk_bytes, owner, write, pc)
+        elif self.private is None or not self.private(int(addresses[0])):
+            groups = _group_key(state.workgroup_id[owner])
+            self._global.append((addresses, piece.chunk_bytes, groups,
+                                 state.wave_number[owner], write, pc))
+
+    # --- LDS: the shadow -------------------------------------------------------------
+    def _lds_access(self, state, addresses, chunk_bytes, owner, write, pc):
+        if self._shadow is None:
+            self._shadow = _Shadow(state.lds.size)
+        shadow = self._shadow
+        index = (addresses[:, None] + np.arange(chunk_bytes, dtype=np.int64)).reshape(-1)
+        key = np.repeat((self._epoch[owner] << 32) | owner, chunk_bytes)
+        size = state.lds.shape[1]
+        self._lds_conflicts(shadow.write, shadow.write_pc, index, key, pc, size, state)
+        if write:
+            self._lds_conflicts(shadow.read, shadow.read_pc, index, key, pc, size, state)
+            self._same_access(index, key & _WAVE, pc, size, state)
+            shadow.write[index] = key
+            shadow.write_pc[index] = pc
         else:
-            if self.private is not None and flat.size and self.private(int(flat[0])):
-                return
-            group = _group_key(state.workgroup_id[owner])
-            self._global.append((flat, np.repeat(group, count), np.repeat(number, count),
-                                 write, atomic, pc))
+            shadow.read[index] = key
+            shadow.read_pc[index] = pc
 
-    # --- judging ---------------------------------------------------------------------
-    def races(self) -> list[Hazard]:
-        """Every race found, deduplicated by the two PCs (with a count of bytes)."""
-        return self._lds_races() + self._global_races()
+    def _lds_conflicts(self, last, last_pc, index, key, pc, size, state):
+        """Accesses of ``index`` racing with the last access the shadow holds there:
+        another wave, the same epoch."""
+        other = last[index]
+        clash = ((other ^ key) >> 32 == 0) & (other != key) & (other >= 0)
+        if clash.any():
+            at = int(np.flatnonzero(clash)[0])
+            byte = int(index[at])
+            self._report("lds-race", int(last_pc[byte]), pc, f"LDS 0x{byte % size:x}",
+                         int(state.wave_number[other[at] & _WAVE]),
+                         int(state.wave_number[key[at] & _WAVE]),
+                         int(np.count_nonzero(clash)), "no s_barrier between them")
 
-    def _lds_races(self):
-        parts = [p for p in self._lds if not p[4]]
-        if not parts:
-            return []
-        address = np.concatenate([p[0] for p in parts])
-        wave = np.concatenate([p[1] for p in parts])
-        epoch = np.concatenate([p[2] for p in parts])
-        write = np.concatenate([np.full(p[0].size, p[3]) for p in parts])
-        pc = np.concatenate([np.full(p[0].size, p[5]) for p in parts])
-        # one key per (LDS byte of a group, epoch): more than one wave and a write race
-        key = address * _EPOCHS + epoch % _EPOCHS
-        return self._conflicts("lds-race", key, wave, write, pc, wave,
-                               "no s_barrier between them", lds=True)
+    def _same_access(self, index, wave, pc, size, state):
+        """Two waves of one instruction's group writing one byte."""
+        if wave.size < 2 or wave.min() == wave.max():
+            return
+        order = np.argsort(index, kind="stable")
+        ordered, waves = index[order], wave[order]
+        clash = (ordered[1:] == ordered[:-1]) & (waves[1:] != waves[:-1])
+        if clash.any():
+            at = int(np.flatnonzero(clash)[0])
+            self._report("lds-race", pc, pc, f"LDS 0x{int(ordered[at]) % size:x}",
+                         int(state.wave_number[waves[at]]),
+                         int(state.wave_number[waves[at + 1]]),
+                         int(np.count_nonzero(clash)), "no s_barrier between them")
 
+    # --- global: judged at the end ---------------------------------------------------
     def _global_races(self):
-        parts = [p for p in self._global if not p[4]]
-        if not parts:
-            return []
-        address = np.concatenate([p[0] for p in parts])
-        group = np.concatenate([p[1] for p in parts])
-        wave = np.concatenate([p[2] for p in parts])
-        write = np.concatenate([np.full(p[0].size, p[3]) for p in parts])
-        pc = np.concatenate([np.full(p[0].size, p[5]) for p in parts])
-        return self._conflicts("global-race", address, group, write, pc, wave,
-                               "different work-groups, neither access atomic")
+        records = self._global
+        if not any(record[4] for record in records):
+            return
+        spans = [(int(a.min()), int(a.max()) + size, i) for i, (a, size, *_rest)
+                 in enumerate(records)]
+        suspects = set()
+        for i, record in enumerate(records):
+            if record[4] and not _distinct(record[0], record[1]):
+                suspects.add(i)
+        spans.sort()
+        for i, (start, end, a) in enumerate(spans):      # overlapping ranges, a write among them
+            for later in spans[i + 1:]:
+                if later[0] >= end:
+                    break
+                if records[a][4] or records[later[2]][4]:
+                    suspects.update((a, later[2]))
+        if suspects:
+            self._compare([records[i] for i in sorted(suspects)])
 
-    def _conflicts(self, rule, key, actor, write, pc, wave, why, lds=False):
-        order = np.lexsort((~write, key))
-        key, actor, write, pc, wave = key[order], actor[order], write[order], pc[order], \
-            wave[order]
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        low = np.minimum.reduceat(actor, starts)
-        high = np.maximum.reduceat(actor, starts)
-        written = np.logical_or.reduceat(write, starts)
-        racing = np.flatnonzero((low != high) & written)
-        found: dict = {}
+    def _compare(self, records):
+        """Byte by byte: bytes two work-groups touch, one of them writing."""
+        byte, group, wave, write, pc = [], [], [], [], []
+        for addresses, size, groups, numbers, writes, at in records:
+            spread = (addresses[:, None] + np.arange(size, dtype=np.int64)).reshape(-1)
+            byte.append(spread)
+            group.append(np.repeat(groups, size))
+            wave.append(np.repeat(numbers, size))
+            write.append(np.full(spread.size, writes))
+            pc.append(np.full(spread.size, at))
+        byte, group, wave = np.concatenate(byte), np.concatenate(group), np.concatenate(wave)
+        write, pc = np.concatenate(write), np.concatenate(pc)
+        order = np.lexsort((~write, byte))                # writes first within a byte
+        byte, group, wave, write, pc = (x[order] for x in (byte, group, wave, write, pc))
+        starts = np.flatnonzero(np.r_[True, byte[1:] != byte[:-1]])
+        mixed = np.minimum.reduceat(group, starts) != np.maximum.reduceat(group, starts)
+        racing = np.flatnonzero(mixed & np.logical_or.reduceat(write, starts))
+        ends = np.r_[starts[1:], byte.size]
         for index in racing.tolist():
-            start = starts[index]
-            end = starts[index + 1] if index + 1 < starts.size else key.size
-            first = start                                   # a write (writes sort first)
-            other = start + int(np.flatnonzero(actor[start:end] != actor[first])[0])
-            pair = (int(pc[first]), int(pc[other]))
-            if pair in found:
-                found[pair][1] += 1
-                continue
-            if len(found) >= MAX_REPORTS:
-                continue
-            address = int(key[start] // _EPOCHS % _LDS_SPAN) if lds else int(key[start])
-            found[pair] = [(address, int(wave[first]), int(wave[other]), bool(write[other])),
-                           1]
-        return [self._hazard(rule, pair, info, count, why, lds)
-                for pair, (info, count) in found.items()]
+            first = starts[index]
+            other = first + int(np.flatnonzero(group[first:ends[index]] != group[first])[0])
+            self._report("global-race", int(pc[first]), int(pc[other]),
+                         f"global 0x{int(byte[first]):x}", int(wave[first]), int(wave[other]),
+                         1, "different work-groups, neither access atomic",
+                         other_writes=bool(write[other]))
 
-    def _hazard(self, rule, pair, info, count, why, lds):
-        (pc, other_pc), (address, wave, other_wave, other_writes) = pair, info
-        space = "LDS" if lds else "global"
-        verb = "writes" if other_writes else "reads"
-        return Hazard(rule, self.function, other_pc, self._texts.get(other_pc, "?"), pc,
-                      self._texts.get(pc, "?"),
-                      f"{space} 0x{address:x}",
-                      f"wave {other_wave} {verb} what wave {wave} writes; {why}",
-                      wave=other_wave, count=count)
+    # --- reports -----------------------------------------------------------------------
+    def _report(self, rule, pc, other_pc, where, wave, other_wave, count, why,
+                other_writes=None):
+        key = (rule, pc, other_pc)
+        known = self._found.get(key)
+        if known is not None:
+            known[1] += count
+            return
+        if len(self._found) >= MAX_REPORTS:
+            return
+        verb = "touches" if other_writes is None else "writes" if other_writes else "reads"
+        hazard = Hazard(rule, self.function, other_pc, self._texts.get(other_pc, "?"), pc,
+                        self._texts.get(pc, "?"), where,
+                        f"wave {other_wave} {verb} what wave {wave} wrote or read; {why}",
+                        wave=other_wave)
+        self._found[key] = [hazard, count]
+
+    def races(self) -> list[Hazard]:
+        """Every race found, deduplicated by the two PCs (``count``: bytes involved)."""
+        self._global_races()
+        self._global = []
+        out = []
+        for hazard, count in self._found.values():
+            out.append(hazard if count == 1 else _with_count(hazard, count))
+        return out
+
+
+def _with_count(hazard, count):
+    from dataclasses import replace
+    return replace(hazard, count=count)
+
+
+def _distinct(addresses, size):
+    """Whether no two of ``addresses`` (chunks of ``size`` bytes) overlap: true at
+    once for the common increasing, non-overlapping lanes."""
+    if addresses.size < 2:
+        return True
+    step = np.diff(addresses)
+    if (step >= size).all():
+        return True
+    ordered = np.sort(addresses)
+    return bool((np.diff(ordered) >= size).all())
 
 
 def _group_key(ids):
