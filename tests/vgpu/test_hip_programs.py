@@ -139,3 +139,14 @@ def test_target_id_features_reach_the_runtime(mcpu, arch):
     the fat binary's entry for any setting still runs there."""
     lines = run("hip_device.hip", mcpu, mcpu.split(":")[0])
     assert any(line.startswith("name ") and f"gcnArchName {arch}," in line for line in lines)
+
+
+def test_kernels_check_clean():
+    """hipcc's kernels (shared memory with __syncthreads, atomics, wave intrinsics)
+    run under amdgpu-run --check: no hazard, no race reported."""
+    require_virtual_gpu()
+    done = run_on_virtual_gpu([program("hip_kernels.hip")], "--mcpu", "gfx900", "--check",
+                              "--timeout", str(KERNEL_TIMEOUT), timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "PASS hip_kernels"
+    assert [line for line in done.stderr.splitlines() if "hazard:" in line] == []

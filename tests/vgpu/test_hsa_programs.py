@@ -108,3 +108,18 @@ def test_exec_reports_a_missing_program():
     done = run_on_virtual_gpu(["/nonexistent/program"])
     assert done.returncode == 1
     assert done.stderr == "amdgpu-run: error: no such program: /nonexistent/program\n"
+
+
+def test_check_reports_hazards_of_programs(launcher):
+    """amdgpu-run --check --exec: the driver checks every kernel ROCr dispatches; a
+    scalar load read before its s_waitcnt is one 'hazard:' line, the kernel completes."""
+    program, code_object = launcher
+    done = run_on_virtual_gpu([program, code_object, "missing_wait"], "--check")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "completed"
+    hazards = [line for line in done.stderr.splitlines() if "hazard:" in line]
+    assert hazards == ["amdgpu-run: hazard: kernel missing_wait, wave 0, pc 0x8 "
+                       "'s_mov_b32 s3, s2' reads s2, loaded by 's_load_dword s2, s[0:1], 0x4' "
+                       "at pc 0x0; no s_waitcnt lgkmcnt(0) between"]
+    clean = run_on_virtual_gpu([program, code_object, "read_unmapped"], "--check")
+    assert not [line for line in clean.stderr.splitlines() if "hazard:" in line]

@@ -2,6 +2,7 @@
 // read_unmapped: reads the dword at address 0x10 (never mapped).
 // spin_forever:  branches to itself; only the watchdog ends it.
 // trap:          executes s_trap 2 (llvm.trap).
+// missing_wait:  reads a scalar load's result before s_waitcnt (completes; --check reports it).
 .amdgcn_target "amdgcn-amd-amdhsa--gfx900"
 .amdhsa_code_object_version 5
 
@@ -36,6 +37,17 @@ trap:
 .Ltrap_end:
   .size trap, .Ltrap_end-trap
 
+.globl missing_wait
+.p2align 8
+.type missing_wait,@function
+missing_wait:
+  s_load_dword s2, s[0:1], 0x4
+  s_mov_b32 s3, s2
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+.Lmissing_wait_end:
+  .size missing_wait, .Lmissing_wait_end-missing_wait
+
 .rodata
 .p2align 6
 .amdhsa_kernel read_unmapped
@@ -49,6 +61,12 @@ trap:
 .end_amdhsa_kernel
 .p2align 6
 .amdhsa_kernel trap
+  .amdhsa_next_free_vgpr 1
+  .amdhsa_next_free_sgpr 8
+.end_amdhsa_kernel
+.p2align 6
+.amdhsa_kernel missing_wait
+  .amdhsa_user_sgpr_dispatch_ptr 1
   .amdhsa_next_free_vgpr 1
   .amdhsa_next_free_sgpr 8
 .end_amdhsa_kernel
@@ -81,6 +99,17 @@ amdhsa.kernels:
     .args: []
   - .name: trap
     .symbol: trap.kd
+    .kernarg_segment_size: 0
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 1
+    .max_flat_workgroup_size: 64
+    .args: []
+  - .name: missing_wait
+    .symbol: missing_wait.kd
     .kernarg_segment_size: 0
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0
