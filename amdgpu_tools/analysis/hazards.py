@@ -34,7 +34,7 @@ from ..isa.effects import EXEC, VCC, VGPR_BASE, effects_of, is_vgpr, register_na
 from . import wait_states
 from .waitcnt import Counters
 
-RAW, WAW, WAR = "raw", "waw", "war"
+RAW, WAW, WAR, BARRIER = "raw", "waw", "war", "barrier"
 _COUNTER_NAMES = {"vm": "vmcnt", "lgkm": "lgkmcnt", "exp": "expcnt"}
 
 
@@ -65,6 +65,10 @@ class Hazard:
         """``kernel vadd, pc 0x1c 'v_add_f32 ...' reads v2, loaded by '...' at pc
         0x14; no s_waitcnt vmcnt between``."""
         where = f"{self.function}" + (f", wave {self.wave}" if self.wave is not None else "")
+        if self.rule == BARRIER:
+            return (f"{where}, pc 0x{self.pc:x} '{self.text}' lets other waves on while "
+                    f"'{self.source_text}' at pc 0x{self.source_pc:x} is still in flight; "
+                    f"{self.missing}" + (f" [{self.count} times]" if self.count > 1 else ""))
         verb = {RAW: "reads", WAW: "overwrites", WAR: "overwrites"}.get(
             self.rule, "accesses" if self.rule.endswith("-race") else "uses")
         text = (f"{where}, pc 0x{self.pc:x} '{self.text}' {verb} {self.register}, "
@@ -99,6 +103,10 @@ def step_counters(counters, address, inst, effects, report, drain_on_call=True):
     if inst.op == "s_waitcnt":
         counters.wait(inst.fields.get("simm16", 0))
         return
+    if inst.op == "s_barrier":
+        found = counters.outstanding()
+        if found is not None:
+            report(BARRIER, None, found, counters)
     if counters.any_pending():
         _check_pending(counters, effects, report)
     counters.issue(effects, address, inst.text())
@@ -127,7 +135,8 @@ def _check_pending(counters, effects, report):
 
 
 def _missing_wait(counter, pending, counters):
-    needed = counters.needed_wait(counter, pending)
+    needed = 0 if pending.distance == 0 and counters.state[counter].newest is pending \
+        else counters.needed_wait(counter, pending)
     return f"no s_waitcnt {_COUNTER_NAMES[counter]}({needed}) between"
 
 
@@ -157,12 +166,12 @@ def check_waitcnt(graph, effects, generation):
             def report(rule, register, source, state, address=address, inst=inst):
                 counter, pending = source
                 key = (rule, address, pending.pc)
-                if key in found:
+                if key not in found:
+                    found[key] = (set(), inst, pending, _missing_wait(counter, pending, state))
+                if register is not None:
                     found[key][0].add(register)
-                    return
-                found[key] = ({register}, inst, pending, _missing_wait(counter, pending, state))
             step_counters(counters, address, inst, effects.get(address), report)
-    return [Hazard(rule, f"{graph.kind} {graph.name}", address, inst.text(), pending.pc,
+    return [Hazard(rule, f"{graph.kind} {graph.name}".strip(), address, inst.text(), pending.pc,
                    pending.text, registers_text(registers, generation), missing,
                    _path(graph, pending.pc, address), section=graph.section)
             for (rule, address, _), (registers, inst, pending, missing) in found.items()]
@@ -176,7 +185,8 @@ def waitcnt_hazards(function, address, inst, found, generation, wave=None):
         key = (rule, pending.pc)
         if key not in grouped:
             grouped[key] = (set(), pending, _missing_wait(counter, pending, counters))
-        grouped[key][0].add(register)
+        if register is not None:
+            grouped[key][0].add(register)
     return [Hazard(rule, function, address, inst.text(), pending.pc, pending.text,
                    registers_text(registers, generation), missing, wave=wave)
             for (rule, _), (registers, pending, missing) in grouped.items()]
@@ -255,7 +265,7 @@ def check_wait_states(graph, effects, generation):
                    for j, passed in _earlier(i, predecessors, code, limit)
                    if code[j][0] in effects)
         for rule, source_address, source, passed, touched in rules.hits(inst, e, earlier):
-            hazard = wait_state_hazard(rule, f"{graph.kind} {graph.name}", address, inst,
+            hazard = wait_state_hazard(rule, f"{graph.kind} {graph.name}".strip(), address, inst,
                                        source_address, source, passed, touched, generation,
                                        _path(graph, source_address, address), graph.section)
             found.setdefault(hazard.key(), hazard)

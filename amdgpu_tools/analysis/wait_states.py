@@ -64,7 +64,7 @@ def _smrd_sgpr_reads(inst, effects, registers):
 def _lane_select(inst, effects, registers):
     if inst.op not in ("v_readlane_b32", "v_writelane_b32"):
         return frozenset()
-    select = inst.fields.get("src1")
+    select = inst.fields.get("src1", inst.fields.get("vsrc1"))   # VOP3 (GFX8+), VOP2 (SI/CI)
     return frozenset({select}) & registers if select is not None else frozenset()
 
 

@@ -66,13 +66,15 @@ class CounterState:
     outstanding: int = 0
     registers: dict = field(default_factory=dict)
     unordered: bool = False
+    #: the newest operation while any is outstanding (stores too: they own no register)
+    newest: Pending | None = None
 
     def copy(self):
-        return CounterState(self.outstanding, dict(self.registers), self.unordered)
+        return CounterState(self.outstanding, dict(self.registers), self.unordered, self.newest)
 
     def __eq__(self, other):
         return (self.outstanding == other.outstanding and self.unordered == other.unordered
-                and self.registers == other.registers)
+                and self.registers == other.registers and self.newest == other.newest)
 
 
 class Counters:
@@ -112,6 +114,16 @@ class Counters:
             return VM_CNT, vm
         return None
 
+    def outstanding(self):
+        """``(counter, Pending)`` of the newest operation still outstanding on any
+        counter, or None: an ``s_barrier`` needs none (the GCN manuals' rule
+        for data other waves read after it; LLVM waits for all before one)."""
+        for counter in COUNTERS:
+            state = self.state[counter]
+            if state.outstanding and state.newest is not None:
+                return counter, state.newest
+        return None
+
     def pending_read(self, register):
         """The outstanding EXP_CNT operation that still reads ``register``, or None."""
         return self.state[EXP_CNT].registers.get(register)
@@ -133,6 +145,7 @@ class Counters:
             state = self.state[counter]
             limit = self.limits[counter]
             state.outstanding = min(state.outstanding + 1, limit)
+            state.newest = Pending(0, pc, text, both)
             state.registers = {r: Pending(p.distance + 1, p.pc, p.text, p.both)
                                for r, p in state.registers.items() if p.distance + 1 < limit}
             if unordered:
@@ -160,6 +173,7 @@ class Counters:
         state.registers = {r: p for r, p in state.registers.items() if p.distance < count}
         if count == 0:
             state.unordered = False
+            state.newest = None
 
     def drain(self):
         """Every operation complete (after a call returns, at a function's entry)."""
@@ -178,8 +192,11 @@ class Counters:
                 if mine is None or pending.distance < mine.distance or (
                         pending.distance == mine.distance and pending.pc < mine.pc):
                     registers[register] = pending
+            newest = a.newest if b.newest is None or (
+                a.newest is not None and a.newest.pc <= b.newest.pc) else b.newest
             merged[counter] = CounterState(max(a.outstanding, b.outstanding), registers,
-                                           a.unordered or b.unordered)
+                                           a.unordered or b.unordered,
+                                           newest if max(a.outstanding, b.outstanding) else None)
         return Counters(self.generation, merged)
 
 

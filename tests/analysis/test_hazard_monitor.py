@@ -198,3 +198,63 @@ def test_amdgpu_run_check(tmp_path):
     good = subprocess.run([a if a != str(source) else str(SAMPLES / "vector_add.s")
                            for a in argv], capture_output=True, text=True)
     assert good.returncode == 0 and "hazard" not in good.stderr
+
+
+def run_lds_reduce(source, check=True):
+    device = Device("gfx900", check=check)
+    program = device.load(assemble(source, "gfx900"))
+    data = np.random.default_rng(4).random(512, dtype=np.float32)
+    partial = device.zeros(2, np.float32)
+    program["lds_reduce"](device.array(data), partial, grid=(512,), block=(256,))
+    device.synchronize()
+    assert np.allclose(partial.numpy(), data.reshape(2, 256).sum(axis=1), rtol=1e-5)
+    return device.hazards
+
+
+def test_lds_reduction_without_its_barriers():
+    """The sample's tree reduction: correct with its barriers, LDS races without
+    them (the executor's lockstep waves still compute the right sum)."""
+    source = (SAMPLES / "lds_reduce.s").read_text()
+    assert run_lds_reduce(source) == []
+    races = run_lds_reduce(source.replace("s_barrier", "s_nop 0"))
+    assert races and {h.rule for h in races} == {"lds-race"}
+
+
+WAIT_RULES = ("raw", "waw", "war", "barrier")
+
+
+def _without_wait(source, index):
+    lines = source.splitlines()
+    waits = [i for i, line in enumerate(lines) if line.strip().startswith("s_waitcnt")]
+    lines[waits[index]] = "  s_nop 0"
+    return "\n".join(lines) + "\n", len(waits)
+
+
+def test_each_deleted_wait_of_the_samples_is_reported_while_running():
+    """Every s_waitcnt of vector_add and lds_reduce deleted in turn: the run reports
+    it (and so does the static checker), and the results do not change. The wait
+    before lds_reduce's first s_barrier protects no register but the LDS store the
+    other waves read after the barrier: the barrier rule finds it."""
+    from amdgpu_tools.analysis.hazards import check_elf
+    from amdgpu_tools.elf.reader import read_elf
+    checked = 0
+    for name, run in (("vector_add.s", lambda text: vector_add(Device("gfx900", check=True),
+                                                                  text)),
+                      ("lds_reduce.s", run_lds_reduce)):
+        source = (SAMPLES / name).read_text()
+        _, count = _without_wait(source, 0)
+        for index in range(count):
+            mutant, _ = _without_wait(source, index)
+            static = [h for h in check_elf(read_elf(assemble(mutant, "gfx900")))
+                      if h.rule in WAIT_RULES]
+            if name == "vector_add.s":
+                device = Device("gfx900", check=True)
+                result, expected = vector_add(device, mutant)
+                assert np.array_equal(result, expected)
+                dynamic = device.hazards
+            else:
+                dynamic = run_lds_reduce(mutant)
+            dynamic = [h for h in dynamic if h.rule in WAIT_RULES]
+            assert static and dynamic, (name, index)
+            checked += 1
+    assert checked >= 6

@@ -23,6 +23,7 @@ import pytest
 
 from amdgpu_tools.analysis.cfg import build_cfg, control_flow_graphs
 from amdgpu_tools.analysis.hazards import check_elf, check_graph
+from amdgpu_tools.analysis.wait_states import WAIT_STATE_RULES
 from amdgpu_tools.asm import assemble
 from amdgpu_tools.elf.reader import read_elf
 from amdgpu_tools.isa import disassemble
@@ -156,6 +157,21 @@ def test_loop_carries_the_load_to_the_next_iteration():
     assert summary(hazards_of(body)) == [("raw", 0x0, 0x4, "v1")]
 
 
+def test_barrier_with_memory_in_flight():
+    found = hazards_of("""
+    ds_write_b32 v1, v3
+    s_barrier
+    s_waitcnt lgkmcnt(0)
+    s_barrier
+    global_store_dword v[4:5], v3, off
+    s_barrier
+    s_endpgm""")
+    assert summary(found) == [("barrier", 0x8, 0x0, ""), ("barrier", 0x1c, 0x14, "")]
+    assert found[0].describe() == (
+        "function, pc 0x8 's_barrier' lets other waves on while 'ds_write_b32 v1, v3' at "
+        "pc 0x0 is still in flight; no s_waitcnt lgkmcnt(0) between")
+
+
 def test_call_returns_with_counters_drained():
     assert hazards_of("""
     global_load_dword v1, v[4:5], off
@@ -226,6 +242,46 @@ def test_wait_state_boundary(rule, target, producer, consumer, states):
     filler = "\n    ".join(["s_mov_b32 s90, 0"] * states)
     assert hazards_of(f"    {producer}\n    {filler}\n    {consumer}\n    s_endpgm", target,
                       rule) == []
+
+
+GENERATION_TARGETS = {6: "gfx600", 7: "gfx700", 8: "gfx803", 9: "gfx900"}
+#: one producer/consumer pair per rule that assembles on every generation
+EXAMPLES = {
+    "setreg-getreg": ("s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s3",
+                      "s_getreg_b32 s2, hwreg(HW_REG_MODE, 0, 4)"),
+    "setreg-vskip": ("s_setreg_b32 hwreg(HW_REG_MODE, 28, 1), s3", "v_mov_b32 v0, v1"),
+    "setreg-rfe": ("s_setreg_b32 hwreg(HW_REG_TRAPSTS, 0, 4), s3", "s_rfe_b64 s[4:5]"),
+    "valu-sgpr-vmem": ("v_readfirstlane_b32 s8, v1", "buffer_load_dword v2, off, s[8:11], 0"),
+    "valu-sgpr-smrd": ("v_readfirstlane_b32 s4, v1", "s_load_dword s0, s[4:5], 0x0"),
+    "valu-sgpr-lane-select": ("v_readfirstlane_b32 s4, v1", "v_readlane_b32 s0, v2, s4"),
+    "valu-vcc-div-fmas": ("v_cmp_eq_u32 vcc, v1, v2", "v_div_fmas_f32 v0, v1, v2, v3"),
+    "valu-vgpr-dpp": ("v_add_f32 v1, v2, v3",
+                      "v_mov_b32_dpp v0, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"),
+    "valu-exec-dpp": ("v_cmpx_eq_u32 vcc, v1, v2",
+                      "v_mov_b32_dpp v0, v4 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"),
+    "valu-vccz-execz": ("v_cmp_eq_u32 vcc, v1, v2", "v_mov_b32 v0, src_vccz"),
+    "salu-m0-gds-sendmsg": ("s_mov_b32 m0, s0", "s_sendmsg sendmsg(MSG_INTERRUPT)"),
+    "salu-m0-movrel": ("s_mov_b32 m0, s0", "s_movrels_b32 s1, s2"),
+    "salu-m0-lds-dma": ("s_mov_b32 m0, s0", "buffer_load_dword off, s[8:11], 0 lds"),
+    "wide-store-data": ("buffer_store_dwordx4 v[0:3], off, s[8:11], 0", "v_mov_b32 v1, 0"),
+}
+EVERY_RULE = [(rule.name, generation) for rule in WAIT_STATE_RULES
+              for generation in rule.generations]
+
+
+def test_every_rule_has_an_example():
+    assert {rule.name for rule in WAIT_STATE_RULES} == set(EXAMPLES)
+
+
+@pytest.mark.parametrize("name,generation", EVERY_RULE, ids=[f"{n}-gfx{g}" for n, g in EVERY_RULE])
+def test_every_rule_on_every_generation(name, generation):
+    """Each rule at its exact boundary on each generation it holds for."""
+    rule = next(r for r in WAIT_STATE_RULES if r.name == name)
+    producer, consumer = EXAMPLES[name]
+    target = GENERATION_TARGETS[generation]
+    assert len(hazards_of(with_wait_states(producer, consumer, rule.states - 1), target,
+                          name)) == 1
+    assert hazards_of(with_wait_states(producer, consumer, rule.states), target, name) == []
 
 
 def test_rules_stay_in_their_generations():
