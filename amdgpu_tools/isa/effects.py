@@ -248,25 +248,18 @@ def _scalar(inst, b):
         b.counters.add(LGKM_CNT)
 
 
+#: the implicit operands above as (ops, side of the effects, registers)
+_IMPLICIT = ((SCC_WRITERS, "writes", (SCC,)), (SCC_READERS, "reads", (SCC,)),
+             (EXEC_READERS, "reads", EXEC), (EXEC_WRITERS, "writes", EXEC),
+             (VCC_READERS, "reads", VCC), (M0_READERS, "reads", M0),
+             (M0_WRITERS, "writes", M0), (INDEXED, "reads", M0))
+
+
 def _implicit(name, b):
-    if name in SCC_WRITERS:
-        b.writes.add(SCC)
-    if name in SCC_READERS:
-        b.reads.add(SCC)
-    if name in EXEC_READERS:
-        b.reads.update(EXEC)
-    if name in EXEC_WRITERS:
-        b.writes.update(EXEC)
-    if name in VCC_READERS:
-        b.reads.update(VCC)
-    if name in M0_READERS:
-        b.reads.update(M0)
-    if name in M0_WRITERS:
-        b.writes.update(M0)
-    if name in INDEXED:
-        b.indexed = True
-        b.reads.update(M0)
-    if name in SGPR_STACK:
+    for names, side, registers in _IMPLICIT:
+        if name in names:
+            getattr(b, side).update(registers)
+    if name in INDEXED or name in SGPR_STACK:
         b.indexed = True
 
 
