@@ -322,15 +322,23 @@ def _source_registers(inst, spec, kind, value, width):
     return _span(value, width)
 
 
+def _dpp_leaves_lanes(fields):
+    """DPP controls whose source lane can be out of range (row/wave shifts, row
+    broadcasts): without BOUND_CTRL those lanes keep the destination's old value."""
+    control = fields.get("dpp_ctrl", 0)
+    return 0x101 <= control <= 0x11F or control in (0x130, 0x138, 0x142, 0x143)
+
+
 def _writes_part_of_vdst(inst):
     """SDWA with a sub-dword dst_sel kept by dst_unused=PRESERVE, DPP rows or banks
-    masked off with bound_ctrl clear (the old value stays), GFX9 op_sel[3] writing the
-    high half: the rest of the destination lives on."""
+    masked off or a shift without BOUND_CTRL (the old value stays in those lanes),
+    GFX9 op_sel[3] writing the high half: the rest of the destination lives on."""
     fields = inst.fields
     if inst.encoding == "SDWA":
         return fields.get("dst_sel", 6) != 6 and fields.get("dst_unused", 0) == 2
     if inst.encoding == "DPP":
-        return fields.get("row_mask", 0xF) != 0xF or fields.get("bank_mask", 0xF) != 0xF
+        masked = fields.get("row_mask", 0xF) != 0xF or fields.get("bank_mask", 0xF) != 0xF
+        return masked or (not fields.get("bound_ctrl") and _dpp_leaves_lanes(fields))
     if inst.encoding == "VOP3" and (fields.get("op_sel", 0) >> 3) & 1:
         return True
     return False

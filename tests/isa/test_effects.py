@@ -83,6 +83,11 @@ CASES = [
      "exec v1", "v0", "", ""),
     ("gfx900", "v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0x5 bank_mask:0xf",
      "exec v0 v1", "v0", "", ""),
+    # a shift leaves lanes without a source: without bound_ctrl they keep v0's old value
+    ("gfx900", "v_mov_b32_dpp v0, v1 row_shl:1 row_mask:0xf bank_mask:0xf",
+     "exec v0 v1", "v0", "", ""),
+    ("gfx900", "v_mov_b32_dpp v0, v1 row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:0",
+     "exec v1", "v0", "", ""),
     ("gfx900", "v_mov_b32_sdwa v0, v1 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
                "src0_sel:WORD_0", "exec v0 v1", "v0", "", ""),
     ("gfx900", "v_add_f32_sdwa v0, s1, v2 dst_sel:DWORD dst_unused:UNUSED_PAD "
