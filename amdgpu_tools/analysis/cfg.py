@@ -180,6 +180,15 @@ class ControlFlowGraph:
         for block in self.blocks:
             yield from block.instructions
 
+    @property
+    def generation(self) -> int:
+        """The GCN generation its instructions were decoded for (9 when none says)."""
+        for _, inst in self.instructions():
+            target = getattr(inst, "target", None)
+            if target is not None:
+                return target.generation
+        return 9
+
 
 # --- building ---------------------------------------------------------------
 def build_cfg(code: Iterable[tuple], entry: int | None = None, end: int | None = None,

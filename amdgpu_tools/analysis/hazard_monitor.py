@@ -21,13 +21,13 @@ paths a wave did not take.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import replace
 
 import numpy as np
 
 from ..errors import KernelError
 from ..isa.effects import effects_of
 from . import wait_states
+from .race_monitor import RaceMonitor
 from .hazards import Hazard, step_counters, wait_state_hazard, waitcnt_hazards
 from .waitcnt import Counters
 
@@ -156,15 +156,13 @@ class HazardMonitor:
         key = hazard.key()
         known = self.reports.get(key)
         if known is None:
-            self.reports[key] = hazard if count == 1 else _with_count(hazard, count)
+            self.reports[key] = hazard if count == 1 else hazard.counted(count)
             if self.stop_at_first:
                 raise HazardError(hazard)
         else:
-            self.reports[key] = _with_count(known, known.count + count)
+            self.reports[key] = known.counted(known.count + count)
 
 
-def _with_count(hazard, count):
-    return replace(hazard, count=count)
 
 
 class DispatchChecker:
@@ -175,7 +173,6 @@ class DispatchChecker:
     access; ``finish()`` gives every report once the dispatch is over."""
 
     def __init__(self, kernel_name, generation, entry=0, private=None, stop_at_first=False):
-        from .race_monitor import RaceMonitor
         self.hazards = HazardMonitor(kernel_name, generation, entry, stop_at_first)
         self.races = RaceMonitor(kernel_name, entry, private)
 

@@ -28,9 +28,14 @@ from the producer to the consumer.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..elf import constants as C
+from ..isa import disassemble
 from ..isa.effects import EXEC, VCC, VGPR_BASE, effects_of, is_vgpr, register_name
+from ..isa.operands import layout, register_text
+from ..isa.targets import get_target, target_of_elf
+from .cfg import build_cfg, code_ranges, control_flow, control_flow_graphs
 from . import wait_states
 from .waitcnt import Counters
 
@@ -61,6 +66,10 @@ class Hazard:
     def key(self):
         return (self.rule, self.function, self.pc, self.source_pc, self.register)
 
+    def counted(self, count) -> "Hazard":
+        """The same report seen ``count`` times."""
+        return replace(self, count=count)
+
     def describe(self) -> str:
         """``kernel vadd, pc 0x1c 'v_add_f32 ...' reads v2, loaded by '...' at pc
         0x14; no s_waitcnt vmcnt between``."""
@@ -90,7 +99,8 @@ class Hazard:
 
 # --- wait counters ---------------------------------------------------------------------
 def _is_call(inst):
-    return inst.op in ("s_swappc_b64", "s_call_b64")
+    flow = control_flow(inst)
+    return flow is not None and flow.call
 
 
 def step_counters(counters, address, inst, effects, report, drain_on_call=True):
@@ -104,12 +114,12 @@ def step_counters(counters, address, inst, effects, report, drain_on_call=True):
         counters.wait(inst.fields.get("simm16", 0))
         return
     if inst.op == "s_barrier":
-        found = counters.outstanding()
+        found = counters.in_flight()
         if found is not None:
             report(BARRIER, None, found, counters)
     if counters.any_pending():
         _check_pending(counters, effects, report)
-    counters.issue(effects, address, inst.text())
+    counters.issue(effects, address, inst)
     if drain_on_call and _is_call(inst):
         counters.drain()
 
@@ -135,8 +145,7 @@ def _check_pending(counters, effects, report):
 
 
 def _missing_wait(counter, pending, counters):
-    needed = 0 if pending.distance == 0 and counters.state[counter].newest is pending \
-        else counters.needed_wait(counter, pending)
+    needed = counters.needed_wait(counter, pending)
     return f"no s_waitcnt {_COUNTER_NAMES[counter]}({needed}) between"
 
 
@@ -202,19 +211,22 @@ def registers_text(registers, generation=9):
         if pair <= registers:
             parts.append(name)
             registers -= pair
+    allocatable = layout(generation).sgpr_count
     runs = []
     for register in sorted(registers):
-        if runs and register == runs[-1][-1] + 1 and (register < 102 or is_vgpr(register)) \
-                and is_vgpr(register) == is_vgpr(runs[-1][0]):
+        ranged = register < allocatable or is_vgpr(register)
+        if runs and ranged and register == runs[-1][-1] + 1 and \
+                is_vgpr(register) == is_vgpr(runs[-1][0]):
             runs[-1].append(register)
         else:
             runs.append([register])
     for run in runs:
-        if len(run) == 1 or not (run[0] < 102 or is_vgpr(run[0])):
-            parts.extend(register_name(r, generation) for r in run)
+        if len(run) == 1:
+            parts.append(register_name(run[0], generation))
+        elif is_vgpr(run[0]):
+            parts.append(register_text("v", run[0] - VGPR_BASE, len(run)))
         else:
-            file, first = ("v", run[0] - VGPR_BASE) if is_vgpr(run[0]) else ("s", run[0])
-            parts.append(f"{file}[{first}:{first + len(run) - 1}]")
+            parts.append(register_text("s", run[0], len(run)))
     return ", ".join(parts)
 
 
@@ -319,8 +331,7 @@ def check_graph(graph, generation=None):
     effects = {address: effects_of(inst) for address, inst in graph.instructions()
                if getattr(inst, "info", None) is not None}
     if generation is None:
-        generation = next((inst.target.generation for _, inst in graph.instructions()
-                           if getattr(inst, "target", None) is not None), 9)
+        generation = graph.generation
     hazards = check_waitcnt(graph, effects, generation)
     hazards += check_wait_states(graph, effects, generation)
     return sorted(hazards, key=lambda h: (h.pc, h.rule, h.source_pc, h.register))
@@ -337,10 +348,6 @@ def check_elf(elf, target=None):
 
 
 def _graphs(elf, target):
-    from ..elf import constants as C
-    from ..isa import disassemble
-    from ..isa.targets import get_target, target_of_elf
-    from .cfg import build_cfg, code_ranges, control_flow_graphs
     target = target_of_elf(elf) if target is None else get_target(target)
     graphs = control_flow_graphs(elf, target)
     covered = {r.section.index for r in code_ranges(elf)}

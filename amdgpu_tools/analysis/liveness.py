@@ -97,7 +97,7 @@ def live_registers(graph) -> Liveness:
             if live != live_in_of_block[block.start]:
                 live_in_of_block[block.start] = live
                 changed = True
-    generation = _generation(graph)
+    generation = graph.generation
     counted_sgprs = _counted_sgprs(generation)
     lines = []
     for block in graph.blocks:
@@ -131,14 +131,6 @@ def _effects(inst):
     if getattr(inst, "info", None) is None:
         return None
     return effects_of(inst)
-
-
-def _generation(graph):
-    for _, inst in graph.instructions():
-        target = getattr(inst, "target", None)
-        if target is not None:
-            return target.generation
-    return 9
 
 
 def _counted_sgprs(generation) -> frozenset:

@@ -214,13 +214,10 @@ class RaceMonitor:
         self._global = []
         out = []
         for hazard, count in self._found.values():
-            out.append(hazard if count == 1 else _with_count(hazard, count))
+            out.append(hazard if count == 1 else hazard.counted(count))
         return out
 
 
-def _with_count(hazard, count):
-    from dataclasses import replace
-    return replace(hazard, count=count)
 
 
 def _distinct(addresses, size):

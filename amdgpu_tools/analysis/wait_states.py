@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..isa.effects import EXEC, M0, VCC, is_vgpr
+from ..isa.effects import EXEC, M0, SALU_ENCODINGS, VCC, is_valu, is_vgpr, is_vmem
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,17 +32,8 @@ class WaitStateRule:
     missing: str = field(default="")
 
 
-def _is_valu(inst):
-    return inst.encoding in ("VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DPP", "SDWA") or \
-        (inst.base_encoding or "").startswith("VOP")
-
-
 def _is_salu(inst):
-    return inst.encoding in ("SOP1", "SOP2", "SOPC", "SOPK")
-
-
-def _is_vmem(inst):
-    return inst.encoding in ("MUBUF", "MTBUF", "MIMG", "FLAT", "GLOBAL", "SCRATCH")
+    return inst.encoding in SALU_ENCODINGS
 
 
 def _sgprs(registers):
@@ -50,11 +41,11 @@ def _sgprs(registers):
 
 
 def _valu_sgpr_writes(inst, effects):
-    return _sgprs(effects.writes) - frozenset(EXEC) if _is_valu(inst) else frozenset()
+    return _sgprs(effects.writes) - frozenset(EXEC) if is_valu(inst) else frozenset()
 
 
 def _vmem_sgpr_reads(inst, effects, registers):
-    return _sgprs(effects.reads) & registers if _is_vmem(inst) else frozenset()
+    return _sgprs(effects.reads) & registers if is_vmem(inst) else frozenset()
 
 
 def _smrd_sgpr_reads(inst, effects, registers):
@@ -69,7 +60,7 @@ def _lane_select(inst, effects, registers):
 
 
 def _valu_vcc_writes(inst, effects):
-    return frozenset(VCC) & effects.writes if _is_valu(inst) else frozenset()
+    return frozenset(VCC) & effects.writes if is_valu(inst) else frozenset()
 
 
 def _div_fmas(inst, effects, registers):
@@ -77,7 +68,7 @@ def _div_fmas(inst, effects, registers):
 
 
 def _valu_vgpr_writes(inst, effects):
-    return frozenset(r for r in effects.writes if is_vgpr(r)) if _is_valu(inst) else frozenset()
+    return frozenset(r for r in effects.writes if is_vgpr(r)) if is_valu(inst) else frozenset()
 
 
 def _dpp_reads(inst, effects, registers):
@@ -87,7 +78,7 @@ def _dpp_reads(inst, effects, registers):
 
 
 def _valu_exec_writes(inst, effects):
-    return frozenset(EXEC) & effects.writes if _is_valu(inst) else frozenset()
+    return frozenset(EXEC) & effects.writes if is_valu(inst) else frozenset()
 
 
 def _dpp_any(inst, effects, registers):
@@ -95,11 +86,11 @@ def _dpp_any(inst, effects, registers):
 
 
 def _valu_vcc_exec_writes(inst, effects):
-    return frozenset(VCC + EXEC) & effects.writes if _is_valu(inst) else frozenset()
+    return frozenset(VCC + EXEC) & effects.writes if is_valu(inst) else frozenset()
 
 
 def _reads_vccz_execz(inst, effects, registers):
-    if not _is_valu(inst):
+    if not is_valu(inst):
         return frozenset()
     codes = {inst.fields.get(f) for f in ("src0", "src1", "src2")}
     touched = frozenset()
@@ -125,7 +116,7 @@ def _m0_movrel(inst, effects, registers):
 
 
 def _m0_lds_dma(inst, effects, registers):
-    uses = ("addtid" in inst.op or (_is_vmem(inst) and inst.fields.get("lds"))
+    uses = ("addtid" in inst.op or (is_vmem(inst) and inst.fields.get("lds"))
             or inst.encoding == "VINTRP" or 254 in {inst.fields.get("src0")})
     return registers if uses else frozenset()
 
@@ -134,7 +125,7 @@ _WIDE_STORES = ("_dwordx3", "_dwordx4", "_format_xyz", "_format_xyzw", "cmpswap_
 
 
 def _wide_store_data(inst, effects):
-    if not _is_vmem(inst) or not effects.store_data:
+    if not is_vmem(inst) or not effects.store_data:
         return frozenset()
     if len(effects.store_data) > 2 and (inst.op.endswith(_WIDE_STORES) or "store" in inst.op
                                          or "cmpswap" in inst.op):
@@ -178,7 +169,7 @@ def _setreg_vskip(inst, effects):
 
 
 def _vector_op(inst, effects, registers):
-    vector = _is_valu(inst) or _is_vmem(inst) or inst.encoding in ("DS", "EXP", "VINTRP")
+    vector = is_valu(inst) or is_vmem(inst) or inst.encoding in ("DS", "EXP", "VINTRP")
     return registers if vector else frozenset()
 
 
@@ -315,14 +306,9 @@ class RuleIndex:
         """``(rule, source_address, source, passed, touched)`` for every rule broken by
         ``inst`` (with ``effects``): ``earlier`` yields ``(address, instruction,
         effects, wait states passed since)`` for the instructions before it."""
-        consumed = self.consumed(inst, effects)
-        if not consumed:
+        if not self.consumed(inst, effects):
             return
         for source_address, source, source_effects, passed in earlier:
-            for rule, produced in self.produced(source, source_effects):
-                wanted = consumed.get(rule)
-                if wanted is None or passed >= rule.states:
-                    continue
-                touched = produced if wanted is EVERYTHING else wanted & produced
-                if touched:
+            for rule, touched in self.pair(source, source_effects, inst, effects):
+                if passed < rule.states:
                     yield rule, source_address, source, passed, touched

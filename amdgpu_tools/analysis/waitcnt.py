@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..isa.effects import EXP_CNT, LGKM_CNT, VM_CNT
+from ..isa.effects import EXP_CNT, LGKM_CNT, SMEM_ENCODINGS, VM_CNT
 from ..isa.spelling import waitcnt_decode, waitcnt_max
 
 COUNTERS = (VM_CNT, LGKM_CNT, EXP_CNT)
@@ -114,7 +114,7 @@ class Counters:
             return VM_CNT, vm
         return None
 
-    def outstanding(self):
+    def in_flight(self):
         """``(counter, Pending)`` of the newest operation still outstanding on any
         counter, or None: an ``s_barrier`` needs none (the GCN manuals' rule
         for data other waves read after it; LLVM waits for all before one)."""
@@ -135,11 +135,13 @@ class Counters:
         return pending.distance
 
     # --- transitions -----------------------------------------------------------------
-    def issue(self, effects, pc, text):
-        """Count ``effects``' memory operations, issued at ``pc``."""
+    def issue(self, effects, pc, inst):
+        """Count the memory operations of ``inst`` (with ``effects``), issued at ``pc``;
+        scalar memory operations may complete out of issue order."""
         if not effects.counters:
             return
-        unordered = _unordered(effects, text)
+        text = inst.text()
+        unordered = inst.encoding in SMEM_ENCODINGS
         both = VM_CNT in effects.counters and LGKM_CNT in effects.counters
         for counter in effects.counters:
             state = self.state[counter]
@@ -198,10 +200,3 @@ class Counters:
                                            a.unordered or b.unordered,
                                            newest if max(a.outstanding, b.outstanding) else None)
         return Counters(self.generation, merged)
-
-
-def _unordered(effects, text):
-    """Scalar memory operations may complete out of issue order."""
-    return text.startswith(("s_load", "s_buffer_load", "s_scratch_load", "s_memtime",
-                            "s_memrealtime", "s_atomic", "s_buffer_atomic", "s_dcache",
-                            "s_store", "s_buffer_store", "s_scratch_store", "s_atc_probe"))

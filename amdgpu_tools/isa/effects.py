@@ -46,6 +46,21 @@ M0 = (124,)
 EXEC = (126, 127)
 VGPR_BASE = codec.VGPR_BASE
 
+#: encodings by the unit that runs them (DPP and SDWA are VALU encodings)
+SALU_ENCODINGS = frozenset({"SOP1", "SOP2", "SOPC", "SOPK", "SOPP"})
+VALU_ENCODINGS = frozenset({"VOP1", "VOP2", "VOPC", "VOP3", "VOP3P", "DPP", "SDWA"})
+SMEM_ENCODINGS = frozenset({"SMEM", "SMRD"})
+VMEM_ENCODINGS = frozenset({"MUBUF", "MTBUF", "MIMG", "FLAT", "GLOBAL", "SCRATCH"})
+
+
+def is_valu(inst) -> bool:
+    return inst.encoding in VALU_ENCODINGS
+
+
+def is_vmem(inst) -> bool:
+    return inst.encoding in VMEM_ENCODINGS
+
+
 VM_CNT = "vm"
 LGKM_CNT = "lgkm"
 EXP_CNT = "exp"
@@ -377,7 +392,7 @@ def _smem_offset_registers(inst):
 
 def _is_atomic(name):
     return "_atomic_" in name or name.startswith(("s_atomic", "buffer_atomic", "flat_atomic",
-                                                  "global_atomic", "ds_"))
+                                                  "global_atomic"))
 
 
 # --- vector memory -----------------------------------------------------------------
@@ -513,11 +528,8 @@ def _interpolation(inst, b):
 
 
 _BY_ENCODING = {
-    "SOP1": _scalar, "SOP2": _scalar, "SOPC": _scalar, "SOPK": _scalar, "SOPP": _scalar,
-    "VOP1": _vector, "VOP2": _vector, "VOPC": _vector, "VOP3": _vector, "VOP3P": _vector,
-    "DPP": _vector, "SDWA": _vector,
-    "SMEM": _scalar_memory, "SMRD": _scalar_memory,
-    "MUBUF": _buffer, "MTBUF": _buffer,
-    "FLAT": _flat, "GLOBAL": _flat, "SCRATCH": _flat,
+    **dict.fromkeys(SALU_ENCODINGS, _scalar), **dict.fromkeys(VALU_ENCODINGS, _vector),
+    **dict.fromkeys(SMEM_ENCODINGS, _scalar_memory),
+    "MUBUF": _buffer, "MTBUF": _buffer, "FLAT": _flat, "GLOBAL": _flat, "SCRATCH": _flat,
     "DS": _ds, "MIMG": _mimg, "EXP": _export, "VINTRP": _interpolation,
 }

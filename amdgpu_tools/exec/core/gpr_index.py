@@ -34,7 +34,6 @@ M0_INDEX_BITS = 0xF0FF
 MODE_OFF = 1 << 16
 
 SRC0, SRC1, SRC2, DST = 1, 2, 4, 8
-VALU_ENCODINGS = frozenset({"VOP1", "VOP2", "VOPC", "VOP3", "VOP3P"})
 #: VALU ops whose ``vdst`` field names an SGPR
 SGPR_DESTINATION_OPS = frozenset({"v_readlane_b32", "v_readfirstlane_b32"})
 
@@ -78,11 +77,6 @@ def partition(state, indices):
             yield part, (0, 0, vskip)
         else:
             yield part, (key & 0xFF, (key >> 12) & 0xF, vskip)
-
-
-def is_valu(inst):
-    base = inst.base_encoding if inst.encoding in ("DPP", "SDWA") else inst.encoding
-    return base in VALU_ENCODINGS
 
 
 def indexed_fields(inst, index, enables, writes_vgpr_dst=True):

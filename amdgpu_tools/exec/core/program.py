@@ -21,6 +21,7 @@ import copy
 
 from ...errors import DecodeError, KernelError, MemoryFault, UnsupportedInstruction
 from ...isa import decode as isa_decode
+from ...isa.effects import SALU_ENCODINGS, SMEM_ENCODINGS, is_valu
 from . import gpr_index
 from .. import semantics  # noqa: F401  (registers every semantic)
 from .formats import BUILDERS
@@ -67,7 +68,7 @@ class Record:
         return self._text
 
 
-_SCALAR_ENCODINGS = frozenset(("SOP1", "SOP2", "SOPK", "SOPC", "SOPP", "SMRD", "SMEM"))
+_SCALAR_ENCODINGS = SALU_ENCODINGS | SMEM_ENCODINGS
 
 
 def _text(inst):
@@ -167,7 +168,7 @@ class Program:
         if vskip and record.is_vector:
             return Record(record.pc, record.inst, _skipped)
         inst = record.inst
-        if not enables or not gpr_index.is_valu(inst):
+        if not enables or not is_valu(inst):
             return record
         semantic = semantic_for(inst, self.generation)
         writes_vgpr = inst.op not in gpr_index.SGPR_DESTINATION_OPS and not (
