@@ -1,0 +1,85 @@
+"""MGPUSim's benchmark kernels on the executor: wall seconds, wave-instructions
+and wave-instructions per second of each benchmark's whole launch sequence.
+
+The code objects are MGPUSim's own gfx803 builds (bench/data/mgpusim, see its
+README); the host side of each benchmark is bench/mgpusim/<name>.py, which
+launches the kernels as MGPUSim's Go host code does and checks the result
+against NumPy. Sizes are MGPUSim's command-line options (``SIZES``); the
+seconds count only the launches (each run to completion), not building the
+inputs or the reference.
+
+Run one or a few: ``MGPUSIM_BENCH=nw,nbody python -m bench mgpusim`` or
+``python -m bench.bench_mgpusim nw nbody``; ``MGPUSIM_REPEATS=3`` runs each
+three times and reports the fastest (the machine may be shared; the default
+is one run, which includes the one-time decoding of each kernel). A missing
+code object is reported as skipped; a kernel that fails is reported with its
+error and the other benchmarks still run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+from bench.mgpusim import TARGET, Session, code_object
+
+#: benchmark -> (code object, keyword arguments of its ``run``), in run order
+SIZES = {
+    "nw": ("nw", {"length": 1536}),
+    "nbody": ("nbody", {"particles": 1024, "iterations": 8}),
+    "fir": ("fir", {"length": 262144, "taps": 16}),
+    "relu": ("relu", {"length": 4194304}),
+    "matrixtranspose": ("matrixtranspose", {"width": 2048}),
+    "atax": ("atax", {"nx": 2048, "ny": 2048}),
+    "bicg": ("bicg", {"nx": 2048, "ny": 2048}),
+    "bitonicsort": ("bitonicsort", {"length": 65536}),
+    "floydwarshall": ("floydwarshall", {"nodes": 128}),
+    "fastwalshtransform": ("fastwalshtransform", {"length": 262144}),
+    "kmeans": ("kmeans", {"points": 16384, "clusters": 5, "features": 32, "max_iter": 5}),
+    "simpleconvolution": ("simpleconvolution", {"width": 510, "height": 510, "mask_size": 5}),
+    "matrixmultiplication": ("matrixmultiplication", {"x": 256, "y": 256, "z": 256}),
+    "stencil2d": ("stencil2d", {"rows": 258, "cols": 258, "iterations": 4}),
+    "spmv": ("spmv", {"dim": 16384, "sparsity": 0.001}),
+    "pagerank": ("pagerank", {"nodes": 1024, "sparsity": 0.01, "iterations": 8}),
+}
+
+
+def selected(argv) -> list[str]:
+    """The benchmarks named on the command line or in MGPUSIM_BENCH (all by default)."""
+    names = list(argv) or [n for n in os.environ.get("MGPUSIM_BENCH", "").split(",") if n]
+    unknown = [n for n in names if n not in SIZES]
+    if unknown:
+        raise SystemExit(f"bench_mgpusim: unknown benchmark(s) {', '.join(unknown)} "
+                         f"(known: {', '.join(SIZES)})")
+    return names or list(SIZES)
+
+
+def run_one(device, name: str, repeats: int = 1) -> str:
+    """One benchmark's report line (skipped, failed or its figures)."""
+    obj, kwargs = SIZES[name]
+    if code_object(obj) is None:
+        return f"   {name:20s} skipped: bench/data/mgpusim/{obj}.hsaco is absent"
+    module = importlib.import_module(f"bench.mgpusim.{name}")
+    outcomes = []
+    for _ in range(repeats):
+        session = Session(device, obj)
+        try:
+            outcomes.append(module.run(session, **kwargs))
+        except Exception as error:        # a kernel the executor cannot run: report, go on
+            return f"   {name:20s} FAILED after {session.launches} launches: " \
+                   f"{type(error).__name__}: {error}"
+    wrong = [o for o in outcomes if not o.ok]
+    return (wrong or sorted(outcomes, key=lambda o: o.seconds))[0].line()
+
+
+def main(argv=()):
+    from amdgpu_tools import Device
+    device = Device(TARGET)
+    repeats = max(1, int(os.environ.get("MGPUSIM_REPEATS", "1")))
+    for name in selected(argv):
+        print(run_one(device, name, repeats), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
