@@ -22,7 +22,7 @@ import importlib
 import os
 import sys
 
-from bench.mgpusim import TARGET, Session, code_object
+from bench.mgpusim import TARGET, Session, Skip, code_object
 
 #: benchmark -> (code object, keyword arguments of its ``run``), in run order
 SIZES = {
@@ -42,6 +42,9 @@ SIZES = {
     "stencil2d": ("stencil2d", {"rows": 258, "cols": 258, "iterations": 4}),
     "spmv": ("spmv", {"dim": 16384, "sparsity": 0.001}),
     "pagerank": ("pagerank", {"nodes": 1024, "sparsity": 0.01, "iterations": 8}),
+    "aes": ("aes", {"length": 262144}),
+    "bfs": ("bfs", {"nodes": 8192, "degree": 8}),
+    "fft": ("fft", {"nbytes": 524288, "passes": 2}),
 }
 
 
@@ -66,6 +69,8 @@ def run_one(device, name: str, repeats: int = 1) -> str:
         session = Session(device, obj)
         try:
             outcomes.append(module.run(session, **kwargs))
+        except Skip as why:
+            return f"   {name:20s} skipped: {why}"
         except Exception as error:        # a kernel the executor cannot run: report, go on
             return f"   {name:20s} FAILED after {session.launches} launches: " \
                    f"{type(error).__name__}: {error}"

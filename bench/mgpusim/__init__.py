@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "mgpusim"
 TARGET = "gfx803"
 
@@ -35,10 +37,14 @@ def groups_of(n: int, size: int) -> int:
 def relative_error(got, want) -> float:
     """Largest deviation relative to the largest reference magnitude: the
     float32 results of a different summation order against float64."""
-    import numpy as np
     want = np.asarray(want, np.float64)
     scale = max(float(np.abs(want).max()), 1e-30)
     return float(np.abs(np.asarray(got, np.float64) - want).max()) / scale
+
+
+class Skip(Exception):
+    """A benchmark cannot run here (a reference package is missing): reported
+    as skipped, like a missing code object."""
 
 
 @dataclass
@@ -48,6 +54,7 @@ class Outcome:
     name: str
     size: str
     seconds: float
+    cpu_seconds: float
     launches: int
     wave_instructions: int
     lane_instructions: int
@@ -58,15 +65,17 @@ class Outcome:
         rate = self.wave_instructions / max(self.seconds, 1e-9)
         verdict = "OK" if self.ok else "WRONG"
         extra = f" ({self.detail})" if self.detail else ""
-        return (f"   {self.name:20s} {self.seconds:8.3f} s "
+        return (f"   {self.name:20s} {self.seconds:8.3f} s (cpu {self.cpu_seconds:7.3f} s) "
                 f"{self.wave_instructions:12,d} wave-instr {rate / 1e6:7.3f}M wave-instr/s {self.launches:4d} launches  "
                 f"result {verdict}  [{self.size}]{extra}")
 
 
 class Session:
     """A device plus the sums of the DispatchResults of every launch made
-    through ``launch``; the clock runs only inside launches, so building the
-    inputs and the NumPy reference do not count against the executor."""
+    through ``launch``; the clocks (wall and this process's CPU time, which
+    other processes on a shared machine do not inflate) run only inside
+    launches, so building the inputs and the NumPy reference do not count
+    against the executor."""
 
     def __init__(self, device, name: str):
         self.device = device
@@ -75,19 +84,21 @@ class Session:
         self.wave_instructions = 0
         self.lane_instructions = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
 
     def launch(self, kernel: str, *args, grid, block):
         """Run ``kernel`` to completion and add its counts (launches are
         synchronous: one AQL packet, waited on)."""
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         result = self.program[kernel](*args, grid=grid, block=block)
         self.device.synchronize()
         self.seconds += time.perf_counter() - start
+        self.cpu_seconds += time.process_time() - cpu
         self.launches += 1
         self.wave_instructions += result.wave_instructions
         self.lane_instructions += result.lane_instructions
         return result
 
     def outcome(self, name: str, size: str, ok: bool, detail: str = "") -> Outcome:
-        return Outcome(name, size, self.seconds, self.launches, self.wave_instructions,
-                       self.lane_instructions, bool(ok), detail)
+        return Outcome(name, size, self.seconds, self.cpu_seconds, self.launches,
+                       self.wave_instructions, self.lane_instructions, bool(ok), detail)

@@ -33,6 +33,9 @@ SMALL = {
     "stencil2d": {"rows": 34, "cols": 130, "iterations": 3},
     "spmv": {"dim": 512, "sparsity": 0.02},
     "pagerank": {"nodes": 128, "sparsity": 0.05, "iterations": 4},
+    "aes": {"length": 4096},
+    "bfs": {"nodes": 300, "degree": 4},
+    "fft": {"nbytes": 16384, "passes": 2},
 }
 
 
@@ -87,6 +90,8 @@ def test_nbody_reference_step_conserves_momentum():
 
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_benchmark_matches_numpy(name):
+    if name == "aes":
+        pytest.importorskip("cryptography")
     module = importlib.import_module(f"bench.mgpusim.{name}")
     outcome = module.run(session(name), **SMALL[name])
     assert outcome.ok, outcome.detail
@@ -125,3 +130,18 @@ def test_nbody_compare_rejects_a_drifted_body():
     drifted = want_pos.astype(np.float32)
     drifted[17, 1] += 0.01
     assert not nbody.compare(drifted, want_vel.astype(np.float32), want_pos, want_vel)[0]
+
+
+def test_aes_kernel_encrypts_the_fips197_aes256_example():
+    # FIPS-197 appendix C.3: key 00..1f, plaintext 00112233..ff
+    from bench.mgpusim import aes
+    run = session("aes")
+    box = aes.sbox()
+    assert (box[0x00], box[0x53]) == (0x63, 0xED)
+    key = aes.expand_key(aes.KEY, box)
+    assert (key[0], key[59]) == (0x00010203, 0x6D68DE36)
+    block = run.device.array(np.frombuffer(bytes.fromhex("00112233445566778899aabbccddeeff"),
+                                           np.uint8).copy())
+    run.launch("Encrypt", block, run.device.array(key), run.device.array(box),
+               grid=(1,), block=(64,))
+    assert block.numpy().tobytes().hex() == "8ea2b7ca516745bfeafc49904b496089"
