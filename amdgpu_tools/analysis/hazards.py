@@ -94,6 +94,8 @@ class Hazard:
             return "loaded by"
         if self.rule == WAR:
             return "still read by"
+        if self.rule.endswith("-race"):
+            return "also accessed by"
         return "written by"
 
 

@@ -16,9 +16,11 @@ Atomic accesses are never reported. Scratch (private) memory is per lane and
 never shared.
 
 LDS is watched through a shadow of each batch's LDS bytes: the last wave that
-wrote and read each byte, in which epoch and at which PC, checked and updated
-with NumPy at every access (one race per byte and access is caught; a byte
-read by two other waves before a write is reported against the last one).
+wrote each byte and the last two different waves that read it, in which epoch
+and at which PC, checked and updated with NumPy at every access. Two readers
+are enough: whenever two or more waves read a byte in one epoch, the last two
+different ones are two of them, so a write by any wave finds one that is not
+itself (wave A and B read, B writes: A is the race).
 Global accesses are kept as the instructions' address arrays and judged when
 the dispatch ends: arrays whose address ranges overlap no other array's (and
 whose own addresses never repeat) cannot race, so only the rest are expanded
@@ -35,18 +37,41 @@ from .hazards import Hazard
 MAX_REPORTS = 50
 
 
+#: the wave part of a shadow key
+_WAVE = (1 << 32) - 1
+
+
 class _Shadow:
-    """The last write and read of every LDS byte of one batch: ``epoch << 32 |
-    wave`` (-1: none) and the PC of each."""
+    """The last write, the last read and the read before it by another wave
+    (``prior``) of every LDS byte of one batch: ``epoch << 32 | wave`` (-1:
+    none) and the PC of each; ``first`` is scratch space for one access."""
 
     def __init__(self, size):
         self.write = np.full(size, -1, np.int64)
         self.write_pc = np.zeros(size, np.int32)
         self.read = np.full(size, -1, np.int64)
         self.read_pc = np.zeros(size, np.int32)
+        self.prior = np.full(size, -1, np.int64)
+        self.prior_pc = np.zeros(size, np.int32)
+        self.first = np.zeros(size, np.int64)
 
+    def record_read(self, index, key, pc):
+        """Readers ``key`` of bytes ``index`` (lanes in wave order, so a byte's
+        occurrences run from its lowest wave to its highest)."""
+        last = self.read[index]
+        moved = (last & _WAVE) != (key & _WAVE)
+        self.prior[index[moved]] = last[moved]
+        self.prior_pc[index[moved]] = self.read_pc[index[moved]]
+        self.read[index] = key                        # the last occurrence stays
+        self.read_pc[index] = pc
+        first = self.first
+        first[index[::-1]] = key[::-1]                # the first occurrence stays
+        first = first[index]
+        several = (first & _WAVE) != (key & _WAVE)   # two waves of this access
+        if several.any():
+            self.prior[index[several]] = first[several]
+            self.prior_pc[index[several]] = pc
 
-_WAVE = (1 << 32) - 1
 
 
 class RaceMonitor:
@@ -107,28 +132,29 @@ class RaceMonitor:
         index = (addresses[:, None] + np.arange(chunk_bytes, dtype=np.int64)).reshape(-1)
         key = np.repeat((self._epoch[owner] << 32) | owner, chunk_bytes)
         size = state.lds.shape[1]
-        self._lds_conflicts(shadow.write, shadow.write_pc, index, key, pc, size, state)
+        self._lds_conflicts(shadow.write, shadow.write_pc, True, index, key, pc, write, state)
         if write:
-            self._lds_conflicts(shadow.read, shadow.read_pc, index, key, pc, size, state)
+            self._lds_conflicts(shadow.read, shadow.read_pc, False, index, key, pc, True, state)
+            self._lds_conflicts(shadow.prior, shadow.prior_pc, False, index, key, pc, True, state)
             self._same_access(index, key & _WAVE, pc, size, state)
             shadow.write[index] = key
             shadow.write_pc[index] = pc
         else:
-            shadow.read[index] = key
-            shadow.read_pc[index] = pc
+            shadow.record_read(index, key, pc)
 
-    def _lds_conflicts(self, last, last_pc, index, key, pc, size, state):
-        """Accesses of ``index`` racing with the last access the shadow holds there:
-        another wave, the same epoch."""
+    def _lds_conflicts(self, last, last_pc, last_writes, index, key, pc, write, state):
+        """Accesses of ``index`` racing with the access the shadow ``last`` holds
+        there (a write when ``last_writes``): another wave, the same epoch."""
         other = last[index]
         clash = ((other ^ key) >> 32 == 0) & (other != key) & (other >= 0)
         if clash.any():
             at = int(np.flatnonzero(clash)[0])
             byte = int(index[at])
-            self._report("lds-race", int(last_pc[byte]), pc, f"LDS 0x{byte % size:x}",
-                         int(state.wave_number[other[at] & _WAVE]),
-                         int(state.wave_number[key[at] & _WAVE]),
-                         int(np.count_nonzero(clash)), "no s_barrier between them")
+            size = state.lds.shape[1]
+            self._report("lds-race", int(last_pc[byte]), last_writes,
+                         int(state.wave_number[other[at] & _WAVE]), pc, write,
+                         int(state.wave_number[key[at] & _WAVE]), f"LDS 0x{byte % size:x}",
+                         np.unique(index[clash]).size, "no s_barrier between them")
 
     def _same_access(self, index, wave, pc, size, state):
         """Two waves of one instruction's group writing one byte."""
@@ -139,10 +165,10 @@ class RaceMonitor:
         clash = (ordered[1:] == ordered[:-1]) & (waves[1:] != waves[:-1])
         if clash.any():
             at = int(np.flatnonzero(clash)[0])
-            self._report("lds-race", pc, pc, f"LDS 0x{int(ordered[at]) % size:x}",
-                         int(state.wave_number[waves[at]]),
-                         int(state.wave_number[waves[at + 1]]),
-                         int(np.count_nonzero(clash)), "no s_barrier between them")
+            self._report("lds-race", pc, True, int(state.wave_number[waves[at]]),
+                         pc, True, int(state.wave_number[waves[at + 1]]),
+                         f"LDS 0x{int(ordered[at]) % size:x}",
+                         np.unique(ordered[1:][clash]).size, "no s_barrier between them")
 
     # --- global: judged at the end ---------------------------------------------------
     def _global_races(self):
@@ -186,26 +212,27 @@ class RaceMonitor:
         for index in racing.tolist():
             first = starts[index]
             other = first + int(np.flatnonzero(group[first:ends[index]] != group[first])[0])
-            self._report("global-race", int(pc[first]), int(pc[other]),
-                         f"global 0x{int(byte[first]):x}", int(wave[first]), int(wave[other]),
-                         1, "different work-groups, neither access atomic",
-                         other_writes=bool(write[other]))
+            self._report("global-race", int(pc[first]), bool(write[first]), int(wave[first]),
+                         int(pc[other]), bool(write[other]), int(wave[other]),
+                         f"global 0x{int(byte[first]):x}", 1,
+                         "different work-groups, neither access atomic")
 
     # --- reports -----------------------------------------------------------------------
-    def _report(self, rule, pc, other_pc, where, wave, other_wave, count, why,
-                other_writes=None):
-        key = (rule, pc, other_pc)
+    def _report(self, rule, source_pc, source_writes, source_wave, pc, writes, wave, where,
+                count, why):
+        """One race: the access at ``pc`` of ``wave`` and the earlier one at
+        ``source_pc`` of ``source_wave`` touch ``where`` (``count`` bytes)."""
+        key = (rule, source_pc, pc)
         known = self._found.get(key)
         if known is not None:
             known[1] += count
             return
         if len(self._found) >= MAX_REPORTS:
             return
-        verb = "touches" if other_writes is None else "writes" if other_writes else "reads"
-        hazard = Hazard(rule, self.function, other_pc, self._texts.get(other_pc, "?"), pc,
-                        self._texts.get(pc, "?"), where,
-                        f"wave {other_wave} {verb} what wave {wave} wrote or read; {why}",
-                        wave=other_wave)
+        action = (f"wave {wave} {'writes' if writes else 'reads'} what wave {source_wave} "
+                  f"{'wrote' if source_writes else 'read'}")
+        hazard = Hazard(rule, self.function, pc, self._texts.get(pc, "?"), source_pc,
+                        self._texts.get(source_pc, "?"), where, f"{action}; {why}", wave=wave)
         self._found[key] = [hazard, count]
 
     def races(self) -> list[Hazard]:

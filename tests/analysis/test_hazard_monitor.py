@@ -166,6 +166,48 @@ def test_lds_race_without_barrier():
     assert "no s_barrier between them" in race.describe()
 
 
+READ_THEN_WRITE = {
+    # waves 0 and 1 read word 0 in turn, then wave 1 writes it: the race is
+    # with wave 0's read, which is no longer the last read of those bytes
+    "two reads": """
+  v_readfirstlane_b32 s12, v0
+  v_mov_b32 v1, 0
+  s_cmp_eq_u32 s12, 0
+  s_cbranch_scc0 wave1
+  ds_read_b32 v3, v1
+  s_waitcnt lgkmcnt(0)
+  s_branch done
+wave1:
+  ds_read_b32 v3, v1
+  s_waitcnt lgkmcnt(0)
+  ds_write_b32 v1, v0
+done:""",
+    # both waves read word 0 in one access, then wave 1 alone writes it
+    "one read": """
+  v_mov_b32 v1, 0
+  ds_read_b32 v3, v1
+  s_waitcnt lgkmcnt(0)
+  v_cmp_le_u32 vcc, 64, v0
+  s_and_b64 exec, exec, vcc
+  ds_write_b32 v1, v0""",
+}
+
+
+@pytest.mark.parametrize("case", sorted(READ_THEN_WRITE))
+def test_lds_write_races_with_an_earlier_reader(case):
+    device, _ = run_kernel(READ_THEN_WRITE[case], 128, 128, lds=256)
+    (race,) = device.hazards
+    assert race.rule == "lds-race" and race.register == "LDS 0x0"
+    assert race.source_text.startswith("ds_read_b32") and race.text.startswith("ds_write_b32")
+    assert "wave 1 writes what wave 0 read; no s_barrier between them [4 times]" in \
+        race.describe()
+    with_barrier = READ_THEN_WRITE[case].replace("s_waitcnt lgkmcnt(0)\n  v_cmp",
+                                                 "s_waitcnt lgkmcnt(0)\n  s_barrier\n  v_cmp")
+    if with_barrier != READ_THEN_WRITE[case]:
+        device, _ = run_kernel(with_barrier, 128, 128, lds=256)
+        assert device.hazards == []
+
+
 GLOBAL = """
   s_load_dwordx2 s[10:11], s[0:1], 0x0
   s_waitcnt lgkmcnt(0)
@@ -181,6 +223,34 @@ def test_global_race_between_work_groups_and_atomics_are_fine():
     assert race.rule == "global-race" and "different work-groups" in race.describe()
     device, out = run_kernel(GLOBAL.format(store="global_atomic_add v1, v2, s[10:11]"), 256, 64)
     assert device.hazards == [] and out[0] == 256
+
+
+SCALAR_READ = """
+  s_load_dwordx2 s[10:11], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_load_dword s13, s[10:11], 0x4
+  s_waitcnt lgkmcnt(0)
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc0 skip
+  v_mov_b32 v1, 4
+  v_mov_b32 v2, 5
+  {store}
+  s_waitcnt vmcnt(0)
+skip:"""
+
+
+def test_scalar_loads_race_with_another_work_groups_store():
+    """Every work-group reads word 1 with s_load; work-group 0 writes it."""
+    device, out = run_kernel(SCALAR_READ.format(store="global_store_dword v1, v2, s[10:11]"),
+                             256, 64)
+    (race,) = device.hazards
+    assert race.rule == "global-race" and race.register.startswith("global 0x")
+    assert race.source_text.startswith("global_store_dword")
+    assert race.text.startswith("s_load_dword s13")
+    assert "reads what wave 0 wrote; different work-groups" in race.describe()
+    device, out = run_kernel(SCALAR_READ.format(store="global_atomic_add v1, v2, s[10:11]"),
+                             256, 64)
+    assert device.hazards == [] and out[1] == 64 * 5
 
 
 def test_amdgpu_run_check(tmp_path):

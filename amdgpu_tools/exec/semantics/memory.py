@@ -116,7 +116,7 @@ def _guard(ctx, piece, action):
 
 
 # ------------------------------------------------------------- loads, stores
-def _watched(ctx, pieces, write, atomic):
+def watched(ctx, pieces, write, atomic):
     """Tell the state's memory watcher (a hazard checker) of an access, if one watches."""
     watch = ctx.state.memory_watch if ctx is not None else None
     if watch is not None:
@@ -126,7 +126,7 @@ def _watched(ctx, pieces, write, atomic):
 
 def load_pieces(ctx, pieces, shape, nbytes) -> np.ndarray:
     """Bytes of every lane's access: (n, 64, nbytes) uint8, zero where not read."""
-    _watched(ctx, pieces, False, False)
+    watched(ctx, pieces, False, False)
     out = np.zeros(shape + (nbytes,), np.uint8)
     for piece in pieces:
         if not piece.lanes.any():
@@ -152,7 +152,7 @@ def load_pieces(ctx, pieces, shape, nbytes) -> np.ndarray:
 
 def store_pieces(ctx, pieces, data: np.ndarray) -> None:
     """Write ``data`` ((n, 64, nbytes) uint8) for every valid chunk of the pieces."""
-    _watched(ctx, pieces, True, False)
+    watched(ctx, pieces, True, False)
     for piece in pieces:
         chunks = piece.addresses.shape[1]
         if chunks == 1 and piece.chunk_bytes == data.shape[-1] and \
@@ -462,7 +462,7 @@ def atomic_pieces(ctx, pieces, shape, op: str, width: int, data, data2=None):
     ``data`` / ``data2`` are (n, 64) arrays of the access width.  Atomics are
     all-or-nothing per lane: a lane with any invalid chunk does nothing.
     """
-    _watched(ctx, pieces, True, True)
+    watched(ctx, pieces, True, True)
     dtype = _U32 if width == 4 else _U64
     old = np.zeros(shape, dtype)
     for piece in pieces:

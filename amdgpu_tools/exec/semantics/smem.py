@@ -19,7 +19,7 @@ import numpy as np
 
 from ...errors import MemoryFault
 from ..addressing import decode_buffer_resource
-from .memory import atomic_serial, join64, split64
+from .memory import Piece, atomic_serial, join64, split64, watched
 from ..core.operands import scalar_getter
 from ..core.registry import builder
 
@@ -87,6 +87,17 @@ def _fault(ctx, fault, addresses):
                      wave_index=int(rows[0]) if rows.size else 0)
 
 
+def _watch(ctx, chunk, valid, write):
+    """Tell a hazard checker watching memory of a scalar access: one lane per
+    wave stands for the wave, each dword a chunk (atomics are never races and
+    are not reported)."""
+    if ctx.state.memory_watch is None:
+        return
+    lanes = np.zeros((ctx.n, 64), bool)
+    lanes[:, 0] = True
+    watched(ctx, [Piece(ctx.state.memory, lanes, chunk, valid, 4)], write, False)
+
+
 def _base_and_offset(ctx, offset_of, base_code, generation, buffer):
     """(base, offset, resource) per wave: the base comes from the buffer
     resource (s_buffer_*, returned as ``resource`` for range checks) or from
@@ -143,6 +154,7 @@ def _build_load(inst, program, dwords, buffer, offset_of=None):
         if buffer:
             valid = (offset[:, None] & ~_U64(3)) + np.arange(1, dwords + 1, dtype=_U64) * \
                 _U64(4) <= limit[:, None]
+        _watch(ctx, chunk, valid, False)
         values = np.zeros(chunk.shape, _U32)
         try:
             if valid.all():
@@ -166,6 +178,8 @@ def _build_store(inst, program, dwords, buffer, offset_of=None):
         base, offset, _ = _base_and_offset(ctx, offset_of, base_code, generation, buffer)
         addresses = (base + offset) & ~_U64(3)
         data = state.sgpr[data_code:data_code + dwords, sel].T
+        _watch(ctx, addresses[:, None] + np.arange(dwords, dtype=_U64) * _U64(4),
+               np.ones((ctx.n, dwords), bool), True)
         try:
             state.memory.scatter(addresses, np.ascontiguousarray(data, _U32).view(np.uint8))
         except MemoryFault as fault:
