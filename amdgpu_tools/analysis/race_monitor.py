@@ -15,12 +15,9 @@ Two kinds, as GCN's memory model has them for one dispatch:
 Atomic accesses are never reported. Scratch (private) memory is per lane and
 never shared.
 
-LDS is watched through a shadow of each batch's LDS bytes: the last wave that
-wrote each byte and the last two different waves that read it, in which epoch
-and at which PC, checked and updated with NumPy at every access. Two readers
-are enough: whenever two or more waves read a byte in one epoch, the last two
-different ones are two of them, so a write by any wave finds one that is not
-itself (wave A and B read, B writes: A is the race).
+LDS is watched through a shadow of each batch's LDS (``analysis.lds_shadow``):
+the last wave that wrote each byte and the last two different waves that read
+it, in which epoch and at which PC, checked and updated at every access.
 Global accesses are kept as the instructions' address arrays and judged when
 the dispatch ends: arrays whose address ranges overlap no other array's (and
 whose own addresses never repeat) cannot race, so only the rest are expanded
@@ -32,46 +29,10 @@ from __future__ import annotations
 import numpy as np
 
 from .hazards import Hazard
+from .lds_shadow import WAVE, LdsShadow
 
 #: most distinct races reported per dispatch (the rest are counted)
 MAX_REPORTS = 50
-
-
-#: the wave part of a shadow key
-_WAVE = (1 << 32) - 1
-
-
-class _Shadow:
-    """The last write, the last read and the read before it by another wave
-    (``prior``) of every LDS byte of one batch: ``epoch << 32 | wave`` (-1:
-    none) and the PC of each; ``first`` is scratch space for one access."""
-
-    def __init__(self, size):
-        self.write = np.full(size, -1, np.int64)
-        self.write_pc = np.zeros(size, np.int32)
-        self.read = np.full(size, -1, np.int64)
-        self.read_pc = np.zeros(size, np.int32)
-        self.prior = np.full(size, -1, np.int64)
-        self.prior_pc = np.zeros(size, np.int32)
-        self.first = np.zeros(size, np.int64)
-
-    def record_read(self, index, key, pc):
-        """Readers ``key`` of bytes ``index`` (lanes in wave order, so a byte's
-        occurrences run from its lowest wave to its highest)."""
-        last = self.read[index]
-        moved = (last & _WAVE) != (key & _WAVE)
-        self.prior[index[moved]] = last[moved]
-        self.prior_pc[index[moved]] = self.read_pc[index[moved]]
-        self.read[index] = key                        # the last occurrence stays
-        self.read_pc[index] = pc
-        first = self.first
-        first[index[::-1]] = key[::-1]                # the first occurrence stays
-        first = first[index]
-        several = (first & _WAVE) != (key & _WAVE)   # two waves of this access
-        if several.any():
-            self.prior[index[several]] = first[several]
-            self.prior_pc[index[several]] = pc
-
 
 
 class RaceMonitor:
@@ -127,48 +88,15 @@ class RaceMonitor:
     # --- LDS: the shadow -------------------------------------------------------------
     def _lds_access(self, state, addresses, chunk_bytes, owner, write, pc):
         if self._shadow is None:
-            self._shadow = _Shadow(state.lds.size)
-        shadow = self._shadow
-        index = (addresses[:, None] + np.arange(chunk_bytes, dtype=np.int64)).reshape(-1)
-        key = np.repeat((self._epoch[owner] << 32) | owner, chunk_bytes)
+            self._shadow = LdsShadow(state.lds.size)
+        key = (self._epoch[owner] << 32) | owner
         size = state.lds.shape[1]
-        self._lds_conflicts(shadow.write, shadow.write_pc, True, index, key, pc, write, state)
-        if write:
-            self._lds_conflicts(shadow.read, shadow.read_pc, False, index, key, pc, True, state)
-            self._lds_conflicts(shadow.prior, shadow.prior_pc, False, index, key, pc, True, state)
-            self._same_access(index, key & _WAVE, pc, size, state)
-            shadow.write[index] = key
-            shadow.write_pc[index] = pc
-        else:
-            shadow.record_read(index, key, pc)
-
-    def _lds_conflicts(self, last, last_pc, last_writes, index, key, pc, write, state):
-        """Accesses of ``index`` racing with the access the shadow ``last`` holds
-        there (a write when ``last_writes``): another wave, the same epoch."""
-        other = last[index]
-        clash = ((other ^ key) >> 32 == 0) & (other != key) & (other >= 0)
-        if clash.any():
-            at = int(np.flatnonzero(clash)[0])
-            byte = int(index[at])
-            size = state.lds.shape[1]
-            self._report("lds-race", int(last_pc[byte]), last_writes,
-                         int(state.wave_number[other[at] & _WAVE]), pc, write,
-                         int(state.wave_number[key[at] & _WAVE]), f"LDS 0x{byte % size:x}",
-                         np.unique(index[clash]).size, "no s_barrier between them")
-
-    def _same_access(self, index, wave, pc, size, state):
-        """Two waves of one instruction's group writing one byte."""
-        if wave.size < 2 or wave.min() == wave.max():
-            return
-        order = np.argsort(index, kind="stable")
-        ordered, waves = index[order], wave[order]
-        clash = (ordered[1:] == ordered[:-1]) & (waves[1:] != waves[:-1])
-        if clash.any():
-            at = int(np.flatnonzero(clash)[0])
-            self._report("lds-race", pc, True, int(state.wave_number[waves[at]]),
-                         pc, True, int(state.wave_number[waves[at + 1]]),
-                         f"LDS 0x{int(ordered[at]) % size:x}",
-                         np.unique(ordered[1:][clash]).size, "no s_barrier between them")
+        for found in self._shadow.access(addresses, chunk_bytes, key, write, pc):
+            self._report("lds-race", found.source_pc, found.source_writes,
+                         int(state.wave_number[found.source_key & WAVE]), pc, write,
+                         int(state.wave_number[found.key & WAVE]),
+                         f"LDS 0x{found.byte % size:x}", found.count,
+                         "no s_barrier between them")
 
     # --- global: judged at the end ---------------------------------------------------
     def _global_races(self):

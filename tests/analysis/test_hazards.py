@@ -294,6 +294,19 @@ def test_rules_stay_in_their_generations():
     assert not hazards_of(smrd, "gfx700", "valu-sgpr-smrd")
 
 
+@pytest.mark.parametrize("target", ["gfx803", "gfx900"])
+def test_vcc_read_as_a_constant_right_after_a_valu_writes_it_is_fine(target):
+    """The GCN3/Vega tables' "mixed use of VCC: alias vs SGPR#" row (1 wait state
+    before a VALU reads VCC as a constant) is about naming VCC's physical SGPRs
+    by number, which no encoding can do: every VCC operand is the alias. Read
+    literally it would flag clang's own code, which puts these pairs (from
+    wave_ops.cl at -O2) back to back with no s_nop."""
+    for consumer in ("v_cmp_ne_u64_e64 s[0:1], vcc, 0", "v_cmp_eq_u64_e32 vcc, vcc, v[10:11]",
+                     "v_cndmask_b32_e64 v1, 0, 1, vcc", "v_mov_b32 v1, vcc_lo"):
+        assert hazards_of(with_wait_states("v_cmp_ne_u32_e32 vcc, 0, v4", consumer, 0),
+                          target) == [], consumer
+
+
 def test_wait_states_are_counted_along_every_path():
     body = """
     v_readfirstlane_b32 s8, v1
