@@ -5,7 +5,8 @@
 # make test:  install and run the test suite (all but the tests marked long)
 # make test-long: the tests marked long (minutes each: e.g. rocRAND's XORWOW on the virtual GPU)
 # make bench: install and run the benchmarks
-# make fuzz:  install and run the fuzzers at full size (not part of make test)
+# make fuzz:  install and run the fuzzers at full size, and the hazard checker on every
+#             deleted-wait mutant of clang's e2e kernels while they run (not part of make test)
 #
 # The virtual environment makes a system Python marked externally managed (PEP 668:
 # Debian, Ubuntu) work as well as any other Python 3.10+; it sees the interpreter's
@@ -44,3 +45,6 @@ bench: setup
 
 fuzz: setup
 	$(VPYTHON) -m tools.fuzz
+	for config in clang-19:gfx900:-O2:5 clang-19:gfx803:-O2:4 clang-19:gfx700:-O2:5 \
+	              clang-14:gfx803:-O2:2; do \
+	  $(VPYTHON) -m tools.dynamic_mutants $$config || exit 1; done
