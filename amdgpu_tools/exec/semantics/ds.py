@@ -98,26 +98,51 @@ def _space(inst):
 
 
 def _dword_indices(ctx, generation, reg, offsets):
-    """Dword indices into the batch's LDS of every lane's accesses at ADDR + each offset.
+    """``(indices, lanes)``: dword indices into the batch's LDS of every lane's
+    accesses at ADDR + each offset, and the EXEC lanes that take part (None:
+    every lane; the indices of the others are 0 and must not be used).
 
-    The fast path of b32 accesses: only when every lane is active, every
-    access is in range without wrapping and dword-aligned (and the segment
-    size keeps rows aligned); otherwise None, and the general path (pieces,
-    range flags, 32-bit wrap-around) handles the access. Also None while a hazard
-    checker watches memory: the general path tells it of every access.
+    The fast path of b32 accesses: only when every active lane's access is in
+    range without wrapping and dword-aligned (and the segment size keeps rows
+    aligned); otherwise None, and the general path (pieces, range flags,
+    32-bit wrap-around) handles the access. Also None while a hazard checker
+    watches memory: the general path tells it of every access.
     """
     state = ctx.state
     size = state.lds.shape[1]
-    if size & 3 or any(offset & 3 for offset in offsets) or not ctx.every_lane_active() or \
-            state.memory_watch is not None:
+    if size & 3 or any(offset & 3 for offset in offsets) or state.memory_watch is not None:
         return None
     addr = state.vgpr[reg, ctx.sel]
+    lanes = None
+    if not ctx.every_lane_active():
+        lanes = ctx.exec_lanes()
+        if not lanes.any():
+            return None
+        addr = np.where(lanes, addr, _U32(0))
     limit = size if generation >= 9 else min(size, int(state.sgpr[_M0, ctx.sel].min()))
     if int(addr.max()) + max(offsets) + 4 > limit or \
             int(np.bitwise_or.reduce(addr, axis=None)) & 3:
         return None
     base = (state.wave_group[ctx.sel] * (size >> 2))[:, None] + (addr >> _U32(2))
-    return [base + (offset >> 2) if offset else base for offset in offsets]
+    return [base + (offset >> 2) if offset else base for offset in offsets], lanes
+
+
+def _take_dwords(ctx, index, lanes, vdst):
+    """VDST of the ``lanes`` (None: all) = the LDS dwords at ``index``."""
+    values = np.take(lds_memory(ctx.state).word_view(4), index)
+    if lanes is None:
+        ctx.state.vgpr[vdst, ctx.sel] = values
+    else:
+        ctx.state.write_vgpr(ctx.sel, vdst, values, lanes)
+
+
+def _put_dwords(ctx, index, lanes, source):
+    """The LDS dwords at ``index`` of the ``lanes`` (None: all) = VGPR ``source``."""
+    values = ctx.state.vgpr[source, ctx.sel]
+    if lanes is None:
+        lds_memory(ctx.state).word_view(4)[index] = values
+    else:
+        lds_memory(ctx.state).word_view(4)[index[lanes]] = values[lanes]
 
 
 def _lane_addresses(ctx, inst, extra_offset=0):
@@ -149,10 +174,10 @@ def _build_read(inst, program, nbytes, signed, d16=None):
 
     def run(ctx):
         if plain_dword:
-            indices = _dword_indices(ctx, generation, reg, (offset,))
-            if indices is not None:
-                ctx.state.vgpr[vdst, ctx.sel] = np.take(lds_memory(ctx.state).word_view(4),
-                                                        indices[0])
+            fast = _dword_indices(ctx, generation, reg, (offset,))
+            if fast is not None:
+                (index,), lanes = fast
+                _take_dwords(ctx, index, lanes, vdst)
                 return
         lanes = ctx.exec_lanes()
         piece = piece_at(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
@@ -174,10 +199,9 @@ def _build_read2(inst, program, nbytes, stride64):
         if fast:
             indices = _dword_indices(ctx, generation, reg, offsets)
             if indices is not None:
-                first, second = indices
-                words = lds_memory(ctx.state).word_view(4)
-                ctx.state.vgpr[vdst, ctx.sel] = np.take(words, first)
-                ctx.state.vgpr[vdst + 1, ctx.sel] = np.take(words, second)
+                (first, second), lanes = indices
+                _take_dwords(ctx, first, lanes, vdst)
+                _take_dwords(ctx, second, lanes, vdst + 1)
                 return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
@@ -216,10 +240,11 @@ def _build_write(inst, program, nbytes, high_half=False):
 
     def run(ctx):
         if plain_dword:
-            indices = _dword_indices(ctx, generation, reg, (offset,))
-            if indices is not None:
+            fast = _dword_indices(ctx, generation, reg, (offset,))
+            if fast is not None:
                 # lanes in order, so the highest lane wins a shared address
-                lds_memory(ctx.state).word_view(4)[indices[0]] = ctx.state.vgpr[data, ctx.sel]
+                (index,), lanes = fast
+                _put_dwords(ctx, index, lanes, data)
                 return
         lanes = ctx.exec_lanes()
         words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), dwords)
@@ -245,10 +270,9 @@ def _build_write2(inst, program, nbytes, stride64):
         if fast:
             indices = _dword_indices(ctx, generation, reg, (plan[0][0], plan[1][0]))
             if indices is not None:
-                first, second = indices
-                words = lds_memory(ctx.state).word_view(4)
-                words[first] = ctx.state.vgpr[sources[0], ctx.sel]
-                words[second] = ctx.state.vgpr[sources[1], ctx.sel]
+                (first, second), lanes = indices
+                _put_dwords(ctx, first, lanes, sources[0])
+                _put_dwords(ctx, second, lanes, sources[1])
                 return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
