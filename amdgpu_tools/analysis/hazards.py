@@ -35,6 +35,7 @@ from ..isa import disassemble
 from ..isa.effects import EXEC, VCC, VGPR_BASE, effects_of, is_vgpr, register_name
 from ..isa.operands import layout, register_text
 from ..isa.targets import get_target, target_of_elf
+from .calls import direct_targets
 from .cfg import build_cfg, code_ranges, control_flow, control_flow_graphs
 from . import wait_states
 from .waitcnt import Counters
@@ -105,11 +106,15 @@ def _is_call(inst):
     return flow is not None and flow.call
 
 
-def step_counters(counters, address, inst, effects, report, drain_on_call=True):
+def step_counters(counters, address, inst, effects, report, drain_on_call=True,
+                  returned=None):
     """Check one instruction against the outstanding operations, then apply it:
     ``report(rule, register, (counter, Pending), counters)`` for each hazard. A call
     drains the counters when ``drain_on_call`` (the static view: the callee is
-    not followed); a monitor following the wave into the callee says False."""
+    not followed, a compiled function waits for everything at its entry) and
+    then takes what the callee leaves outstanding when it returns, where
+    ``returned(address)`` knows it (``Callees``); a monitor following the wave
+    into the callee says False."""
     if effects is None:
         return
     if inst.op == "s_waitcnt":
@@ -124,6 +129,9 @@ def step_counters(counters, address, inst, effects, report, drain_on_call=True):
     counters.issue(effects, address, inst)
     if drain_on_call and _is_call(inst):
         counters.drain()
+        left = returned(address) if returned is not None else None
+        if left is not None:
+            counters.assign(left)
 
 
 def _check_pending(counters, effects, report):
@@ -151,23 +159,34 @@ def _missing_wait(counter, pending, counters):
     return f"no s_waitcnt {_COUNTER_NAMES[counter]}({needed}) between"
 
 
-def check_waitcnt(graph, effects, generation):
-    """``raw``/``waw``/``war`` hazards of one graph (see the module docstring)."""
-    entry = Counters(generation)
-    states = {graph.entry: entry}
+def _block_states(graph, effects, generation, returned):
+    """The counters at the start of every reachable block (joins keep the worst)."""
+    states = {graph.entry: Counters(generation)}
     work = deque([graph.entry])
     while work:
         start = work.popleft()
         block = graph.block_at(start)
-        counters = states[start].copy()
-        for address, inst in block.instructions:
-            step_counters(counters, address, inst, effects.get(address), lambda *a: None)
+        counters = _run_block(block, states[start], effects, returned)
         for successor in _successors(graph, block):
             old = states.get(successor)
             new = counters if old is None else old.join(counters)
             if old is None or new != old:
                 states[successor] = new.copy()
                 work.append(successor)
+    return states
+
+
+def _run_block(block, start, effects, returned):
+    counters = start.copy()
+    for address, inst in block.instructions:
+        step_counters(counters, address, inst, effects.get(address), lambda *a: None,
+                      returned=returned)
+    return counters
+
+
+def check_waitcnt(graph, effects, generation, returned=None):
+    """``raw``/``waw``/``war`` hazards of one graph (see the module docstring)."""
+    states = _block_states(graph, effects, generation, returned)
     found = {}
     for block in graph.blocks:
         if block.start not in states:
@@ -181,7 +200,8 @@ def check_waitcnt(graph, effects, generation):
                     found[key] = (set(), inst, pending, _missing_wait(counter, pending, state))
                 if register is not None:
                     found[key][0].add(register)
-            step_counters(counters, address, inst, effects.get(address), report)
+            step_counters(counters, address, inst, effects.get(address), report,
+                          returned=returned)
     return [Hazard(rule, f"{graph.kind} {graph.name}".strip(), address, inst.text(), pending.pc,
                    pending.text, registers_text(registers, generation), missing,
                    _path(graph, pending.pc, address), section=graph.section)
@@ -328,13 +348,79 @@ def _earlier(i, predecessors, code, limit):
 
 
 # --- entry points --------------------------------------------------------------------------
-def check_graph(graph, generation=None):
-    """Every hazard of one ``ControlFlowGraph``, in address order."""
-    effects = {address: effects_of(inst) for address, inst in graph.instructions()
-               if getattr(inst, "info", None) is not None}
+#: the SGPR pair of the return address in the AMDGPU calling convention
+#: (``s_swappc_b64 s[30:31], ...`` calls, ``s_setpc_b64 s[30:31]`` returns)
+RETURN_ADDRESS = 30
+
+
+class Callees:
+    """What the functions of one code object leave outstanding when they return:
+    the counters after the calls of a caller whose callee the call's block
+    names exactly (``analysis.calls``). A function starts drained (compiled
+    functions wait for everything at their entry) and returns with the join
+    of the counters at its ``s_setpc_b64 s[30:31]``; a tail jump to a known
+    function returns with that function's; a jump through other registers
+    adds nothing (where it goes is not known), and a recursive or unknown
+    callee counts as drained."""
+
+    def __init__(self, graphs):
+        self._by_entry = {graph.entry: graph for graph in graphs}
+        self._left: dict = {}
+
+    def returned(self, graph):
+        """``returned(address)`` for ``step_counters`` in ``graph``."""
+        targets = direct_targets(graph)
+
+        def returned(address):
+            target = targets.get(address)
+            return None if target is None else self.left_by(target)
+        return returned
+
+    def left_by(self, entry):
+        """The counters the function at ``entry`` returns with, or None."""
+        if entry in self._left:
+            return self._left[entry]
+        graph = self._by_entry.get(entry)
+        if graph is None:
+            return None
+        self._left[entry] = None                    # while in progress: recursion
+        self._left[entry] = self._returning(graph)
+        return self._left[entry]
+
+    def _returning(self, graph):
+        effects = _effects(graph)
+        returned = self.returned(graph)
+        states = _block_states(graph, effects, graph.generation, returned)
+        targets = direct_targets(graph)
+        left = None
+        for block in graph.blocks:
+            address, inst = block.instructions[-1]
+            if block.start not in states or inst.op != "s_setpc_b64":
+                continue
+            if address in targets:                  # a tail jump: the target returns
+                out = self.left_by(targets[address])
+            elif inst.fields.get("ssrc0") == RETURN_ADDRESS:
+                out = _run_block(block, states[block.start], effects, returned)
+            else:                                   # a jump to an unknown place
+                continue
+            if out is not None:
+                left = out if left is None else left.join(out)
+        return left if left is not None and left.any_outstanding() else None
+
+
+def _effects(graph):
+    return {address: effects_of(inst) for address, inst in graph.instructions()
+            if getattr(inst, "info", None) is not None}
+
+
+def check_graph(graph, generation=None, callees=None):
+    """Every hazard of one ``ControlFlowGraph``, in address order; ``callees``
+    (``Callees``) follows what functions leave outstanding after calls."""
+    effects = _effects(graph)
     if generation is None:
         generation = graph.generation
-    hazards = check_waitcnt(graph, effects, generation)
+    returned = callees.returned(graph) if callees is not None else None
+    hazards = check_waitcnt(graph, effects, generation, returned)
     hazards += check_wait_states(graph, effects, generation)
     return sorted(hazards, key=lambda h: (h.pc, h.rule, h.source_pc, h.register))
 
@@ -343,9 +429,12 @@ def check_elf(elf, target=None):
     """Every hazard of every kernel and function of a code object (ET_REL or ET_DYN);
     an executable section without a function symbol (bare assembly) is checked
     whole, as one graph named after the section."""
+    graphs = _graphs(elf, target)
+    # calls are resolved only in linked code: an object's literals are relocated later
+    callees = Callees(graphs) if elf.type == C.ET_DYN else None
     found = []
-    for graph in _graphs(elf, target):
-        found.extend(check_graph(graph))
+    for graph in graphs:
+        found.extend(check_graph(graph, callees=callees))
     return found
 
 

@@ -177,6 +177,14 @@ class Counters:
             state.unordered = False
             state.newest = None
 
+    def any_outstanding(self):
+        """Whether any operation is outstanding on any counter."""
+        return any(state.outstanding for state in self.state.values())
+
+    def assign(self, other):
+        """Become a copy of ``other`` (what a callee leaves outstanding)."""
+        self.state = {counter: state.copy() for counter, state in other.state.items()}
+
     def drain(self):
         """Every operation complete (after a call returns, at a function's entry)."""
         for counter in COUNTERS:
