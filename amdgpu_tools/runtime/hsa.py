@@ -85,8 +85,9 @@ class Agent:
         #: the processor with the feature settings asked for (``gfx900:xnack-``);
         #: a feature left out is "any", and loads accept every setting of it
         self.target_id = None if target is None else TargetId.of_device(target).check_supported()
-        #: every global region shares this device memory: its size is the limit
-        self.memory = DeviceMemory(capacity=memory_size)
+        #: every global region shares this device memory: its size is the limit;
+        #: MAP_SHARED pages, so a dispatch's work-groups may run in worker processes
+        self.memory = DeviceMemory(capacity=memory_size, shared=True)
         self.processor = PacketProcessor(self.memory, self.target, executor)
         self.compute_units = compute_units
         self.max_queues = max_queues

@@ -14,6 +14,13 @@ fancy-indexing operation.
 Thread safety: the map of allocations is one (bases, allocations) pair that
 ``allocate``/``free`` replace as a whole under a lock (copy on write), so a
 lookup from any thread sees a consistent map without locking.
+
+Processes: a ``shared`` memory backs every allocation with ``MAP_SHARED``
+pages (``shared_bytes``), so worker processes forked while a dispatch runs
+(``exec.core.workers``) work on the same bytes. In such a worker
+``atomic_guard`` is set: the atomics of ``exec.semantics.memory`` hold it
+around each read-modify-write, which makes them atomic with respect to the
+other workers. It is None otherwise (one process: nothing to pay).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import numpy as np
 
 from ..elf.structs import align_up
 from ..errors import MemoryFault, ResourceLimitError
+from .shared_bytes import SharedBytes
 
 #: First address handed out: keeps null and small integers unmapped.
 BASE_ADDRESS = 0x1_0000_0000
@@ -86,7 +94,7 @@ def check_allocation_request(size: int, align: int) -> None:
 class DeviceMemory:
     """The device's address space: allocate, free, read, write, gather, scatter."""
 
-    def __init__(self, capacity: int | None = None):
+    def __init__(self, capacity: int | None = None, *, shared: bool = False):
         #: (bases, allocations), sorted by base; replaced, never changed in place
         self._table: tuple[list[int], list[Allocation]] = ([], [])
         self._lock = threading.RLock()
@@ -94,6 +102,11 @@ class DeviceMemory:
         #: bytes the device has (None: no limit); ``allocate`` keeps ``in_use`` within it
         self.capacity = capacity
         self.in_use = 0
+        #: whether allocations live in MAP_SHARED memory (forked workers see them)
+        self.shared = shared
+        self._shared_bytes = SharedBytes() if shared else None
+        #: ``guard(addresses)``: a context manager a worker process's atomics hold
+        self.atomic_guard = None
 
     # ----------------------------------------------------------------- mapping
     def allocate(self, size: int, *, align: int = 256, kind: str = "global",
@@ -107,7 +120,8 @@ class DeviceMemory:
                     "device memory", size, self.capacity,
                     detail=f"{self.in_use} bytes in use, {self.capacity - self.in_use} free")
             try:
-                data = np.zeros(size, np.uint8)
+                data = self._shared_bytes.zeros(size) if self.shared else \
+                    np.zeros(size, np.uint8)
             except MemoryError:
                 raise ResourceLimitError("device memory", size, self.capacity or size,
                                          detail="the host cannot back an allocation this "
