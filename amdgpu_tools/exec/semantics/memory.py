@@ -310,7 +310,31 @@ def atomic_serial(backend, addresses, op: str, width: int, data, data2=None):
     Lanes hitting distinct addresses are applied together; a lane whose
     address an earlier lane also hit waits for a later round, so each lane
     sees exactly the value left by the lanes before it.
+
+    In a worker process of a dispatch (``exec.core.workers``) the backend's
+    ``atomic_guard`` is held around the read-modify-write, so that the other
+    workers' atomics on those addresses come wholly before or after it. Only
+    values that change are written back (``_store_changed``): a failed
+    compare-and-swap then cannot undo another process's plain store.
     """
+    guard = getattr(backend, "atomic_guard", None)
+    if guard is None:
+        return _atomic_serial(backend, addresses, op, width, data, data2)
+    with guard(addresses):
+        return _atomic_serial(backend, addresses, op, width, data, data2)
+
+
+def _store_changed(backend, addresses, new, before):
+    """Write ``new`` at ``addresses`` where it differs from ``before`` (what was read)."""
+    changed = new != before
+    if not changed.all():
+        addresses, new = addresses[changed], new[changed]
+        if not addresses.size:
+            return
+    backend.scatter(addresses, np.ascontiguousarray(new).reshape(-1, 1).view(np.uint8))
+
+
+def _atomic_serial(backend, addresses, op, width, data, data2):
     addresses = np.asarray(addresses, _U64)
     dtype = _U32 if width == 4 else _U64
     data = np.asarray(data, dtype)
@@ -332,7 +356,7 @@ def atomic_serial(backend, addresses, op: str, width: int, data, data2=None):
         args = (current, data[rows], width) + (() if data2 is None else (data2[rows],))
         with np.errstate(all="ignore"):
             new = np.asarray(fn(*args), dtype)
-        backend.scatter(addresses[rows], new.reshape(-1, 1).view(np.uint8))
+        _store_changed(backend, addresses[rows], new, current)
         old[rows] = current
     return old
 
@@ -363,7 +387,7 @@ def _atomic_sum(backend, addresses, op, width, data, dtype):
     else:
         old_sorted = memory[group_of] - earlier
         new = memory - totals
-    backend.scatter(unique, np.ascontiguousarray(new, dtype).reshape(-1, 1).view(np.uint8))
+    _store_changed(backend, unique, np.asarray(new, dtype), memory)
     old = np.empty(addresses.size, dtype)
     old[order] = old_sorted
     return old
@@ -402,8 +426,8 @@ def _atomic_scan(backend, addresses, fn, width, data, dtype):
     previous = np.r_[scan[:1], scan[:-1]]
     old_sorted = np.where(starts, before, np.asarray(fn(before, previous, width), dtype))
     last = np.r_[first[1:], order.size] - 1
-    final = np.ascontiguousarray(np.asarray(fn(memory, scan[last], width), dtype))
-    backend.scatter(sorted_addresses[first], final.reshape(-1, 1).view(np.uint8))
+    final = np.asarray(fn(memory, scan[last], width), dtype)
+    _store_changed(backend, sorted_addresses[first], final, memory)
     old = np.empty(addresses.size, dtype)
     old[order] = old_sorted
     return old
@@ -431,6 +455,7 @@ def _atomic_chain(backend, addresses, fn, width, data, data2, dtype):
     group = np.cumsum(starts) - 1
     first = np.flatnonzero(starts)
     current = np.array(backend.gather(sorted_addresses[first], width).view(dtype)[:, 0])
+    read = current.copy()
     data = np.asarray(data, dtype)[order]
     data2 = None if data2 is None else np.asarray(data2, dtype)[order]
     count = order.size
@@ -449,8 +474,7 @@ def _atomic_chain(backend, addresses, fn, width, data, data2, dtype):
         pending &= ~resolved
         changed = first_change < count
         current[changed] = new[first_change[changed]]
-    backend.scatter(sorted_addresses[first], np.ascontiguousarray(current).reshape(-1, 1)
-                    .view(np.uint8))
+    _store_changed(backend, sorted_addresses[first], current, read)
     old = np.empty(count, dtype)
     old[order] = old_sorted
     return old
@@ -488,7 +512,8 @@ def atomic_pieces(ctx, pieces, shape, op: str, width: int, data, data2=None):
 def _atomic_chunked(backend, addresses, chunk_bytes, op, width, data, data2):
     """An atomic on values stored in scattered chunks (a 64-bit value in swizzled
     private memory).  Such addresses belong to one lane each, so no two lanes
-    collide and one read-modify-write pass is exact."""
+    collide and one read-modify-write pass is exact (private memory: no other
+    process touches it, so no guard is needed)."""
     dtype = _U32 if width == 4 else _U64
     flat = addresses.reshape(-1)
     current = backend.gather(flat, chunk_bytes).reshape(addresses.shape[0], width)
