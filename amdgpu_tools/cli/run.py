@@ -113,6 +113,11 @@ def _print_profile(result):
               help="Watch every kernel for hazards (missing s_waitcnt, missing wait states, "
                    "LDS/global data races): one 'hazard:' line each on stderr, exit status 1 "
                    "when any (with --exec: lines only). Results are unchanged.")
+@click.option("--jobs", type=click.IntRange(min=1), metavar="N",
+              help="Run a dispatch's work-groups in up to N worker processes (default: one "
+                   "per core). One process runs dispatches of fewer than 256 waves and those "
+                   "that are traced, profiled or checked, call hostcall services, use GDS/GWS "
+                   "or interrupts, or make indirect calls; --exec always uses one.")
 @click.option("--print-limit", default=256, show_default=True,
               help="Print buffers with at most this many elements.")
 @click.option("--print-env", is_flag=True,
@@ -123,7 +128,7 @@ def _print_profile(result):
                    "everything after it goes to PROGRAM.")
 def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, info,
             max_instructions, timeout, trace, profile, check, print_limit, print_env,
-            exec_program=None, exec_args=(), profile_html=None):
+            exec_program=None, exec_args=(), profile_html=None, jobs=None):
     """Run a kernel of an AMDGPU code object on the embedded GCN executor, or a
     ROCm program on the virtual GPU (--exec)."""
     from ..runtime.api import Device
@@ -144,7 +149,7 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
     hazards = []
 
     def make_device():
-        device = Device(mcpu, limits=limits, trace=trace_options, check=check)
+        device = Device(mcpu, limits=limits, trace=trace_options, check=check, jobs=jobs)
         if check:
             device.agent.processor.hazard_sink = lambda found: _print_hazards(found, hazards)
         return device if launches is None else _recording(device, launches)

@@ -9,6 +9,7 @@ the packet's sizes and the addresses the ABI puts into user SGPRs.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -145,6 +146,15 @@ class TraceOptions:
         return cls(waves=waves, sink=sink, profile=profile)
 
 
+def default_jobs() -> int:
+    """Processes a dispatch may use by default: the cores this process may run
+    on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 @dataclass
 class DispatchRequest:
     """One kernel dispatch, as the packet processor hands it to the executor."""
@@ -180,6 +190,9 @@ class DispatchRequest:
     #: ``before(ctx)`` before each instruction, ``memory(ctx, piece, write, atomic)``
     #: for each memory access; None: nothing is watched (and nothing costs)
     checker: object = None
+    #: most processes the work-groups may run in (``exec.core.parallel`` says
+    #: when a dispatch uses more than this one; its memory must be ``shared``)
+    jobs: int = 1
 
 
 @dataclass

@@ -89,6 +89,9 @@ class PacketProcessor:
         self.host_services: dict[int, object] = {}
         self.limits = ExecutionLimits()
         self.trace = None
+        #: most worker processes a dispatch's work-groups may run in
+        #: (``DispatchRequest.jobs``; the memory must be shared for more than 1)
+        self.jobs = 1
         #: hazard checking of every dispatch: None (off), "report" (collect into
         #: ``hazards``) or "stop" (the first hazard stops its kernel as a fault would)
         self.check = None
@@ -261,7 +264,7 @@ class PacketProcessor:
             private_segment_size=packet["private_segment_size"],
             limits=self.limits, trace=self.trace,
             host_service=self.host_services.get(packet["kernarg_address"]), gds=self.gds,
-            interrupt=self.interrupt_hook, checker=self._checker(kernel))
+            interrupt=self.interrupt_hook, checker=self._checker(kernel), jobs=self.jobs)
         try:
             result = self.executor(request)
         except MemoryFault as fault:

@@ -28,6 +28,17 @@ run. A whole round in which nothing but deferred waves ran is a deadlock.
 MODE is per wave but the float flags the ALU semantics read are per batch:
 once some wave wrote MODE[9:0], each group runs with its own MODE applied,
 and a group whose waves disagree runs one part per MODE value.
+
+Several processes (``request.jobs``; ``parallel`` says when): the batches
+are made no larger than an even share, and worker ``w`` of ``n`` runs
+batches ``w, w + n, w + 2n...`` in order (``workers`` forks them). So the
+first ``n`` batches run at the same time, and a work-group waiting for
+another (a spin lock, decoupled look-back) makes progress when the other is
+in the same batch, an earlier one, or one running at the same time in
+another worker: those are the work-groups "resident" with it, as on a GPU.
+A wave's number (in messages) is the one it has in one process; each worker
+has its own scratch wave slots. The instruction budget of the watchdog
+applies to each worker's share; the clock's deadline is the dispatch's.
 """
 
 from __future__ import annotations
@@ -37,7 +48,7 @@ import time
 import numpy as np
 
 from ...errors import KernelError, MemoryFault, WatchdogTimeout
-from . import gpr_index
+from . import gpr_index, parallel, workers
 from .. import setup as setup_mod
 from .context import BARRIER, END, Branch, Context, Jump, Retry
 from ..launch import DispatchResult
@@ -83,25 +94,82 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     vgprs = max(int(setup.vgpr_count), 1)
     groups_per_batch = _groups_per_batch(request, vgprs)
     waves_per_group = -(-_product(request.workgroup_size) // 64)
-    layout = setup_mod.prepare_dispatch(request, resident_waves=groups_per_batch * waves_per_group)
     program = Program(request.memory, request.target, request, decode=decode)
+    jobs = 1
+    if getattr(request, "jobs", 1) > 1:
+        groups_per_batch, jobs = _parallel_plan(request, program, groups_per_batch,
+                                                waves_per_group, initializer, decode)
+    layout = setup_mod.prepare_dispatch(
+        request, resident_waves=jobs * groups_per_batch * waves_per_group)
     tracer = Tracer(request.trace, request.checker)
     budget = _Budget(request.limits, started)
     try:
         group_ids = setup_mod.shared_workgroup_ids(layout)
-        first_wave = 0
-        for start in range(0, len(group_ids), groups_per_batch):
-            chunk = group_ids[start:start + groups_per_batch]
-            state = _make_state(request, layout, chunk, first_wave, initializer)
-            Scheduler(state, program, request, result, tracer, budget).run()
-            first_wave += state.num_waves
-            result.waves += state.num_waves
+        if jobs > 1:
+            _run_in_workers(request, layout, program, group_ids, groups_per_batch,
+                            waves_per_group, jobs, budget, result)
+        else:
+            first_wave = 0
+            for start in range(0, len(group_ids), groups_per_batch):
+                chunk = group_ids[start:start + groups_per_batch]
+                state = _make_state(request, layout, chunk, first_wave, initializer)
+                Scheduler(state, program, request, result, tracer, budget).run()
+                first_wave += state.num_waves
+                result.waves += state.num_waves
     finally:
         setup_mod.release_dispatch(layout)
     result.seconds = time.monotonic() - started
     result.profile = tracer.profile
     result.lane_profile = tracer.lane_profile
     return result
+
+
+def _parallel_plan(request, program, groups_per_batch, waves_per_group, initializer, decode):
+    """(work-groups per batch, worker processes) of a dispatch that asks for jobs."""
+    counts = [-(-int(g) // int(b)) for g, b in zip(request.grid_size, request.workgroup_size)]
+    total_groups = counts[0] * counts[1] * counts[2]
+    jobs = parallel.worker_count(request, program, total_groups, total_groups * waves_per_group,
+                                 initializer, decode)
+    if jobs <= 1:
+        return groups_per_batch, 1
+    private = max(int(request.private_segment_size or 0),
+                  int(request.setup.private_segment_fixed_size or 0))
+    wave_bytes = -(-private * 64 // setup_mod.SCRATCH_WAVE_ALIGNMENT) * \
+        setup_mod.SCRATCH_WAVE_ALIGNMENT
+    groups = parallel.batch_groups(groups_per_batch, total_groups, jobs, waves_per_group,
+                                   wave_bytes, SCRATCH_BUDGET_BYTES)
+    return groups, min(jobs, -(-total_groups // groups))
+
+
+def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves_per_group,
+                    jobs, budget, result):
+    """Run the batches in ``jobs`` forked processes (batch ``b`` in worker
+    ``b % jobs``) and add up what they report."""
+    starts = list(range(0, len(group_ids), groups_per_batch))
+    waves = -(-setup_mod.workgroup_extent(layout, group_ids).prod(axis=1) // 64)
+    first_waves = np.concatenate(([0], np.cumsum(waves)))[starts].tolist()
+    slot_stride = groups_per_batch * waves_per_group
+    memory = request.memory
+    stripes = workers.atomic_stripes()
+
+    def share(worker):
+        memory.atomic_guard = stripes
+        mine = DispatchResult()
+        tracer = Tracer(None, None)
+        for batch in range(worker, len(starts), jobs):
+            chunk = group_ids[starts[batch]:starts[batch] + groups_per_batch]
+            state = _make_state(request, layout, chunk, first_waves[batch], None,
+                                slot=worker * slot_stride)
+            Scheduler(state, program, request, mine, tracer, budget).run()
+            mine.waves += state.num_waves
+        return mine.wave_instructions, mine.lane_instructions, mine.waves
+
+    reports = workers.run_forked(jobs, share, deadline=budget.deadline,
+                                 describe=f"kernel '{request.kernel_name}': worker")
+    for wave_instructions, lane_instructions, wave_count in reports:
+        result.wave_instructions += wave_instructions
+        result.lane_instructions += lane_instructions
+        result.waves += wave_count
 
 
 def _product(sizes) -> int:
@@ -122,9 +190,12 @@ def _groups_per_batch(request, vgprs):
     return max(1, min(waves // waves_per_group, LDS_BUDGET_BYTES // lds))
 
 
-def _make_state(request, layout, group_ids, first_wave, initializer):
-    """A WaveState for the work-groups ``group_ids`` with their initial registers."""
-    init = setup_mod.initial_wave_state(layout, group_ids, first_wave_slot=first_wave)
+def _make_state(request, layout, group_ids, first_wave, initializer, slot=None):
+    """A WaveState for the work-groups ``group_ids`` with their initial registers;
+    its waves are numbered from ``first_wave`` and take scratch wave slots from
+    ``slot`` (default: ``first_wave``)."""
+    init = setup_mod.initial_wave_state(
+        layout, group_ids, first_wave_slot=first_wave if slot is None else slot)
     waves = init.exec_mask.shape[0]
     state = WaveState(target=request.target, num_waves=waves,
                       vgpr_count=int(request.setup.vgpr_count), num_groups=len(group_ids),
