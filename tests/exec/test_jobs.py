@@ -1,0 +1,413 @@
+"""Work-groups in several worker processes (``Device(jobs=N)``, ``--jobs``).
+
+Small grids are cut into many small batches (``MAX_BATCH_WAVES`` and
+``MIN_PARALLEL_WAVES`` lowered), so that the worker path runs in a fraction
+of a second; ``forks`` records every ``run_forked`` call, so a test knows
+that its dispatch really ran in workers. Kernels: the assembly samples, the
+scheduler tests' global mutex and ticket lock (assembled by amdgpu-as), and
+small kernels of this file.
+"""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from amdgpu_tools.asm import assemble
+from amdgpu_tools.cli.run import main
+from amdgpu_tools.errors import KernelError, LaunchError, WatchdogTimeout
+from amdgpu_tools.exec.core import dispatch, parallel, workers
+from amdgpu_tools.exec.launch import ExecutionLimits, TraceOptions
+
+from .test_scheduler_fair import MUTEX, TICKET
+from .test_scheduler_kernels import build, new_device
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """Small batches, parallel from 2 waves on; the list of worker counts forked."""
+    monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", 4)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 2)
+    calls = []
+    real = workers.run_forked
+
+    def spy(count, work, **options):
+        calls.append(count)
+        return real(count, work, **options)
+    monkeypatch.setattr(workers, "run_forked", spy)
+    return calls
+
+
+def _children():
+    """Process ids of this process's live (or unreaped) children."""
+    found = []
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found += [int(pid) for pid in text]
+    return found
+
+
+def _sample(device, name):
+    return device.load(assemble((SAMPLES / f"{name}.s").read_text(), target="gfx900"))[name]
+
+
+def _run_sample(jobs, name, make_args, grid, block):
+    """(output arrays as bytes, (wave, lane instructions, waves)) of one launch."""
+    device = new_device(jobs=jobs)
+    kernel = _sample(device, name)
+    args = make_args(device)
+    kernel(*args, grid=grid, block=block)
+    device.synchronize()
+    result = device.last_result
+    outputs = [a.numpy().tobytes() for a in args if hasattr(a, "numpy")]
+    return outputs, (result.wave_instructions, result.lane_instructions, result.waves)
+
+
+def _vector_add_args(device):
+    rng = np.random.default_rng(5)
+    n = 64 * 40 - 17
+    return [device.array(rng.random(n, dtype=np.float32)),
+            device.array(rng.random(n, dtype=np.float32)), device.zeros(n, np.float32),
+            np.int32(n)]
+
+
+def _saxpy_args(device):
+    rng = np.random.default_rng(6)
+    return [np.int32(3000), np.float32(2.5), device.array(rng.random(3000, dtype=np.float32)),
+            device.array(rng.random(3000, dtype=np.float32))]
+
+
+def _lds_reduce_args(device):
+    rng = np.random.default_rng(7)
+    return [device.array(rng.random(256 * 12, dtype=np.float32)), device.zeros(12, np.float32)]
+
+
+def _matmul_args(device):
+    rng = np.random.default_rng(8)
+    n = 64
+    return [device.array(rng.random((n, n), dtype=np.float32)),
+            device.array(rng.random((n, n), dtype=np.float32)),
+            device.zeros((n, n), np.float32), np.int32(n)]
+
+
+SAMPLE_LAUNCHES = {
+    "vector_add": (_vector_add_args, (64 * 40 - 17,), (64,)),
+    "saxpy": (_saxpy_args, (3072,), (256,)),
+    "lds_reduce": (_lds_reduce_args, (256 * 12,), (256,)),
+    "matmul_tiled": (_matmul_args, (64, 64), (16, 16)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLE_LAUNCHES))
+def test_samples_are_bit_identical_with_two_and_three_jobs(forks, name):
+    make_args, grid, block = SAMPLE_LAUNCHES[name]
+    one, one_counts = _run_sample(1, name, make_args, grid, block)
+    assert forks == []
+    for jobs in (2, 3):
+        outputs, counts = _run_sample(jobs, name, make_args, grid, block)
+        assert outputs == one
+        assert counts == one_counts            # the workers' statistics add up exactly
+    assert forks == [2, 3]
+
+
+def test_vector_add_sample_is_right_in_workers(forks):
+    device = new_device(jobs=2)
+    args = _vector_add_args(device)
+    _sample(device, "vector_add")(*args, grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    assert forks == [2]
+    assert np.array_equal(args[2].numpy(), args[0].numpy() + args[1].numpy())
+
+
+# p0: [0] count of lanes, [1] sum of global ids; p1[gid] = the ticket (pre-op
+# count) of the lane: every lane gets its own
+ATOMIC_TICKETS = """
+  s_load_dwordx4 s[4:7], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_lshl_b32 s8, s2, 6
+  v_add_u32 v1, s8, v0
+  v_mov_b32 v2, 1
+  v_mov_b32 v3, 0
+  global_atomic_add v4, v3, v2, s[4:5] glc
+  global_atomic_add v3, v1, s[4:5] offset:4
+  v_lshlrev_b32 v5, 2, v1
+  s_waitcnt vmcnt(0)
+  global_store_dword v5, v4, s[6:7]
+  s_waitcnt vmcnt(0)
+"""
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_global_atomics_from_every_work_group_add_up_across_processes(forks, jobs):
+    device = new_device(jobs=jobs)
+    kernel = build(device, ATOMIC_TICKETS, buffers=2)
+    groups = 48
+    n = 64 * groups
+    words, tickets = device.zeros(2, np.uint32), device.zeros(n, np.uint32)
+    kernel(words, tickets, grid=(n,), block=(64,))
+    device.synchronize()
+    assert forks == [jobs]
+    assert words.numpy().tolist() == [n, n * (n - 1) // 2]
+    assert sorted(tickets.numpy().tolist()) == list(range(n))
+
+
+def test_global_mutex_between_work_groups_in_different_processes(forks):
+    # a cmpswap lock released by a plain store: a failed cmpswap in one
+    # process must not write the taken value back over another's release
+    device = new_device(jobs=2, limits=ExecutionLimits(max_wave_instructions=5_000_000))
+    kernel = build(device, MUTEX)
+    words = device.zeros(2, np.uint32)
+    kernel(words, grid=(64 * 12,), block=(64,))
+    device.synchronize()
+    assert forks == [2]
+    assert words.numpy().tolist() == [0, 12]
+
+
+def test_ticket_lock_serves_every_wave_in_ticket_order_across_processes(forks):
+    device = new_device(jobs=2, limits=ExecutionLimits(max_wave_instructions=5_000_000))
+    kernel = build(device, TICKET, buffers=2)
+    waves = 16
+    words, order = device.zeros(3, np.uint32), device.zeros(waves, np.uint32)
+    kernel(words, order, grid=(64 * waves,), block=(64,))
+    device.synchronize()
+    assert forks == [2]
+    assert words.numpy().tolist() == [waves, waves, waves]
+    assert order.numpy().tolist() == list(range(waves))
+
+
+# work-group 0 waits for a flag that the last work-group sets: p0[1] = flag + 1
+WAIT_FOR_LAST = """
+  s_load_dwordx2 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_mov_b64 exec, 1
+  v_mov_b32 v1, 0
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc0 NOT_FIRST
+SPIN:
+  global_load_dword v2, v1, s[4:5] glc
+  s_waitcnt vmcnt(0)
+  v_readfirstlane_b32 s8, v2
+  s_cmp_eq_u32 s8, 0
+  s_cbranch_scc1 SPIN
+  v_add_u32 v3, 1, v2
+  global_store_dword v1, v3, s[4:5] offset:4
+  s_branch END
+NOT_FIRST:
+  s_cmp_eq_u32 s2, 7
+  s_cbranch_scc0 END
+  v_mov_b32 v2, 7
+  global_store_dword v1, v2, s[4:5]
+END:
+  s_waitcnt vmcnt(0)
+"""
+
+
+def test_a_work_group_waiting_for_one_in_a_concurrent_batch_makes_progress(forks):
+    # 8 one-wave work-groups in two batches of 4: work-group 0 (batch 0) waits
+    # for work-group 7 (batch 1). One process runs batch 0 to its end first
+    # and spins until the watchdog; two workers run both batches at once.
+    device = new_device(jobs=1, limits=ExecutionLimits(max_wave_instructions=30_000))
+    words = device.zeros(2, np.uint32)
+    with pytest.raises(WatchdogTimeout):
+        build(device, WAIT_FOR_LAST)(words, grid=(512,), block=(64,))
+        device.synchronize()
+    device = new_device(jobs=2, limits=ExecutionLimits(max_wave_instructions=50_000_000))
+    words = device.zeros(2, np.uint32)
+    build(device, WAIT_FOR_LAST)(words, grid=(512,), block=(64,))
+    device.synchronize()
+    assert forks == [2]
+    assert words.numpy().tolist() == [7, 8]
+
+
+# work-group 5 loads from an unmapped address
+FAULT_IN_GROUP_5 = """
+  s_cmp_eq_u32 s2, 5
+  s_cbranch_scc0 END
+  s_mov_b64 s[8:9], 0x10
+  v_mov_b32 v1, 0
+  global_load_dword v2, v1, s[8:9]
+  s_waitcnt vmcnt(0)
+END:
+"""
+
+
+def _fault_text(jobs):
+    device = new_device(jobs=jobs)
+    kernel = build(device, FAULT_IN_GROUP_5)
+    out = device.zeros(4, np.uint32)
+    with pytest.raises(KernelError) as info:
+        kernel(out, grid=(64 * 12,), block=(64,))
+        device.synchronize()
+    return str(info.value)
+
+
+def test_a_fault_in_one_worker_is_the_one_process_error_and_leaves_no_process(forks):
+    one = _fault_text(1)
+    assert "work-group (5, 0, 0)" in one and "0x10" in one
+    for jobs in (2, 3):
+        assert _fault_text(jobs) == one
+    assert forks == [2, 3]
+    assert _children() == []
+
+
+def test_the_watchdog_of_a_worker_is_the_one_process_error(forks):
+    endless = "LOOP:\n  s_branch LOOP\n"
+    device = new_device(jobs=2, limits=ExecutionLimits(max_wave_instructions=50_000))
+    with pytest.raises(WatchdogTimeout, match="instruction budget of 50000"):
+        build(device, endless)(device.zeros(1, np.uint32), grid=(64 * 8,), block=(64,))
+        device.synchronize()
+    assert forks == [2]
+    assert _children() == []
+
+
+def test_the_device_works_on_after_a_worker_fault(forks):
+    device = new_device(jobs=2)
+    with pytest.raises(KernelError):
+        build(device, FAULT_IN_GROUP_5)(device.zeros(4, np.uint32), grid=(64 * 12,),
+                                        block=(64,))
+        device.synchronize()
+    device = new_device(jobs=2)
+    kernel = build(device, ATOMIC_TICKETS, buffers=2)
+    words, tickets = device.zeros(2, np.uint32), device.zeros(64 * 8, np.uint32)
+    kernel(words, tickets, grid=(64 * 8,), block=(64,))
+    device.synchronize()
+    assert words.numpy().tolist()[0] == 64 * 8
+
+
+def test_traced_dispatches_and_small_ones_stay_in_one_process(forks, monkeypatch):
+    lines = []
+    device = new_device(jobs=2, trace=TraceOptions(waves=(0,), sink=lines.append))
+    kernel = build(device, ATOMIC_TICKETS, buffers=2)
+    words, tickets = device.zeros(2, np.uint32), device.zeros(64 * 8, np.uint32)
+    kernel(words, tickets, grid=(64 * 8,), block=(64,))
+    device.synchronize()
+    assert forks == [] and lines
+    assert words.numpy().tolist()[0] == 64 * 8
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 9)
+    device = new_device(jobs=2)
+    kernel = build(device, ATOMIC_TICKETS, buffers=2)
+    kernel(device.zeros(2, np.uint32), device.zeros(64 * 8, np.uint32), grid=(64 * 8,),
+           block=(64,))
+    device.synchronize()
+    assert forks == []
+
+
+def test_the_scan_finds_what_needs_the_host():
+    device = new_device()
+    gds = build(device, "  s_mov_b32 m0, -1\n  v_mov_b32 v1, 0\n"
+                        "  ds_add_u32 v1, v1 gds\n  s_waitcnt lgkmcnt(0)\n", name="gds")
+    pointer = build(device, "  s_load_dwordx2 s[4:5], s[0:1], 0x0\n  s_waitcnt lgkmcnt(0)\n"
+                            "  s_setpc_b64 s[4:5]\n", name="pointer")
+    # a jump built as compilers build call targets, to GDS code reached no other way
+    direct = build(device, """
+  s_getpc_b64 s[4:5]
+  s_add_u32 s4, s4, 12
+  s_addc_u32 s5, s5, 0
+  s_setpc_b64 s[4:5]
+  s_mov_b32 m0, -1
+  ds_append v1 gds
+""", name="direct")
+    plain = build(device, ATOMIC_TICKETS, buffers=2, name="plain")
+    program = dispatch.Program(device.memory, device.agent.target)
+
+    def reason(kernel):
+        setup = device.agent.processor.kernel_objects[kernel.info.kernel_object].setup
+        return parallel.host_bound(program, setup.entry_address, interrupts=False)
+    assert "global data share access (ds_add_u32)" in reason(gds)
+    assert "indirect branch or call (s_setpc_b64)" in reason(pointer)
+    assert "global data share access (ds_append)" in reason(direct)
+    assert reason(plain) is None
+
+
+def test_jobs_must_be_a_positive_count():
+    with pytest.raises(LaunchError, match="jobs=0"):
+        new_device(jobs=0)
+    assert new_device().agent.processor.jobs == len(os.sched_getaffinity(0))
+
+
+def test_cli_jobs_option_gives_the_one_process_result(forks, tmp_path, capsys):
+    n = 64 * 20
+    rng = np.random.default_rng(9)
+    np.save(tmp_path / "a.npy", rng.random(n, dtype=np.float32))
+    np.save(tmp_path / "b.npy", rng.random(n, dtype=np.float32))
+    saved = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"c{jobs}.npy"
+        assert main([str(SAMPLES / "vector_add.s"), "--grid", str(n), "--block", "64",
+                     "--arg", f"buf:{tmp_path / 'a.npy'}", "--arg", f"buf:{tmp_path / 'b.npy'}",
+                     "--arg", f"buf:float32[{n}]", "--arg", f"i32:{n}",
+                     "--save", f"2={out}", "--jobs", jobs]) == 0
+        saved.append(np.load(out))
+    assert forks == [2]
+    assert saved[0].tobytes() == saved[1].tobytes()
+    assert np.array_equal(saved[1], np.load(tmp_path / "a.npy") + np.load(tmp_path / "b.npy"))
+    assert main([str(SAMPLES / "vector_add.s"), "--jobs", "0"]) == 2
+    assert "--jobs" in capsys.readouterr().err
+
+
+class _RecordingMemory:
+    """A flat byte array that records the atomics' guard calls and its scatters."""
+
+    def __init__(self, words):
+        from amdgpu_tools.exec.semantics.memory import ByteArrayMemory
+        self.bytes = ByteArrayMemory(np.asarray(words, np.uint32).view(np.uint8).copy())
+        self.guarded, self.scattered = [], []
+
+    def atomic_guard(self, addresses):
+        import contextlib
+        self.guarded.append(np.asarray(addresses).tolist())
+        return contextlib.nullcontext()
+
+    def gather(self, addresses, nbytes):
+        return self.bytes.gather(addresses, nbytes)
+
+    def scatter(self, addresses, data):
+        self.scattered.append(np.asarray(addresses).tolist())
+        self.bytes.scatter(addresses, data)
+
+
+@pytest.mark.parametrize("op,data,data2", [("cmpswap", [5, 6], [9, 9]),   # compares fail
+                                           ("add", [0, 0], None),
+                                           ("umax", [1, 2], None),
+                                           ("and", [0xFF, 0xFFFF], None)])
+def test_atomics_that_change_nothing_write_nothing_and_hold_the_guard(op, data, data2):
+    # another process's plain store between this read and write must survive
+    from amdgpu_tools.exec.semantics.memory import atomic_serial
+    memory = _RecordingMemory([7, 7])
+    addresses = np.array([0, 4], np.uint64)
+    second = None if data2 is None else np.array(data2, np.uint32)
+    old = atomic_serial(memory, addresses, op, 4, np.array(data, np.uint32), second)
+    assert old.tolist() == [7, 7]
+    assert memory.guarded == [[0, 4]]
+    assert memory.scattered == []
+
+
+def test_an_atomic_writes_only_the_words_it_changes():
+    from amdgpu_tools.exec.semantics.memory import atomic_serial
+    memory = _RecordingMemory([7, 3, 9])
+    old = atomic_serial(memory, np.array([0, 4, 8, 4], np.uint64), "cmpswap", 4,
+                        np.array([1, 2, 5, 4], np.uint32), np.array([7, 3, 8, 2], np.uint32))
+    assert old.tolist() == [7, 3, 9, 2]
+    assert memory.scattered == [[0, 4]]
+    assert memory.bytes.data.view(np.uint32).tolist() == [1, 4, 9]
+
+
+def test_atomic_stripes_lock_each_line_once_in_order():
+    stripes = workers.AtomicStripes()
+
+    def taken():
+        """Stripes someone holds (each free one is taken and given back)."""
+        found = []
+        for number, lock in enumerate(stripes._locks):
+            if lock.acquire(block=False):
+                lock.release()
+            else:
+                found.append(number)
+        return found
+    # lines 0x1000 and 0x2000 share stripe 0; 0x1040/0x1044 are line 0x41: stripe 1
+    with stripes(np.array([0x1040, 0x1000, 0x1044, 0x2000], np.uint64)):
+        assert taken() == [0, 1]
+    assert taken() == []
