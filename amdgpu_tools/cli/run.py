@@ -115,7 +115,7 @@ def _print_profile(result):
                    "when any (with --exec: lines only). Results are unchanged.")
 @click.option("--jobs", type=click.IntRange(min=1), metavar="N",
               help="Run a dispatch's work-groups in up to N worker processes (default: one "
-                   "per core). One process runs dispatches of fewer than 256 waves and those "
+                   "per core). One process runs dispatches of fewer than 4096 waves and those "
                    "that are traced, profiled or checked, call hostcall services, use GDS/GWS "
                    "or interrupts, or make indirect calls; --exec always uses one.")
 @click.option("--print-limit", default=256, show_default=True,

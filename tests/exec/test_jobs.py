@@ -253,6 +253,22 @@ def test_a_fault_in_one_worker_is_the_one_process_error_and_leaves_no_process(fo
     assert _children() == []
 
 
+def test_a_worker_waiting_for_a_faulting_worker_gets_its_error_not_the_watchdog(forks):
+    # work-group 0 (batch 0, worker 0) spins on a flag that work-group 7
+    # (batch 1, worker 1) never sets, because it faults first
+    body = WAIT_FOR_LAST.replace("""  v_mov_b32 v2, 7
+  global_store_dword v1, v2, s[4:5]""", """  s_mov_b64 s[8:9], 0x10
+  global_load_dword v2, v1, s[8:9]""")
+    device = new_device(jobs=2, limits=ExecutionLimits(max_wave_instructions=10**9))
+    with pytest.raises(KernelError) as info:
+        build(device, body)(device.zeros(2, np.uint32), grid=(512,), block=(64,))
+        device.synchronize()
+    assert not isinstance(info.value, WatchdogTimeout)
+    assert "work-group (7, 0, 0)" in str(info.value) and "memory fault" in str(info.value)
+    assert forks == [2]
+    assert _children() == []
+
+
 def test_the_watchdog_of_a_worker_is_the_one_process_error(forks):
     endless = "LOOP:\n  s_branch LOOP\n"
     device = new_device(jobs=2, limits=ExecutionLimits(max_wave_instructions=50_000))

@@ -1,5 +1,7 @@
 """Shared device memory: what a forked worker writes, the host reads."""
 
+import os
+
 import numpy as np
 
 from amdgpu_tools.exec.core import workers
@@ -16,8 +18,10 @@ def test_writes_of_a_forked_process_reach_the_host_in_small_and_large_allocation
     def work(index):
         memory.write_u32(small + 96, 0xDEADBEEF)
         memory.write(large + 4096, np.arange(16, dtype=np.uint8))
-        return memory.read(small, 4)
-    assert workers.run_forked(1, work) == [bytes(range(4))]
+        return os.getpid(), memory.read(small, 4)
+    [(child, first)] = workers.run_forked(1, work)
+    assert child != os.getpid()
+    assert first == bytes(range(4))
     assert memory.read_u32(small + 96) == 0xDEADBEEF
     assert memory.read(large + 4096, 16) == bytes(range(16))
 

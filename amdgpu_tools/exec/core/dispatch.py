@@ -153,6 +153,7 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
     stripes = workers.atomic_stripes()
 
     def share(worker):
+        """Worker ``worker``'s batches, in its own process."""
         memory.atomic_guard = stripes
         mine = DispatchResult()
         tracer = Tracer(None, None)

@@ -9,7 +9,7 @@ batches). A dispatch stays in the calling process when any of these holds:
   are what lets forked workers write the host's bytes; the virtual GPU's
   process memory is the host program's own and is never shared), or the
   system cannot fork;
-- it is small: fewer than ``MIN_PARALLEL_WAVES`` waves (a fork costs
+- it is small: fewer than ``MIN_PARALLEL_WAVES`` waves (workers cost
   milliseconds) or a single work-group;
 - something needs this process while the kernel runs: tracing or profiling
   (``request.trace``), hazard checking (``request.checker``), a hostcall
@@ -36,8 +36,12 @@ from ...elf.listing import branch_target
 from ...errors import KernelError
 from ..semantics.control import MSG_INTERRUPT
 
-#: Fewest waves for which a dispatch is spread over processes.
-MIN_PARALLEL_WAVES = 256
+#: Fewest waves for which a dispatch is spread over processes. Workers cost
+#: ~10-15 ms a dispatch (forks, copied-on-write pages, cold caches): the 1M
+#: vector add of bench_exec (~7 us a wave in one process) breaks even near
+#: 4096 waves with two workers on the 2-core reference machine; kernels
+#: doing more per wave gain below it, smaller dispatches would only lose.
+MIN_PARALLEL_WAVES = 4096
 #: Most instructions the scan looks at before giving up (the kernel then
 #: runs in one process).
 SCAN_LIMIT = 1 << 16

@@ -15,7 +15,13 @@ exception a child reports is raised in the host, after every other child
 has been killed and reaped: one error, no hang, no orphan. A child that ends
 without a report (killed, crashed) is an error too. Children also die with
 the host (``PR_SET_PDEATHSIG``), and the host kills them if it is itself
-interrupted.
+interrupted. The host runs no share itself: after ``fork`` every page it
+writes is copied (copy on write), and measured, a host that ran a share
+made the dispatch slower than one more child did.
+
+What a child does first it does in every dispatch again: its caches and
+lazy imports die with it. NumPy 2 imports ``numpy.ma`` on the first
+``np.unique`` (~25 ms), so this module imports it in the host, once.
 
 Atomics: ``AtomicStripes`` are the cross-process locks a worker's global
 atomics hold (``DeviceMemory.atomic_guard``): 16 POSIX semaphores striped by
@@ -37,6 +43,7 @@ import signal
 import time
 
 import numpy as np
+import numpy.ma  # noqa: F401  (imported once here, not in every worker: see above)
 
 from ...errors import KernelError, WatchdogTimeout
 
@@ -88,23 +95,65 @@ def run_forked(count, work, *, deadline=None, describe="worker") -> list:
     ``deadline`` (``time.monotonic()`` value): the host stops waiting
     ``DEADLINE_GRACE_SECONDS`` after it (the children watch it themselves).
     """
-    host = os.getpid()
-    pids, pipes = [], []
+    children = _Children(describe, deadline)
     try:
         for index in range(count):
-            read_end, write_end = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                for fd in pipes + [read_end]:
-                    os.close(fd)
-                _child(write_end, work, index, host)
-            os.close(write_end)
-            pids.append(pid)
-            pipes.append(read_end)
-        return _gather(pids, pipes, deadline, describe)
+            children.fork(index, work)
+        return children.gather()
     finally:
-        _kill(pids)
-        for fd in pipes:
+        children.close()
+
+
+class _Children:
+    """The forked children of one ``run_forked``: their pipes and reports."""
+
+    def __init__(self, describe, deadline):
+        self.describe, self.deadline = describe, deadline
+        self.pids, self.pipes = [], []
+        self.received, self.results = {}, {}
+        self.selector = selectors.DefaultSelector()
+
+    def fork(self, index, work):
+        read_end, write_end = os.pipe()
+        host = os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            for fd in self.pipes + [read_end]:
+                os.close(fd)
+            _child(write_end, work, index, host)
+        os.close(write_end)
+        self.pids.append(pid)
+        self.pipes.append(read_end)
+        self.received[read_end] = bytearray()
+        self.selector.register(read_end, selectors.EVENT_READ, len(self.pids) - 1)
+
+    def gather(self) -> list:
+        """Every child's result in order (raises the first error reported)."""
+        while self.selector.get_map():
+            timeout = None if self.deadline is None else \
+                max(0.0, self.deadline + DEADLINE_GRACE_SECONDS - time.monotonic())
+            ready = self.selector.select(timeout)
+            if not ready:
+                raise WatchdogTimeout(f"{self.describe} processes did not finish within "
+                                      "the wall-clock limit")
+            for key, _ in ready:
+                self._read(key)
+        return [self.results[number] for number in range(len(self.pids))]
+
+    def _read(self, key):
+        chunk = os.read(key.fd, 1 << 16)
+        if chunk:
+            self.received[key.fd] += chunk
+            return
+        self.selector.unregister(key.fd)
+        self.results[key.data] = _outcome(self.pids, key.data, self.received[key.fd],
+                                          self.describe)
+
+    def close(self):
+        """Kill and reap every child still there, close the pipes."""
+        _kill(self.pids)
+        self.selector.close()
+        for fd in self.pipes:
             os.close(fd)
 
 
@@ -145,32 +194,6 @@ def _portable(error):
         return error
     except Exception:
         return KernelError(f"{type(error).__name__}: {error}")
-
-
-def _gather(pids, pipes, deadline, describe):
-    """Each child's result in order; the first error a child reports is raised."""
-    results = [None] * len(pids)
-    received = {fd: bytearray() for fd in pipes}
-    index_of = {fd: index for index, fd in enumerate(pipes)}
-    with selectors.DefaultSelector() as selector:
-        for fd in pipes:
-            selector.register(fd, selectors.EVENT_READ)
-        while selector.get_map():
-            timeout = None if deadline is None else \
-                max(0.0, deadline + DEADLINE_GRACE_SECONDS - time.monotonic())
-            ready = selector.select(timeout)
-            if not ready:
-                raise WatchdogTimeout(f"{describe} processes did not finish within the "
-                                      "wall-clock limit")
-            for key, _ in ready:
-                chunk = os.read(key.fd, 1 << 16)
-                if chunk:
-                    received[key.fd] += chunk
-                    continue
-                selector.unregister(key.fd)
-                index = index_of[key.fd]
-                results[index] = _outcome(pids, index, received[key.fd], describe)
-    return results
 
 
 def _outcome(pids, index, data, describe):
