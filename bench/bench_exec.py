@@ -14,6 +14,11 @@ call, ``Device.synchronize``):
   launch followed by ``Device.synchronize``: launch-to-completion ms per
   launch (argument checks, kernarg segment, AQL packet, doorbell, packet
   processor, dispatch set-up, completion signal). Target: <= 0.1 ms.
+- ``jobs``: the vector add again with its work-groups in 1, 2 (and, on a
+  machine with more cores, ``default_jobs()``) worker processes
+  (``Device(jobs=N)``): lane-instr/s for each and the speed-up over one
+  process, so the scaling shows. The figures above use ``jobs=1``, so that
+  they stay comparable with earlier runs.
 
 Without clang-19/ld.lld-19 the recorded build bench/data/bench_exec.gfx900.hsaco
 is used. Targets on the 2-core reference machine: >= 100M lane-instr/s for
@@ -206,12 +211,30 @@ def bench_launch(device):
             f"(target {LAUNCH_TARGET_MS} ms: {met})")
 
 
+def bench_jobs(path):
+    """The vector add with 1, 2 (and default_jobs()) worker processes: one line each."""
+    from amdgpu_tools import Device
+    from amdgpu_tools.exec.launch import default_jobs
+    base = None
+    for jobs in sorted({1, 2, default_jobs()}):
+        device = Device("gfx900", jobs=jobs)
+        program = device.load(str(path))
+        bench_vector_add(device, program)
+        best = min((bench_vector_add(device, program) for _ in range(REPEATS)),
+                   key=lambda run: run.seconds)
+        rate = best.result.lane_instructions / best.seconds
+        base = base or rate
+        print(f"   {'vector add, jobs ' + str(jobs):22s} {best.seconds:7.3f} s  "
+              f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
+              f"result {'OK' if best.ok else 'WRONG'}", flush=True)
+
+
 def main():
     from amdgpu_tools import Device
     path, origin = code_object()
     print(f"   kernels: {origin}; one warm-up run, then the best of {REPEATS}"
           " (imports and the decode cache are one-time costs)")
-    device = Device("gfx900")
+    device = Device("gfx900", jobs=1)
     program = device.load(str(path))
     with np.errstate(over="ignore"):
         expected = single_wave_reference(SINGLE_WAVE_ITERATIONS)
@@ -222,6 +245,7 @@ def main():
                    key=lambda run: run.seconds)
         print(best.line(), flush=True)
     print(bench_launch(device), flush=True)
+    bench_jobs(path)
 
 
 if __name__ == "__main__":
