@@ -96,7 +96,9 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     waves_per_group = -(-_product(request.workgroup_size) // 64)
     program = Program(request.memory, request.target, request, decode=decode)
     jobs = 1
-    if getattr(request, "jobs", 1) > 1:
+    # a wave holds at least one work-item: a small grid is ruled out at once
+    if getattr(request, "jobs", 1) > 1 and \
+            _product(request.grid_size) >= parallel.MIN_PARALLEL_WAVES:
         groups_per_batch, jobs = _parallel_plan(request, program, groups_per_batch,
                                                 waves_per_group, initializer, decode)
     layout = setup_mod.prepare_dispatch(
