@@ -279,6 +279,24 @@ def test_the_watchdog_of_a_worker_is_the_one_process_error(forks):
     assert _children() == []
 
 
+def test_a_worker_that_cannot_start_is_one_kernel_error(forks, monkeypatch):
+    real_fork, started = os.fork, []
+
+    def second_fails():
+        if started:
+            raise OSError(11, "Resource temporarily unavailable")
+        started.append(1)
+        return real_fork()
+    monkeypatch.setattr(os, "fork", second_fails)
+    device = new_device(jobs=2)
+    kernel = build(device, ATOMIC_TICKETS, buffers=2)
+    with pytest.raises(KernelError, match="worker process 1 cannot start: .*unavailable"):
+        kernel(device.zeros(2, np.uint32), device.zeros(64 * 8, np.uint32), grid=(64 * 8,),
+               block=(64,))
+        device.synchronize()
+    assert _children() == []
+
+
 def test_the_device_works_on_after_a_worker_fault(forks):
     device = new_device(jobs=2)
     with pytest.raises(KernelError):

@@ -114,9 +114,19 @@ class _Children:
         self.selector = selectors.DefaultSelector()
 
     def fork(self, index, work):
-        read_end, write_end = os.pipe()
         host = os.getpid()
-        pid = os.fork()
+        try:
+            read_end, write_end = os.pipe()
+        except OSError as error:
+            raise KernelError(f"{self.describe} process {index} cannot start: {error}") \
+                from None
+        try:
+            pid = os.fork()
+        except OSError as error:
+            os.close(read_end)
+            os.close(write_end)
+            raise KernelError(f"{self.describe} process {index} cannot start: {error}") \
+                from None
         if pid == 0:
             for fd in self.pipes + [read_end]:
                 os.close(fd)
