@@ -78,6 +78,14 @@ def _target_before(instructions, index, pair):
     return None
 
 
+def computed_target(instructions, index) -> int | None:
+    """The target of the s_swappc_b64/s_setpc_b64 at ``instructions[index]``
+    (``(address, instruction)`` pairs of its block, up to it) when the block
+    computes it from the PC, else None (the executor's scan of a kernel for
+    its worker processes follows calls with it)."""
+    return _target_before(instructions, index, instructions[index][1].fields.get("ssrc0"))
+
+
 def direct_targets(graph) -> dict[int, int]:
     """``{address of the s_swappc_b64 or s_setpc_b64: target}`` for the calls and
     tail jumps of ``graph`` whose target the block computes from the PC."""

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 
+from ...analysis.calls import computed_target
 from ...analysis.cfg import control_flow
 from ...elf.listing import branch_target
 from ...errors import KernelError
@@ -82,22 +83,21 @@ def batch_groups(groups_per_batch, total_groups, jobs, waves_per_group, scratch_
 def host_bound(program, entry, interrupts) -> str | None:
     """Why the code reachable from ``entry`` must run in this process, or None.
 
-    Follows every direct branch, and calls whose target is built by the
-    sequence compilers emit for a direct call (``s_getpc_b64 s[N:N+1]``,
-    ``s_add_u32 sN, sN, lo``, ``s_addc_u32 sN+1, sN+1, hi``, then
-    ``s_swappc_b64``/``s_setpc_b64`` on ``s[N:N+1]``). Once a call was
-    followed, any other ``s_setpc_b64`` is taken for a return (clang emits
-    it for nothing else); before that, and for every other register target
-    (a call through a function pointer), the code cannot be seen. An
-    instruction that does not decode ends its path (a wave reaching it
-    faults in a worker as it would here).
+    Follows every direct branch, and the calls and tail jumps whose target
+    the block computes from the PC as compilers do for a direct call
+    (``analysis.calls.computed_target``). Once a call was followed, any
+    other ``s_setpc_b64`` is taken for a return (clang emits it for nothing
+    else); before that, and for every other register target (a call through
+    a function pointer), the code cannot be seen. An instruction that does
+    not decode ends its path (a wave reaching it faults in a worker as it
+    would here).
     """
     seen = set()
     pending = [entry]
     calls = 0
     while pending:
         pc = pending.pop()
-        known = {}                 # N -> value of s[N:N+1] built by getpc/add/addc
+        block = []                 # (address, instruction) since the block began
         while pc not in seen:
             if len(seen) >= SCAN_LIMIT:
                 return f"more than {SCAN_LIMIT} instructions to scan"
@@ -110,13 +110,13 @@ def host_bound(program, entry, interrupts) -> str | None:
             reason = _host_use(inst, interrupts)
             if reason is not None:
                 return f"{reason} at 0x{pc:x}"
+            block.append((pc, inst))
             flow = control_flow(inst)
             if flow is None:
-                _track_pc_arithmetic(known, record)
                 pc = record.next_pc
                 continue
             if flow.target == "register":
-                target = known.get(int(inst.fields.get("ssrc0", -1)))
+                target = computed_target(block, len(block) - 1)
                 if target is None and not (record.op == "s_setpc_b64" and calls):
                     return f"an indirect branch or call ({record.op}) at 0x{pc:x}"
                 if target is not None:
@@ -128,55 +128,9 @@ def host_bound(program, entry, interrupts) -> str | None:
                     pending.append(target)
             if not flow.falls_through:
                 break
-            known.clear()
+            block = []
             pc = record.next_pc
     return None
-
-
-def _track_pc_arithmetic(known, record):
-    """Follow ``s_getpc_b64`` + ``s_add_u32``/``s_addc_u32`` with literals in
-    ``known`` (first register of the pair -> its 64-bit value); any other
-    scalar write to a tracked pair forgets it."""
-    op, fields = record.op, record.inst.fields
-    dst = int(fields.get("sdst", fields.get("sdata", -1)))
-    if op.startswith(("v_readlane", "v_readfirstlane")):      # an SGPR in the VDST field
-        dst = int(fields.get("vdst", -1))
-    literal = _constant(record.inst)
-    if op == "s_getpc_b64":
-        known[dst] = record.next_pc
-        return
-    if op in ("s_add_u32", "s_addc_u32") and literal is not None and \
-            int(fields.get("ssrc0", -1)) == dst:
-        low = dst if op == "s_add_u32" else dst - 1
-        if low in known:
-            shift = 0 if op == "s_add_u32" else 32
-            known[low] = (known[low] + (int(literal) << shift)) & (2 ** 64 - 1)
-            return
-    if dst >= 0:
-        width = _registers_written(op)
-        for low in [n for n in known if dst - 1 <= n < dst + width]:
-            del known[low]
-
-
-def _constant(inst):
-    """The 32-bit constant of ``inst``'s SSRC1 (a literal or an inline integer), or None."""
-    code = int(inst.fields.get("ssrc1", -1))
-    if code == 255:
-        return None if inst.literal is None else int(inst.literal) & 0xFFFFFFFF
-    if 128 <= code <= 192:
-        return code - 128
-    if 193 <= code <= 208:
-        return (192 - code) & 0xFFFFFFFF
-    return None
-
-
-def _registers_written(op) -> int:
-    """SGPRs an instruction writes from its destination on (by its name)."""
-    if "dwordx" in op:
-        return int(op.rsplit("x", 1)[1])
-    if op.endswith(("_b64", "_u64", "_i64")) or op.startswith("v_cmp"):
-        return 2
-    return 1
 
 
 def _host_use(inst, interrupts) -> str | None:
