@@ -9,42 +9,82 @@ amd_hsa_signal.h headers.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
+
+
+#: struct codes of the field sizes: unsigned, signed
+_CODES = {1: ("B", "b"), 2: ("H", "h"), 4: ("I", "i"), 8: ("Q", "q")}
 
 
 @dataclass(frozen=True)
 class Layout:
-    """A C struct: its total size, alignment and fields."""
+    """A C struct: its total size, alignment and fields.
+
+    Each field and the whole struct are compiled to ``struct.Struct`` formats
+    once: the runtime reads and writes these structures on every packet, and a
+    compiled format costs a small fraction of assembling the bytes field by field.
+    """
 
     name: str
     size: int
     align: int
     fields: dict  # name -> (offset, size, signed)
 
+    def __post_init__(self):
+        order = sorted(self.fields, key=lambda name: self.fields[name][0])
+        packing, unpacking, position = "<", "<", 0
+        for name in order:
+            offset, size, signed = self.fields[name]
+            if offset < position:
+                raise ValueError(f"{self.name}: field {name} overlaps the one before it")
+            gap = "x" * (offset - position)
+            packing += gap + _CODES[size][0]
+            unpacking += gap + _CODES[size][signed]
+            position = offset + size
+        tail = "x" * (self.size - position)
+        compiled = {
+            "_order": tuple(order),
+            # name -> (position in the packed values, mask)
+            "_slots": {name: (index, (1 << (8 * self.fields[name][1])) - 1)
+                       for index, name in enumerate(order)},
+            "_packer": struct.Struct(packing + tail),
+            "_unpacker": struct.Struct(unpacking + tail),
+            # name -> (offset, unsigned format for writes, mask, format for reads)
+            "_field_formats": {
+                name: (offset, struct.Struct("<" + _CODES[size][0]), (1 << (8 * size)) - 1,
+                       struct.Struct("<" + _CODES[size][signed]))
+                for name, (offset, size, signed) in self.fields.items()},
+        }
+        for attribute, value in compiled.items():
+            object.__setattr__(self, attribute, value)
+
     def offset(self, field: str) -> int:
         return self.fields[field][0]
 
     def read(self, memory, base: int, field: str) -> int:
-        offset, size, signed = self.fields[field]
-        return int.from_bytes(memory.read(base + offset, size), "little", signed=signed)
+        offset, _, _, reader = self._field_formats[field]
+        return memory.unpack_from(reader, base + offset)[0]
 
     def write(self, memory, base: int, field: str, value: int) -> None:
-        offset, size, signed = self.fields[field]
-        value = int(value) & ((1 << (8 * size)) - 1)
-        memory.write(base + offset, value.to_bytes(size, "little"))
+        offset, writer, mask, _ = self._field_formats[field]
+        memory.pack_into(writer, base + offset, int(value) & mask)
 
     def pack(self, **values) -> bytes:
         """The struct's bytes with the given fields set, every other byte zero."""
-        raw = bytearray(self.size)
+        packed = [0] * len(self._order)
+        slots = self._slots
         for field, value in values.items():
-            offset, size, _ = self.fields[field]
-            raw[offset:offset + size] = (int(value) & ((1 << (8 * size)) - 1)).to_bytes(
-                size, "little")
-        return bytes(raw)
+            index, mask = slots[field]
+            packed[index] = int(value) & mask
+        return self._packer.pack(*packed)
 
     def unpack(self, raw: bytes) -> dict:
-        return {field: int.from_bytes(raw[offset:offset + size], "little", signed=signed)
-                for field, (offset, size, signed) in self.fields.items()}
+        return dict(zip(self._order, self._unpacker.unpack_from(raw)))
+
+    def load(self, memory, base: int) -> dict:
+        """Every field of the struct at ``base``, read at once."""
+        return dict(zip(self._order, memory.unpack_from(self._unpacker, base)))
 
 
 def _u(offset, size):

@@ -26,8 +26,10 @@ other workers. It is None otherwise (one process: nothing to pay).
 from __future__ import annotations
 
 import bisect
+import struct
 import threading
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -81,6 +83,13 @@ class Allocation:
 
     def contains(self, address: int, size: int = 1) -> bool:
         return self.address <= address and address + size <= self.end
+
+    @cached_property
+    def buffer(self) -> memoryview:
+        """``data`` as a memoryview: the host's small reads and writes (queue
+        indices, signal values, packets) slice it for a fraction of what a NumPy
+        slice and ``tobytes`` cost."""
+        return memoryview(self.data).cast("B")
 
 
 def check_allocation_request(size: int, align: int) -> None:
@@ -184,16 +193,30 @@ class DeviceMemory:
         return allocation.data[start:start + size]
 
     def read(self, address: int, size: int) -> bytes:
-        return self.view(address, size).tobytes()
+        allocation = self.allocation_at(address, size)
+        start = address - allocation.address
+        return bytes(allocation.buffer[start:start + size])
 
     def write(self, address: int, data) -> None:
-        if type(data) is bytes:
-            raw = np.frombuffer(data, dtype=np.uint8)
-        elif not isinstance(data, np.ndarray):
-            raw = np.frombuffer(bytes(data), dtype=np.uint8)
-        else:
-            raw = data.reshape(-1).view(np.uint8)
+        if not isinstance(data, np.ndarray):
+            if type(data) is not bytes:
+                data = bytes(data)
+            allocation = self.allocation_at(address, len(data))
+            start = address - allocation.address
+            allocation.buffer[start:start + len(data)] = data
+            return
+        raw = data.reshape(-1).view(np.uint8)
         self.view(address, raw.size)[:] = raw
+
+    def unpack_from(self, layout: struct.Struct, address: int) -> tuple:
+        """The values of the C struct ``layout`` stored at ``address``."""
+        allocation = self.allocation_at(address, layout.size)
+        return layout.unpack_from(allocation.buffer, address - allocation.address)
+
+    def pack_into(self, layout: struct.Struct, address: int, *values) -> None:
+        """Store ``values`` as the C struct ``layout`` at ``address``."""
+        allocation = self.allocation_at(address, layout.size)
+        layout.pack_into(allocation.buffer, address - allocation.address, *values)
 
     def read_u32(self, address: int) -> int:
         return int.from_bytes(self.read(address, 4), "little")
