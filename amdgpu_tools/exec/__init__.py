@@ -109,7 +109,15 @@ from .core.state import (WaveState, lanes_to_mask, lanes_to_mask64, mask64_to_la
                     mask_to_lanes)
 
 
+_core_run_dispatch = None
+
+
 def run_dispatch(request, **options):
-    """Run one kernel dispatch to completion (see ``exec/core/dispatch.py``)."""
-    from .core.dispatch import run_dispatch as _run
-    return _run(request, **options)
+    """Run one kernel dispatch to completion (see ``exec/core/dispatch.py``).
+    The core is imported on first use (importing ``exec`` stays cheap) and
+    kept: an import statement per launch is a measurable part of a short one."""
+    global _core_run_dispatch
+    if _core_run_dispatch is None:
+        from .core.dispatch import run_dispatch as core_run_dispatch
+        _core_run_dispatch = core_run_dispatch
+    return _core_run_dispatch(request, **options)

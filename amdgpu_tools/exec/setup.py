@@ -300,7 +300,7 @@ def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 
         sgprs=np.zeros((waves, 0), np.uint32),
         workitem_ids=np.transpose(geometry.workitem_id, (1, 0, 2)).copy(),
         exec_mask=geometry.lane_valid.copy(), m0=np.full(waves, INITIAL_M0, np.uint32),
-        flat_scratch=_initial_flat_scratch(layout, wave_offset),
+        flat_scratch=initial_flat_scratch(layout, wave_offset),
         workgroup_id=geometry.workgroup_id.copy(), group_slot=geometry.group_slot.copy(),
         wave_in_group=geometry.wave_in_group.copy(),
         private_wave_offset=wave_offset.astype(np.uint32),
@@ -312,7 +312,7 @@ def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 
     return state
 
 
-def _initial_flat_scratch(layout: DispatchLayout, wave_offset: np.ndarray) -> np.ndarray:
+def initial_flat_scratch(layout: DispatchLayout, wave_offset: np.ndarray) -> np.ndarray:
     """FLAT_SCRATCH as the kernel prolog would set it from flat scratch init.
 
     Setting it here too lets hand-written code that skips the prolog use flat

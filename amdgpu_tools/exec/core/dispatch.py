@@ -48,7 +48,7 @@ import time
 import numpy as np
 
 from ...errors import KernelError, MemoryFault, WatchdogTimeout
-from . import gpr_index, parallel, workers
+from . import gpr_index, parallel, prototype, workers
 from .. import setup as setup_mod
 from .context import BARRIER, END, Branch, Context, Jump, Retry
 from ..launch import DispatchResult
@@ -114,7 +114,8 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
             first_wave = 0
             for start in range(0, len(group_ids), groups_per_batch):
                 chunk = group_ids[start:start + groups_per_batch]
-                state = _make_state(request, layout, chunk, first_wave, initializer)
+                state = _make_state(request, layout, start, chunk, first_wave,
+                                    initializer)
                 Scheduler(state, program, request, result, tracer, budget).run()
                 first_wave += state.num_waves
                 result.waves += state.num_waves
@@ -161,8 +162,8 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
         tracer = Tracer(None, None)
         for batch in range(worker, len(starts), jobs):
             chunk = group_ids[starts[batch]:starts[batch] + groups_per_batch]
-            state = _make_state(request, layout, chunk, first_waves[batch], None,
-                                slot=worker * slot_stride)
+            state = _make_state(request, layout, starts[batch], chunk, first_waves[batch],
+                                None, slot=worker * slot_stride)
             Scheduler(state, program, request, mine, tracer, budget).run()
             mine.waves += state.num_waves
         return mine.wave_instructions, mine.lane_instructions, mine.waves
@@ -193,12 +194,26 @@ def _groups_per_batch(request, vgprs):
     return max(1, min(waves // waves_per_group, LDS_BUDGET_BYTES // lds))
 
 
-def _make_state(request, layout, group_ids, first_wave, initializer, slot=None):
-    """A WaveState for the work-groups ``group_ids`` with their initial registers;
-    its waves are numbered from ``first_wave`` and take scratch wave slots from
-    ``slot`` (default: ``first_wave``)."""
-    init = setup_mod.initial_wave_state(
-        layout, group_ids, first_wave_slot=first_wave if slot is None else slot)
+def _make_state(request, layout, first_group, group_ids, first_wave, initializer,
+                slot=None):
+    """A WaveState for the work-groups ``group_ids`` (from the ``first_group``-th
+    of the grid on) with their initial registers; its waves are numbered from
+    ``first_wave`` and take scratch wave slots from ``slot`` (default:
+    ``first_wave``). A small batch starts from a copy of its prototype
+    (``prototype.py``), unless ``initializer`` adjusts it."""
+    slot = first_wave if slot is None else slot
+    if initializer is not None:
+        state = _build_state(request, layout, group_ids, first_wave, slot)
+        initializer(state, request, layout, group_ids)
+        return state
+    return prototype.batch_state(
+        request, layout, (first_group, first_wave, slot), group_ids,
+        lambda: _build_state(request, layout, group_ids, first_wave, slot))
+
+
+def _build_state(request, layout, group_ids, first_wave, slot):
+    """A WaveState built from the initial execution state ``setup`` lays out."""
+    init = setup_mod.initial_wave_state(layout, group_ids, first_wave_slot=slot)
     waves = init.exec_mask.shape[0]
     state = WaveState(target=request.target, num_waves=waves,
                       vgpr_count=int(request.setup.vgpr_count), num_groups=len(group_ids),
@@ -213,8 +228,7 @@ def _make_state(request, layout, group_ids, first_wave, initializer, slot=None):
         state.vgpr[dim] = init.workitem_ids[:, dim]
     state.set_exec_lanes(slice(None), init.exec_mask)
     state.sgpr[124] = init.m0
-    flat_row = 102 if getattr(request.target, "generation", 9) >= 8 else 104
-    state.write_sgpr64(slice(None), flat_row, init.flat_scratch)
+    state.write_sgpr64(slice(None), prototype.flat_scratch_row(request.target), init.flat_scratch)
     state.workgroup_id[:] = init.workgroup_id
     if getattr(init, "workgroup_size", None) is not None:
         state.workgroup_size = init.workgroup_size
@@ -229,8 +243,6 @@ def _make_state(request, layout, group_ids, first_wave, initializer, slot=None):
         (int(request.setup.ieee_mode) << 9)
     state.mode[:] = mode
     state.apply_float_mode(mode)
-    if initializer is not None:
-        initializer(state, request, layout, group_ids)
     return state
 
 
@@ -327,10 +339,11 @@ class Scheduler:
         self.alive = np.ones(waves, dtype=np.bool_)
         state.alive = self.alive     # read by ds_ordered_count (wave order)
         self.at_barrier = np.zeros(waves, dtype=np.bool_)
+        #: how many waves are parked at s_barrier (``at_barrier`` counted)
+        self.parked = 0
         self.resume_pc = np.zeros(waves, dtype=np.int64)
-        group_count = int(state.wave_group.max()) + 1 if waves else 0
-        self.live_per_group = np.bincount(state.wave_group, minlength=group_count)
-        self.arrived_per_group = np.zeros(group_count, dtype=np.int64)
+        self.live_per_group = np.bincount(state.wave_group)
+        self.arrived_per_group = np.zeros(self.live_per_group.size, dtype=np.int64)
         if waves:
             self.groups[int(request.setup.entry_address)] = slice(0, waves)
 
@@ -378,7 +391,7 @@ class Scheduler:
                 self._run_group(pc, sel, limit)
         self.result.wave_instructions = self.executed
         self.result.lane_instructions = self.lanes_executed
-        if self.at_barrier.any():
+        if self.parked:
             raise KernelError("waves wait at s_barrier but their work-group cannot arrive",
                               kernel=self.request.kernel_name)
 
@@ -665,15 +678,16 @@ class Scheduler:
 
     # ---------------------------------------------------- end and barrier
     def _end(self, sel):
-        indices = _indices(sel)
-        self.alive[indices] = False
-        groups = self.state.wave_group[indices]
+        self.alive[sel] = False
+        groups = self.state.wave_group[sel]
         np.subtract.at(self.live_per_group, groups, 1)
-        self._release(np.unique(groups))
+        if self.parked:         # the ended waves may have been all some barrier waited for
+            self._release(np.unique(groups))
 
     def _barrier(self, sel, resume_pc):
         indices = _indices(sel)
         self.at_barrier[indices] = True
+        self.parked += indices.size
         self.resume_pc[indices] = resume_pc
         groups = self.state.wave_group[indices]
         np.add.at(self.arrived_per_group, groups, 1)
@@ -691,6 +705,7 @@ class Scheduler:
         waiting = self.at_barrier & is_ready[self.state.wave_group]
         indices = np.flatnonzero(waiting)
         self.at_barrier[indices] = False
+        self.parked -= indices.size
         self._add_many(self.resume_pc[indices], indices)
 
     def _fetch_error(self, sel, pc, error):

@@ -125,7 +125,7 @@ class Program:
             raise KernelError(f"instruction fetch from unmapped address 0x{pc:x}",
                               pc=pc, address=pc) from fault
         start = pc - allocation.address
-        return allocation.data[start:start + _FETCH_BYTES].tobytes()
+        return bytes(allocation.buffer[start:start + _FETCH_BYTES])
 
     def _build(self, pc):
         code = self._fetch(pc)

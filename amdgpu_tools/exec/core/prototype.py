@@ -1,0 +1,130 @@
+"""Initial batch states kept across dispatches: the per-launch fast path.
+
+A kernel launched again and again with the same geometry starts each batch
+from the same registers, except the few that name the dispatch: the user
+SGPRs (dispatch, queue and kernarg pointers, dispatch id, the scratch V# and
+flat scratch init) and FLAT_SCRATCH, which depend on the packet's addresses
+and the scratch backing. Building a small batch's ``WaveState`` costs tens
+of microseconds, nearly all of it NumPy call overhead on tiny arrays, which
+is most of what a launch of a short kernel costs. So a small batch's freshly
+built state is kept as a *prototype*, keyed by everything the build reads
+except those per-dispatch values; each later dispatch copies the prototype
+and rewrites only the registers whose values differ.
+
+The key holds the kernel's ``KernelSetup`` (entry, register counts, enables,
+float mode, fixed segment sizes), the target, the grid and work-group sizes,
+the group segment size (fixed + dynamic LDS), the private segment layout and
+resident wave count, and the batch's position in the grid: a launch that
+changes any of these builds (and keeps) a new prototype. Kernel *code* is
+not part of a state: rewritten code is fetched and decoded by the program
+cache, which keys instructions by their bytes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import setup as setup_mod
+
+#: A batch state is kept only while its arrays hold at most this many bytes:
+#: copying a big state costs as much as building it (and memory).
+PROTOTYPE_MAX_BYTES = 256 << 10
+#: Prototypes kept at once (the memo is emptied when full).
+PROTOTYPE_ENTRIES = 64
+
+
+class Prototype:
+    """A batch's initial state and the per-dispatch values it was built with."""
+
+    __slots__ = ("state", "user_sgprs", "scratch_address")
+
+    def __init__(self, state, user_sgprs, scratch_address):
+        self.state = state
+        self.user_sgprs = user_sgprs
+        self.scratch_address = scratch_address
+
+
+_PROTOTYPES: dict = {}
+
+
+def prototype_key(request, layout, position: tuple, groups: int):
+    """Everything a batch's initial state depends on, but for the dispatch's
+    addresses; ``position``: (first work-group, first wave number, first scratch slot)."""
+    return (request.target, request.setup, layout.grid_size, layout.workgroup_size,
+            layout.group_segment_bytes, layout.private_bytes_per_lane,
+            layout.scratch_wave_bytes, layout.resident_waves, position, groups)
+
+
+def flat_scratch_row(target) -> int:
+    """The SGPR row the initial FLAT_SCRATCH goes to: s102 on GFX8+, else s104."""
+    return 102 if getattr(target, "generation", 9) >= 8 else 104
+
+
+def dispatch_user_sgprs(layout) -> list:
+    """The user SGPR values a batch state holds (rows 0.., as ``_make_state`` copies them)."""
+    count = min(int(layout.request.setup.user_sgpr_count), 102)
+    return setup_mod.user_sgpr_values(layout)[:count]
+
+
+def batch_state(request, layout, position, group_ids, build):
+    """The initial WaveState of a batch at ``position`` (its first work-group,
+    first wave number and first scratch slot): ``build()`` for a big batch; for
+    a small one a copy of its prototype (built by ``build()`` the first time),
+    with the registers that name this dispatch rewritten."""
+    key = prototype_key(request, layout, position, len(group_ids))
+    prototype = _PROTOTYPES.get(key)
+    if prototype is None:
+        state = build()
+        if _state_bytes(state) > PROTOTYPE_MAX_BYTES:
+            return state
+        if len(_PROTOTYPES) >= PROTOTYPE_ENTRIES:
+            _PROTOTYPES.clear()
+        _PROTOTYPES[key] = Prototype(_detached(state), dispatch_user_sgprs(layout),
+                                     layout.scratch_address)
+        return state
+    state = prototype.state.copy()
+    _rebind(state, prototype, request, layout)
+    return state
+
+
+def _rebind(state, prototype, request, layout) -> None:
+    """Point a copied prototype at this dispatch: its request, layout and
+    checker, its user SGPRs and (with a different scratch backing) FLAT_SCRATCH."""
+    state.request = request
+    state.memory = request.memory
+    state.layout = layout
+    state.extra["dispatch_layout"] = layout
+    state.memory_watch = request.checker.memory if request.checker is not None else None
+    user = dispatch_user_sgprs(layout)
+    if user != prototype.user_sgprs:
+        state.sgpr[:len(user)] = np.asarray(user, np.uint32)[:, None]
+    if layout.scratch_address != prototype.scratch_address:
+        offsets = state.private_wave_offset.astype(np.uint64)
+        state.write_sgpr64(slice(None), flat_scratch_row(request.target),
+                           setup_mod.initial_flat_scratch(layout, offsets))
+
+
+#: Arrays only the set-up writes (the batch's geometry): a prototype's are made
+#: read-only and shared by its copies instead of copied.
+GEOMETRY_ARRAYS = ("wave_group", "workgroup_id", "workgroup_size", "wave_in_group",
+                   "wave_number", "workitem_id", "lane_valid", "private_wave_offset")
+
+
+def _detached(state):
+    """A copy of ``state`` that holds nothing of its dispatch (a kept prototype
+    must not keep a device's memory alive), its geometry arrays read-only."""
+    copy = state.copy()
+    copy.request = copy.memory = copy.layout = copy.memory_watch = None
+    copy.extra.pop("dispatch_layout", None)
+    for name in GEOMETRY_ARRAYS:
+        getattr(copy, name).flags.writeable = False     # copies: they own their data
+    return copy
+
+
+def _state_bytes(state) -> int:
+    return sum(value.nbytes for value in vars(state).values() if isinstance(value, np.ndarray))
+
+
+def clear() -> None:
+    """Forget every prototype (tests compare cached and fresh builds)."""
+    _PROTOTYPES.clear()
