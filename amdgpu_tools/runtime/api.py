@@ -32,6 +32,7 @@ from .hsa import (GLOBAL_SIZE, GROUP_SEGMENT_SIZE, MAX_GRID_SIZE, MAX_KERNARG_SE
                   MAX_QUEUES, MAX_SCRATCH_PER_WAVE, MAX_WORKGROUP_SIZE, WAVEFRONT_SIZE, Agent)
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
 from .hostcall import hostcall_for_launch
+from .launch_resources import LaunchResources, Lent
 from .layouts import KERNEL_DISPATCH_PACKET, PACKET_TYPE_KERNEL_DISPATCH
 from .packets import QueueNotActive, publish
 from .queues import QueueError
@@ -110,6 +111,8 @@ class Device:
         self.agent.processor.jobs = default_jobs() if jobs is None else jobs
         self.agent.processor.check = "stop" if check == "stop" else "report" if check else None
         self.queue = self.agent.queue_create(queue_size)
+        #: the kernarg segment and completion signal launches borrow
+        self.launch_resources = LaunchResources(self.agent, KERNARG_GRANULE)
         if limits is not None:
             self.agent.processor.limits = limits
         self.agent.processor.trace = trace
@@ -443,8 +446,7 @@ def launch(device: Device, kernel, args: list, geometry: Geometry, *, queue=None
         try:
             kernarg, printf_buffer, hostcall = _kernarg_segment(
                 device, kernel, values, geometry, target_queue, dynamic_lds, temporaries)
-            done = agent.signal_create(1)
-            temporaries.append(done)
+            done = _completion_signal(device, temporaries)
             results = []
             agent.processor.kernarg_hooks[kernarg] = functools.partial(
                 _finished, device, kernel, printf_buffer, results)
@@ -518,11 +520,27 @@ def _kernarg_segment(device, kernel, values, geometry, queue, dynamic_lds, tempo
     if len(segment) > MAX_KERNARG_SEGMENT_SIZE:
         raise LaunchLimitError("kernarg segment", len(segment), MAX_KERNARG_SEGMENT_SIZE,
                                detail=f"kernel '{kernel.name}'")
-    kernarg = device.agent.allocate(kernarg_allocation_size(len(segment)), "kernarg",
-                                    align=max(16, kernel.kernarg_align))
+    size, align = kernarg_allocation_size(len(segment)), max(16, kernel.kernarg_align)
+    lent = device.launch_resources.kernarg(segment, size, align)
+    if lent is not None:
+        temporaries.append(lent)
+        return lent.item, printf_buffer, hostcall
+    kernarg = device.agent.allocate(size, "kernarg", align=align)
     temporaries.append(kernarg)
     device.memory.write(kernarg, segment)
     return kernarg, printf_buffer, hostcall
+
+
+def _completion_signal(device, temporaries):
+    """A signal of value 1 the dispatch decrements: the device's lent one when it is
+    free, else a new one. Added to ``temporaries``."""
+    lent = device.launch_resources.signal(1)
+    if lent is not None:
+        temporaries.append(lent)
+        return lent.item
+    signal = device.agent.signal_create(1)
+    temporaries.append(signal)
+    return signal
 
 
 def _printf_buffer(device, kernel, temporaries) -> int:
@@ -547,10 +565,14 @@ def _finished(device, kernel, printf_buffer, results, result) -> None:
 
 
 def _release(agent, temporaries) -> None:
+    """Unmap (or give back) what a launch used; the hooks of its kernarg segment go."""
+    processor = agent.processor
     for item in temporaries:
+        address = item.item if isinstance(item, Lent) else item
+        if isinstance(address, int):
+            processor.kernarg_hooks.pop(address, None)
+            processor.host_services.pop(address, None)
         if isinstance(item, int):
-            agent.processor.kernarg_hooks.pop(item, None)
-            agent.processor.host_services.pop(item, None)
             agent.free(item)
         else:
             item.destroy()

@@ -45,6 +45,8 @@ class Layout:
         tail = "x" * (self.size - position)
         compiled = {
             "_order": tuple(order),
+            #: field-name tuple -> compiled reader (``read_fields``)
+            "_readers": {},
             # name -> (position in the packed values, mask)
             "_slots": {name: (index, (1 << (8 * self.fields[name][1])) - 1)
                        for index, name in enumerate(order)},
@@ -81,6 +83,26 @@ class Layout:
 
     def unpack(self, raw: bytes) -> dict:
         return dict(zip(self._order, self._unpacker.unpack_from(raw)))
+
+    def read_fields(self, memory, base: int, names: tuple) -> tuple:
+        """The values of the fields ``names`` (in that order), read at once."""
+        reader = self._readers.get(names)
+        if reader is None:
+            reader = self._readers[names] = self._compile_reader(names)
+        start, span, order = reader
+        values = memory.unpack_from(span, base + start)
+        return tuple(values[i] for i in order)
+
+    def _compile_reader(self, names: tuple):
+        """(first offset, a struct over the fields' span, where each name's value is)."""
+        by_offset = sorted(names, key=lambda name: self.fields[name][0])
+        start = self.fields[by_offset[0]][0]
+        layout, position = "<", start
+        for name in by_offset:
+            offset, size, signed = self.fields[name]
+            layout += "x" * (offset - position) + _CODES[size][signed]
+            position = offset + size
+        return start, struct.Struct(layout), tuple(by_offset.index(name) for name in names)
 
     def load(self, memory, base: int) -> dict:
         """Every field of the struct at ``base``, read at once."""

@@ -143,12 +143,14 @@ class PacketProcessor:
             try:
                 while True:
                     self._again = False
-                    moved = False
-                    for queue in list(self.queues):
+                    last_moved = -1
+                    for position, queue in enumerate(list(self.queues)):
                         while self._step(queue):
-                            moved = True
-                    moved_any |= moved
-                    if not moved and not self._again:
+                            last_moved = position
+                    moved_any |= last_moved >= 0
+                    # a queue looked at before the last one that moved may have been
+                    # unblocked by it; those after it were looked at since
+                    if last_moved <= 0 and not self._again:
                         return moved_any
             finally:
                 self._running = False
@@ -158,8 +160,8 @@ class PacketProcessor:
         """Try to consume the next packet of ``queue``; True if it was consumed."""
         if queue.state != Queue.ACTIVE:
             return False
-        index = queue.load_read_index()
-        if index >= queue.load_write_index():
+        index, write_index = queue.load_indices()
+        if index >= write_index:
             return False
         address = queue.packet_address(index)
         header = int.from_bytes(self.memory.read(address, 2), "little")
@@ -241,7 +243,7 @@ class PacketProcessor:
 
     # ------------------------------------------------------ kernel dispatch
     def _dispatch_kernel(self, queue, index, address):
-        packet = KERNEL_DISPATCH_PACKET.unpack(self.memory.read(address, AQL_PACKET_SIZE))
+        packet = KERNEL_DISPATCH_PACKET.load(self.memory, address)
         kernel = self.kernel_objects.get(packet["kernel_object"])
         if kernel is None and self.resolve_kernel_object is not None:
             kernel = self.resolve_kernel_object(packet["kernel_object"])
@@ -249,8 +251,9 @@ class PacketProcessor:
             raise PacketError(f"kernel object 0x{packet['kernel_object']:x} is not a loaded "
                               "kernel", HSA_STATUS_ERROR_INVALID_CODE_OBJECT)
         dims = setup_dimensions(packet["setup"])
-        workgroup = tuple(packet[f"workgroup_size_{a}"] for a in "xyz")
-        grid = tuple(packet[f"grid_size_{a}"] for a in "xyz")
+        workgroup = (packet["workgroup_size_x"], packet["workgroup_size_y"],
+                     packet["workgroup_size_z"])
+        grid = (packet["grid_size_x"], packet["grid_size_y"], packet["grid_size_z"])
         if not 1 <= dims <= 3:
             raise PacketError(f"dispatch packet has {dims} dimensions (must be 1-3)")
         if min(workgroup) == 0 or min(grid) == 0:

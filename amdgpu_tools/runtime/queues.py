@@ -30,6 +30,7 @@ HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION = 0x2A
 HSA_STATUS_ERROR_MEMORY_FAULT = 0x2B
 
 MAX_QUEUE_SIZE = 1 << 17
+_INDICES = ("read_dispatch_id", "write_dispatch_id")
 
 
 class QueueError(ToolchainError):
@@ -89,6 +90,10 @@ class AqlRing:
     def store_read_index(self, value: int) -> None:
         AMD_QUEUE.write(self.memory, self.address, "read_dispatch_id", value)
 
+    def load_indices(self) -> tuple[int, int]:
+        """(read index, write index), read at once."""
+        return AMD_QUEUE.read_fields(self.memory, self.address, _INDICES)
+
     def load_write_index(self) -> int:
         return AMD_QUEUE.read(self.memory, self.address, "write_dispatch_id")
 
@@ -122,7 +127,8 @@ class AqlRing:
         return self.ring_address + (index % self.size) * AQL_PACKET_SIZE
 
     def has_room(self, count: int = 1) -> bool:
-        return self.load_write_index() + count - self.load_read_index() <= self.size
+        read, write = self.load_indices()
+        return write + count - read <= self.size
 
     def enter_error_state(self, status: int, error=None) -> None:
         """Stop processing and report ``status`` to the error callback once."""
