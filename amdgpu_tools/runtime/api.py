@@ -270,6 +270,14 @@ class Program:
         return Kernel(self.device, kernel)
 
 
+def _plain(sizes) -> bool:
+    """An int, or a tuple of ints: sizes whose checked Geometry can be remembered."""
+    kind = type(sizes)
+    if kind is int:
+        return True
+    return kind is tuple and all(type(v) is int for v in sizes)
+
+
 def _dims(value, what: str, limit: int, resource: str) -> tuple:
     try:
         values = tuple(value) if isinstance(value, (tuple, list)) else (value,)
@@ -293,6 +301,9 @@ class Kernel:
     def __init__(self, device: Device, info):
         self.device = device
         self.info = info
+        #: (grid, block) -> Geometry of launches already checked (plain ints only:
+        #: a bool or a NumPy integer is checked again, to raise or convert)
+        self._geometries = {}
 
     @property
     def name(self) -> str:
@@ -305,7 +316,12 @@ class Kernel:
         """Launch on the device's queue (or ``queue``, from ``Device.create_queue``);
         ``shared``: bytes of dynamic group memory not tied to an argument (HIP's
         ``extern __shared__``, the launch's sharedMemBytes)."""
-        geometry = self.check_geometry(grid, block)
+        geometry = self._geometries.get((grid, block)) if _plain(grid) and _plain(block) \
+            else None
+        if geometry is None:
+            geometry = self.check_geometry(grid, block)
+            if _plain(grid) and _plain(block) and len(self._geometries) < 64:
+                self._geometries[grid, block] = geometry
         if not isinstance(shared, (int, np.integer)) or shared < 0:
             raise LaunchError(f"shared={shared!r}: dynamic group memory is a byte count >= 0")
         return launch(self.device, self.info, list(args), geometry, queue=queue,
@@ -510,12 +526,14 @@ def _kernarg_segment(device, kernel, values, geometry, queue, dynamic_lds, tempo
     """The filled kernarg segment in the kernarg region, and the printf and hostcall
     buffers its hidden arguments point at: (address, printf buffer, Hostcall or None).
     Every allocation is added to ``temporaries``."""
-    printf_buffer = _printf_buffer(device, kernel, temporaries)
-    hostcall = hostcall_for_launch(device, kernel, geometry)
-    temporaries += [hostcall] if hostcall else []
-    context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
-                            hostcall_buffer=hostcall.address if hostcall else 0,
-                            dynamic_lds_size=dynamic_lds)
+    printf_buffer, hostcall, context = 0, None, None
+    if kernel.hidden_args:
+        printf_buffer = _printf_buffer(device, kernel, temporaries)
+        hostcall = hostcall_for_launch(device, kernel, geometry)
+        temporaries += [hostcall] if hostcall else []
+        context = HiddenContext(queue_address=queue.address, printf_buffer=printf_buffer,
+                                hostcall_buffer=hostcall.address if hostcall else 0,
+                                dynamic_lds_size=dynamic_lds)
     segment = build_kernarg_segment(kernel, values, geometry, context)
     if len(segment) > MAX_KERNARG_SEGMENT_SIZE:
         raise LaunchLimitError("kernarg segment", len(segment), MAX_KERNARG_SEGMENT_SIZE,

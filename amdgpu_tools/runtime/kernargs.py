@@ -93,7 +93,8 @@ def dynamic_lds_layout(kernel, local_sizes: dict) -> tuple[dict, int]:
 def build_kernarg_segment(kernel, explicit_values: list, geometry: Geometry,
                           context: HiddenContext) -> bytes:
     """The kernarg bytes: ``explicit_values`` (bytes, one per explicit argument)
-    at their metadata offsets, hidden arguments computed, the rest zero."""
+    at their metadata offsets, hidden arguments computed, the rest zero
+    (``context`` may be None for a kernel without hidden arguments)."""
     if kernel.args is None:
         return _raw_segment(kernel, explicit_values)
     segment = bytearray(kernel.kernarg_size)

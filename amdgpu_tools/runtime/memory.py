@@ -116,6 +116,9 @@ class DeviceMemory:
         self._shared_bytes = SharedBytes() if shared else None
         #: ``guard(addresses)``: a context manager a worker process's atomics hold
         self.atomic_guard = None
+        #: allocations unmapped so far: a location looked up earlier is still
+        #: mapped while this is unchanged (``Pinned``)
+        self.unmaps = 0
 
     # ----------------------------------------------------------------- mapping
     def allocate(self, size: int, *, align: int = 256, kind: str = "global",
@@ -168,6 +171,7 @@ class DeviceMemory:
             del bases[index]
             freed = allocations.pop(index)
             self._table = (bases, allocations)
+            self.unmaps += 1
             self.in_use = max(0, self.in_use - freed.size)
 
     def allocation_at(self, address: int, size: int = 1) -> Allocation:
@@ -323,3 +327,60 @@ class DeviceMemory:
         for number, allocation in enumerate(allocations):
             rows = which == number
             allocation.data[offsets[rows, None] + byte_offsets] = data[rows]
+
+
+class Pinned:
+    """A runtime structure in device memory (an amd_queue_t, a ring, a signal)
+    read and written many times: its allocation is looked up once, and again
+    only after something was unmapped (``DeviceMemory.unmaps``), so an access
+    costs a struct call while faulting exactly as a lookup would. Offers
+    ``unpack_from``/``pack_into``/``read``/``write`` with absolute addresses,
+    like ``DeviceMemory``; an access outside the structure goes to the memory."""
+
+    __slots__ = ("memory", "address", "end", "_unmaps", "_buffer", "_start")
+
+    def __init__(self, memory: DeviceMemory, address: int, size: int):
+        self.memory = memory
+        self.address = address
+        self.end = address + size
+        self._unmaps = None
+
+    def _locate(self, address: int, size: int):
+        """(buffer, offset of ``address`` in it), or None outside the structure."""
+        if not (self.address <= address and address + size <= self.end):
+            return None
+        memory = self.memory
+        if self._unmaps != memory.unmaps:
+            unmaps = memory.unmaps
+            allocation = memory.allocation_at(self.address, self.end - self.address)
+            self._buffer, self._start = allocation.buffer, self.address - allocation.address
+            self._unmaps = unmaps
+        return self._buffer, self._start + address - self.address
+
+    def unpack_from(self, layout: struct.Struct, address: int) -> tuple:
+        found = self._locate(address, layout.size)
+        if found is None:
+            return self.memory.unpack_from(layout, address)
+        return layout.unpack_from(*found)
+
+    def pack_into(self, layout: struct.Struct, address: int, *values) -> None:
+        found = self._locate(address, layout.size)
+        if found is None:
+            self.memory.pack_into(layout, address, *values)
+        else:
+            layout.pack_into(found[0], found[1], *values)
+
+    def read(self, address: int, size: int) -> bytes:
+        found = self._locate(address, size)
+        if found is None:
+            return self.memory.read(address, size)
+        buffer, start = found
+        return bytes(buffer[start:start + size])
+
+    def write(self, address: int, data: bytes) -> None:
+        found = self._locate(address, len(data))
+        if found is None:
+            self.memory.write(address, data)
+        else:
+            buffer, start = found
+            buffer[start:start + len(data)] = data

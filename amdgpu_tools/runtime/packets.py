@@ -37,8 +37,8 @@ def publish(queue, layout, packet_type: int, *, barrier: bool = False, ring: boo
             index = queue.reserve(1)
             if index is not None:
                 address = queue.packet_address(index)
-                queue.memory.write(address + 2, body[2:])
-                queue.memory.write(address, header)
+                queue.ring.write(address + 2, body[2:])
+                queue.ring.write(address, header)
                 break
         progress = getattr(queue, "_notify", None)
         if progress is None or not progress():
@@ -50,7 +50,7 @@ def publish(queue, layout, packet_type: int, *, barrier: bool = False, ring: boo
 
 def _mapped(queue) -> bool:
     try:
-        queue.memory.allocation_at(queue.address)
+        queue.fields.read(queue.address, 1)
         return True
     except ToolchainError:
         return False

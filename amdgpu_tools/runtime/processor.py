@@ -37,6 +37,7 @@ from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIE
                       PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR, PACKET_TYPE_INVALID,
                       PACKET_TYPE_KERNEL_DISPATCH, PACKET_TYPE_VENDOR_SPECIFIC, header_barrier, header_type,
                       packet_header, setup_dimensions)
+from .memory import Pinned
 from .signals import ATOMIC
 from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION,
                      HSA_STATUS_ERROR_INVALID_CODE_OBJECT, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,
@@ -45,6 +46,7 @@ from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRU
 
 
 EVENT_HISTORY = 4096
+_INVALID_HEADER = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
 
 
 class PacketError(ToolchainError):
@@ -118,6 +120,8 @@ class PacketProcessor:
         self.results: deque = deque(maxlen=EVENT_HISTORY)
         self._running = False
         self._again = False
+        #: completion signal handle -> its Pinned amd_signal_t
+        self._signals: dict[int, Pinned] = {}
         #: held while packets are processed; re-entrant for the running thread
         #: (``Agent.queue_destroy`` takes it so a queue never vanishes mid-step)
         self.lock = threading.RLock()
@@ -164,7 +168,7 @@ class PacketProcessor:
         if index >= write_index:
             return False
         address = queue.packet_address(index)
-        header = int.from_bytes(self.memory.read(address, 2), "little")
+        header = int.from_bytes(queue.ring.read(address, 2), "little")
         kind = header_type(header)
         if kind == PACKET_TYPE_INVALID:
             return False
@@ -229,21 +233,32 @@ class PacketProcessor:
         start_ts/end_ts get the packet's active phase in nanoseconds (the
         clock of the agent's timestamps), as the CP writes them when the
         queue profiles."""
-        signal = KERNEL_DISPATCH_PACKET.read(self.memory, address, "completion_signal")
-        self.memory.write(address, packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little"))
+        signal = KERNEL_DISPATCH_PACKET.read(queue.ring, address, "completion_signal")
+        queue.ring.write(address, _INVALID_HEADER)
         queue.store_read_index(index + 1)
         if signal:
-            AMD_SIGNAL.write(self.memory, signal, "start_ts", started)
-            AMD_SIGNAL.write(self.memory, signal, "end_ts", time.monotonic_ns())
+            fields = self._signal_fields(signal)
+            AMD_SIGNAL.write(fields, signal, "start_ts", started)
+            AMD_SIGNAL.write(fields, signal, "end_ts", time.monotonic_ns())
             with ATOMIC:                  # host threads may update the signal too
-                value = AMD_SIGNAL.read(self.memory, signal, "value")
-                AMD_SIGNAL.write(self.memory, signal, "value", value - 1)
+                value = AMD_SIGNAL.read(fields, signal, "value")
+                AMD_SIGNAL.write(fields, signal, "value", value - 1)
             if self.signal_hook is not None:
                 self.signal_hook(signal)
 
+    def _signal_fields(self, handle: int) -> Pinned:
+        """The amd_signal_t at ``handle``, for the accesses of a completion (kept
+        for the signals packets name again and again; a bad handle faults)."""
+        fields = self._signals.get(handle)
+        if fields is None:
+            if len(self._signals) >= EVENT_HISTORY:
+                self._signals.clear()
+            fields = self._signals[handle] = Pinned(self.memory, handle, AMD_SIGNAL.size)
+        return fields
+
     # ------------------------------------------------------ kernel dispatch
     def _dispatch_kernel(self, queue, index, address):
-        packet = KERNEL_DISPATCH_PACKET.load(self.memory, address)
+        packet = KERNEL_DISPATCH_PACKET.load(queue.ring, address)
         kernel = self.kernel_objects.get(packet["kernel_object"])
         if kernel is None and self.resolve_kernel_object is not None:
             kernel = self.resolve_kernel_object(packet["kernel_object"])

@@ -18,6 +18,7 @@ from .layouts import (AMD_QUEUE, AMD_QUEUE_PROPERTIES_IS_PTR64, AMD_SIGNAL,
                       AMD_SIGNAL_KIND_DOORBELL, AQL_PACKET_SIZE,
                       HSA_QUEUE_FEATURE_AGENT_DISPATCH, HSA_QUEUE_FEATURE_KERNEL_DISPATCH,
                       HSA_QUEUE_TYPE_MULTIPLE, PACKET_TYPE_INVALID, packet_header)
+from .memory import Pinned
 from .signals import Signal
 
 #: hsa.h / hsa_ext_amd.h status codes a queue's error callback receives.
@@ -53,6 +54,9 @@ class AqlRing:
         self.address = address
         self.ring_address = ring_address
         self.size = size
+        #: the amd_queue_t and the ring, for the accesses every packet makes
+        self.fields = Pinned(memory, address, AMD_QUEUE.size)
+        self.ring = Pinned(memory, ring_address, size * AQL_PACKET_SIZE)
         self.id = queue_id
         self.callback = callback
         self.state = self.ACTIVE
@@ -85,20 +89,20 @@ class AqlRing:
         return AMD_QUEUE.read(self.memory, self.address, "features")
 
     def load_read_index(self) -> int:
-        return AMD_QUEUE.read(self.memory, self.address, "read_dispatch_id")
+        return AMD_QUEUE.read(self.fields, self.address, "read_dispatch_id")
 
     def store_read_index(self, value: int) -> None:
-        AMD_QUEUE.write(self.memory, self.address, "read_dispatch_id", value)
+        AMD_QUEUE.write(self.fields, self.address, "read_dispatch_id", value)
 
     def load_indices(self) -> tuple[int, int]:
         """(read index, write index), read at once."""
-        return AMD_QUEUE.read_fields(self.memory, self.address, _INDICES)
+        return AMD_QUEUE.read_fields(self.fields, self.address, _INDICES)
 
     def load_write_index(self) -> int:
-        return AMD_QUEUE.read(self.memory, self.address, "write_dispatch_id")
+        return AMD_QUEUE.read(self.fields, self.address, "write_dispatch_id")
 
     def store_write_index(self, value: int) -> None:
-        AMD_QUEUE.write(self.memory, self.address, "write_dispatch_id", value)
+        AMD_QUEUE.write(self.fields, self.address, "write_dispatch_id", value)
 
     def add_write_index(self, count: int = 1) -> int:
         """Reserve ``count`` slots atomically; returns the first reserved packet index."""

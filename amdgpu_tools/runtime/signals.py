@@ -22,6 +22,7 @@ import time
 
 from ..errors import ToolchainError
 from .layouts import AMD_SIGNAL, AMD_SIGNAL_KIND_USER
+from .memory import Pinned
 
 _MASK64 = (1 << 64) - 1
 
@@ -56,6 +57,7 @@ class Signal:
     def __init__(self, memory, handle: int, notify=None):
         self.memory = memory
         self.handle = handle
+        self._fields = Pinned(memory, handle, AMD_SIGNAL.size)
         self._notify = notify or (lambda: None)
 
     @classmethod
@@ -73,17 +75,17 @@ class Signal:
 
     # ----------------------------------------------------------------- access
     def load(self) -> int:
-        return AMD_SIGNAL.read(self.memory, self.handle, "value")
+        return AMD_SIGNAL.read(self._fields, self.handle, "value")
 
     def store(self, value: int) -> None:
-        AMD_SIGNAL.write(self.memory, self.handle, "value", value)
+        AMD_SIGNAL.write(self._fields, self.handle, "value", value)
         self._notify()
 
     def _update(self, function) -> int:
         """Apply ``function`` to the value atomically; returns the old value."""
         with ATOMIC:
             old = self.load()
-            AMD_SIGNAL.write(self.memory, self.handle, "value", _signed64(function(old)))
+            AMD_SIGNAL.write(self._fields, self.handle, "value", _signed64(function(old)))
         self._notify()
         return old
 

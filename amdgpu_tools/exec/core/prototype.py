@@ -36,12 +36,30 @@ PROTOTYPE_ENTRIES = 64
 class Prototype:
     """A batch's initial state and the per-dispatch values it was built with."""
 
-    __slots__ = ("state", "user_sgprs", "scratch_address")
+    __slots__ = ("state", "user_sgprs", "scratch_address", "arrays", "containers")
 
     def __init__(self, state, user_sgprs, scratch_address):
         self.state = state
         self.user_sgprs = user_sgprs
         self.scratch_address = scratch_address
+        fields = vars(state)
+        #: what a copy must not share: the writable arrays, the dicts and lists
+        self.arrays = tuple(name for name, value in fields.items()
+                            if type(value) is np.ndarray and value.flags.writeable)
+        self.containers = tuple(name for name, value in fields.items()
+                                if type(value) in (dict, list))
+
+    def copy(self):
+        """A state of its own: the prototype's writable arrays and containers
+        copied, everything else (read-only arrays, the target) shared."""
+        twin = object.__new__(type(self.state))
+        fields = dict(vars(self.state))
+        for name in self.arrays:
+            fields[name] = fields[name].copy(order="K")
+        for name in self.containers:
+            fields[name] = type(fields[name])(fields[name])
+        twin.__dict__.update(fields)
+        return twin
 
 
 _PROTOTYPES: dict = {}
@@ -82,7 +100,7 @@ def batch_state(request, layout, position, group_ids, build):
         _PROTOTYPES[key] = Prototype(_detached(state), dispatch_user_sgprs(layout),
                                      layout.scratch_address)
         return state
-    state = prototype.state.copy()
+    state = prototype.copy()
     _rebind(state, prototype, request, layout)
     return state
 
@@ -113,8 +131,15 @@ GEOMETRY_ARRAYS = ("wave_group", "workgroup_id", "workgroup_size", "wave_in_grou
 def _detached(state):
     """A copy of ``state`` that holds nothing of its dispatch (a kept prototype
     must not keep a device's memory alive), its geometry arrays read-only."""
-    copy = state.copy()
+    copy = object.__new__(type(state))
+    for name, value in vars(state).items():
+        if type(value) is np.ndarray:
+            value = value.copy(order="K")
+        elif type(value) in (dict, list):
+            value = type(value)(value)
+        setattr(copy, name, value)
     copy.request = copy.memory = copy.layout = copy.memory_watch = None
+    copy._exec_cache = None
     copy.extra.pop("dispatch_layout", None)
     for name in GEOMETRY_ARRAYS:
         getattr(copy, name).flags.writeable = False     # copies: they own their data

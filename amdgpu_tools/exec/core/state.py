@@ -145,25 +145,6 @@ class WaveState:
         #: itself keeps everything in the typed fields above
         self.extra = {}
 
-    def copy(self) -> "WaveState":
-        """An independent copy of a batch that has not run yet: every writable
-        array is copied (same memory order), dicts and lists are new, anything
-        else is shared (the target, the request, read-only arrays, which nothing
-        can change). Dispatches start from copies of a kept initial state
-        (``exec/core/prototype.py``)."""
-        twin = object.__new__(WaveState)
-        fields = twin.__dict__
-        for name, value in self.__dict__.items():
-            kind = type(value)
-            if kind is np.ndarray:
-                if value.flags.writeable:
-                    value = value.copy(order="K")
-            elif kind is dict or kind is list:
-                value = kind(value)
-            fields[name] = value
-        twin._exec_cache = None
-        return twin
-
     def apply_float_mode(self, mode: int) -> None:
         """Derive the float-mode flags the ALU semantics read from a MODE value.
 
