@@ -99,9 +99,9 @@ def prepare_dispatch(request, resident_waves: int | None = None) -> DispatchLayo
     (the core's batch size); by default every wave of the grid gets a slot.
     """
     setup = request.setup
-    grid = tuple(int(v) for v in request.grid_size)
-    block = tuple(int(v) for v in request.workgroup_size)
-    if any(v <= 0 for v in block) or any(v < 0 for v in grid):
+    grid = tuple(map(int, request.grid_size))
+    block = tuple(map(int, request.workgroup_size))
+    if min(block, default=1) <= 0 or min(grid, default=0) < 0:
         raise LaunchError(f"invalid grid {grid} / work-group size {block}")
     counts = tuple(-(-g // b) for g, b in zip(grid, block))
     generation = int(request.target.generation)

@@ -9,6 +9,7 @@ amd_hsa_signal.h headers.
 
 from __future__ import annotations
 
+import operator
 import struct
 from dataclasses import dataclass
 
@@ -89,12 +90,12 @@ class Layout:
         reader = self._readers.get(names)
         if reader is None:
             reader = self._readers[names] = self._compile_reader(names)
-        start, span, order = reader
-        values = memory.unpack_from(span, base + start)
-        return tuple(values[i] for i in order)
+        start, span, pick = reader
+        return pick(memory.unpack_from(span, base + start))
 
     def _compile_reader(self, names: tuple):
-        """(first offset, a struct over the fields' span, where each name's value is)."""
+        """(first offset, a struct over the fields' span, a function picking the
+        values of ``names`` out of what it unpacks)."""
         by_offset = sorted(names, key=lambda name: self.fields[name][0])
         start = self.fields[by_offset[0]][0]
         layout, position = "<", start
@@ -102,7 +103,10 @@ class Layout:
             offset, size, signed = self.fields[name]
             layout += "x" * (offset - position) + _CODES[size][signed]
             position = offset + size
-        return start, struct.Struct(layout), tuple(by_offset.index(name) for name in names)
+        positions = [by_offset.index(name) for name in names]
+        pick = operator.itemgetter(*positions) if len(positions) > 1 else \
+            (lambda values: (values[positions[0]],))
+        return start, struct.Struct(layout), pick
 
     def load(self, memory, base: int) -> dict:
         """Every field of the struct at ``base``, read at once."""

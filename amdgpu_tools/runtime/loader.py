@@ -49,13 +49,26 @@ class LoadedKernel:
     #: calls through a stack whose depth the compiler could not bound
     uses_dynamic_stack: bool = False
 
+    #: (args, explicit ones, hidden ones): the split of ``args`` last asked for
+    _split: tuple = field(default=(None, None, ()), init=False, repr=False, compare=False)
+
+    def _split_args(self) -> tuple:
+        """``args`` split into explicit and hidden ones, once per ``args`` value
+        (a launch asks several times)."""
+        split = self._split
+        if split[0] is not self.args:
+            split = self._split = (self.args, None if self.args is None else tuple(
+                a for a in self.args if not a.is_hidden), () if self.args is None else tuple(
+                a for a in self.args if a.is_hidden))
+        return split
+
     @property
     def explicit_args(self):
-        return None if self.args is None else tuple(a for a in self.args if not a.is_hidden)
+        return self._split_args()[1]
 
     @property
     def hidden_args(self):
-        return () if self.args is None else tuple(a for a in self.args if a.is_hidden)
+        return self._split_args()[2]
 
     def describe(self) -> str:
         """One line per property, as ``amdgpu-run --info`` lists kernels."""

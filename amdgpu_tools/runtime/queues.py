@@ -122,9 +122,11 @@ class AqlRing:
         """Reserve ``count`` slots if the ring has room for them (one atomic step);
         returns the first packet index, or None when the ring is full."""
         with self.lock:
-            if not self.has_room(count):
+            read, write = self.load_indices()
+            if write + count - read > self.size:
                 return None
-            return self.add_write_index(count)
+            self.store_write_index(write + count)
+            return write
 
     def packet_address(self, index: int) -> int:
         """Address of the slot holding packet ``index``."""
