@@ -92,12 +92,50 @@ def _align(value: int, alignment: int) -> int:
     return -(-value // alignment) * alignment
 
 
+#: Layouts of dispatches without scratch, by everything they are computed from
+#: (``_layout_key``): a repeated launch copies one instead of computing it.
+_LAYOUTS: dict = {}
+LAYOUT_CACHE_ENTRIES = 64
+
+
 def prepare_dispatch(request, resident_waves: int | None = None) -> DispatchLayout:
     """Compute the dispatch geometry and map its scratch backing.
 
     ``resident_waves`` is how many waves may hold private memory at once
     (the core's batch size); by default every wave of the grid gets a slot.
     """
+    key = _layout_key(request, resident_waves)
+    known = _LAYOUTS.get(key) if key is not None else None
+    if known is not None:
+        layout = object.__new__(DispatchLayout)
+        layout.__dict__.update(vars(known))
+        layout.request = request
+    else:
+        layout = _compute_layout(request, resident_waves)
+        _map_scratch(layout)
+        if key is not None and not layout.scratch_size:
+            if len(_LAYOUTS) >= LAYOUT_CACHE_ENTRIES:
+                _LAYOUTS.clear()
+            kept = object.__new__(DispatchLayout)
+            kept.__dict__.update(vars(layout))
+            kept.request = None          # a kept layout holds no device memory alive
+            _LAYOUTS[key] = kept
+    _publish_apertures(layout)
+    return layout
+
+
+def _layout_key(request, resident_waves):
+    """What a layout is computed from, or None when a size is not a plain tuple."""
+    grid, block = request.grid_size, request.workgroup_size
+    if type(grid) is not tuple or type(block) is not tuple:
+        return None
+    return (request.setup, request.target.generation, grid, block,
+            request.group_segment_size, request.private_segment_size, resident_waves,
+            request.shared_aperture_base, request.private_aperture_base)
+
+
+def _compute_layout(request, resident_waves) -> DispatchLayout:
+    """The geometry, segment sizes and resident waves of a dispatch (nothing mapped)."""
     setup = request.setup
     grid = tuple(map(int, request.grid_size))
     block = tuple(map(int, request.workgroup_size))
@@ -119,8 +157,6 @@ def prepare_dispatch(request, resident_waves: int | None = None) -> DispatchLayo
         resident_waves=max(1, min(int(resident_waves or total_waves), total_waves)),
         shared_aperture_base=int(request.shared_aperture_base),
         private_aperture_base=int(request.private_aperture_base))
-    _map_scratch(layout)
-    _publish_apertures(layout)
     return layout
 
 

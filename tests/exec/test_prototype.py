@@ -122,3 +122,28 @@ def test_big_batches_are_built_every_time():
     cached, fresh = _states(request)
     _assert_same(cached, fresh)
     assert prototype._PROTOTYPES == {}
+
+
+@pytest.mark.parametrize("private", [0, 16])
+def test_a_kept_dispatch_layout_equals_a_computed_one(private):
+    memory = DeviceMemory()
+    setup = KernelSetup(entry_address=0x1000, sgpr_count=16, vgpr_count=4, user_sgpr_count=2,
+                        enable_sgpr_kernarg_segment_ptr=True)
+    layouts = []
+    for n in range(3):
+        request = _request(memory, "gfx803", setup, (100, 2, 1), (64, 1, 1), n, lds=256)
+        request.private_segment_size = private
+        layouts.append(setup_mod.prepare_dispatch(request, resident_waves=4))
+        fresh = setup_mod._compute_layout(request, 4)
+        setup_mod._map_scratch(fresh)
+        kept = vars(layouts[-1])
+        for name, value in vars(fresh).items():
+            if name != "scratch_address" and name != "private_segment_buffer":
+                assert kept[name] == value if name != "request" else kept[name] is request
+        assert (kept["scratch_address"] != 0) == bool(private)
+        setup_mod.release_dispatch(fresh)
+        setup_mod.release_dispatch(layouts[-1])
+    key = setup_mod._layout_key(request, 4)
+    assert (key in setup_mod._LAYOUTS) == (not private)     # scratch is mapped per dispatch
+    if not private:
+        assert setup_mod._LAYOUTS[key].request is None

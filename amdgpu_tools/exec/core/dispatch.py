@@ -680,7 +680,10 @@ class Scheduler:
     def _end(self, sel):
         self.alive[sel] = False
         groups = self.state.wave_group[sel]
-        np.subtract.at(self.live_per_group, groups, 1)
+        if groups.size == 1:
+            self.live_per_group[groups[0]] -= 1
+        else:
+            np.subtract.at(self.live_per_group, groups, 1)
         if self.parked:         # the ended waves may have been all some barrier waited for
             self._release(np.unique(groups))
 
