@@ -338,12 +338,12 @@ class Scheduler:
         self.round_mark = None
         self.alive = np.ones(waves, dtype=np.bool_)
         state.alive = self.alive     # read by ds_ordered_count (wave order)
-        self.at_barrier = np.zeros(waves, dtype=np.bool_)
+        #: barrier bookkeeping (waves parked, where they resume, live and arrived
+        #: waves per work-group): made at the first s_barrier (``_barrier_state``),
+        #: which many short kernels never reach
+        self.at_barrier = self.resume_pc = self.live_per_group = self.arrived_per_group = None
         #: how many waves are parked at s_barrier (``at_barrier`` counted)
         self.parked = 0
-        self.resume_pc = np.zeros(waves, dtype=np.int64)
-        self.live_per_group = np.bincount(state.wave_group)
-        self.arrived_per_group = np.zeros(self.live_per_group.size, dtype=np.int64)
         if waves:
             self.groups[int(request.setup.entry_address)] = slice(0, waves)
 
@@ -679,6 +679,8 @@ class Scheduler:
     # ---------------------------------------------------- end and barrier
     def _end(self, sel):
         self.alive[sel] = False
+        if self.live_per_group is None:     # no barrier yet: nothing counts live waves
+            return
         groups = self.state.wave_group[sel]
         if groups.size == 1:
             self.live_per_group[groups[0]] -= 1
@@ -687,7 +689,20 @@ class Scheduler:
         if self.parked:         # the ended waves may have been all some barrier waited for
             self._release(np.unique(groups))
 
+    def _barrier_state(self):
+        """Make the barrier bookkeeping at the first s_barrier; the live waves of
+        each work-group are the ones that have not ended."""
+        if self.at_barrier is not None:
+            return
+        waves, wave_group = self.state.num_waves, self.state.wave_group
+        self.at_barrier = np.zeros(waves, dtype=np.bool_)
+        self.resume_pc = np.zeros(waves, dtype=np.int64)
+        groups = np.bincount(wave_group).size
+        self.live_per_group = np.bincount(wave_group[self.alive], minlength=groups)
+        self.arrived_per_group = np.zeros(groups, dtype=np.int64)
+
     def _barrier(self, sel, resume_pc):
+        self._barrier_state()
         indices = _indices(sel)
         self.at_barrier[indices] = True
         self.parked += indices.size

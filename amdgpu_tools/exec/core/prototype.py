@@ -81,7 +81,7 @@ def flat_scratch_row(target) -> int:
 def dispatch_user_sgprs(layout) -> list:
     """The user SGPR values a batch state holds (rows 0.., as ``_make_state`` copies them)."""
     count = min(int(layout.request.setup.user_sgpr_count), 102)
-    return setup_mod.user_sgpr_values(layout)[:count]
+    return setup_mod.user_sgpr_values(layout)[:count] if count else []
 
 
 def batch_state(request, layout, position, group_ids, build):
