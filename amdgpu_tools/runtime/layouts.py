@@ -53,11 +53,6 @@ class Layout:
                        for index, name in enumerate(order)},
             "_packer": struct.Struct(packing + tail),
             "_unpacker": struct.Struct(unpacking + tail),
-            # name -> (offset, unsigned format for writes, mask, format for reads)
-            "_field_formats": {
-                name: (offset, struct.Struct("<" + _CODES[size][0]), (1 << (8 * size)) - 1,
-                       struct.Struct("<" + _CODES[size][signed]))
-                for name, (offset, size, signed) in self.fields.items()},
         }
         for attribute, value in compiled.items():
             object.__setattr__(self, attribute, value)
@@ -65,13 +60,18 @@ class Layout:
     def offset(self, field: str) -> int:
         return self.fields[field][0]
 
+    # One field is read and written through ``memory.read``/``write``, not a
+    # compiled struct: with struct.unpack_from/pack_into on the allocation here,
+    # the virtual GPU's hipMemcpy2D test (tests/vgpu/test_hip_programs.py::
+    # test_memory) lost rows in 4 to 6 runs of 8 (0 of 8 this way); the cause,
+    # some ordering between the runtime's threads and ROCr's, is not established.
     def read(self, memory, base: int, field: str) -> int:
-        offset, _, _, reader = self._field_formats[field]
-        return memory.unpack_from(reader, base + offset)[0]
+        offset, size, signed = self.fields[field]
+        return int.from_bytes(memory.read(base + offset, size), "little", signed=signed)
 
     def write(self, memory, base: int, field: str, value: int) -> None:
-        offset, writer, mask, _ = self._field_formats[field]
-        memory.pack_into(writer, base + offset, int(value) & mask)
+        offset, size, _ = self.fields[field]
+        memory.write(base + offset, (int(value) & ((1 << (8 * size)) - 1)).to_bytes(size, "little"))
 
     def pack(self, **values) -> bytes:
         """The struct's bytes with the given fields set, every other byte zero."""
