@@ -86,3 +86,24 @@ def pytest_sessionfinish(session, exitstatus):
             print("  " + line)
         if seen:
             session.exitstatus = 1
+
+
+@pytest.fixture
+def forked_workers(monkeypatch):
+    """``forked_workers(batch_waves)``: dispatches cut into batches of ``batch_waves``
+    waves and run in worker processes from 2 waves on; returns the list of worker
+    counts each forking dispatch used (tests of ``jobs``)."""
+    from amdgpu_tools.exec.core import dispatch, parallel, workers
+
+    def make(batch_waves):
+        monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", batch_waves)
+        monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 2)
+        calls = []
+        real = workers.run_forked
+
+        def spy(count, work, **options):
+            calls.append(count)
+            return real(count, work, **options)
+        monkeypatch.setattr(workers, "run_forked", spy)
+        return calls
+    return make

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from amdgpu_tools import Device, LocalMemory
-from amdgpu_tools.exec.core import dispatch, parallel, workers
 
 from test_opencl import build
 
@@ -30,17 +29,9 @@ MATRIX = 32
 
 
 @pytest.fixture
-def forks(monkeypatch):
-    monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", 2)
-    monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 2)
-    calls = []
-    real = workers.run_forked
-
-    def spy(count, work, **options):
-        calls.append(count)
-        return real(count, work, **options)
-    monkeypatch.setattr(workers, "run_forked", spy)
-    return calls
+def forks(forked_workers):
+    """Batches of 2 waves, parallel from 2 waves on; the worker counts forked."""
+    return forked_workers(2)
 
 
 def _matrix(seed):

@@ -27,18 +27,9 @@ SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 @pytest.fixture
-def forks(monkeypatch):
-    """Small batches, parallel from 2 waves on; the list of worker counts forked."""
-    monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", 4)
-    monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 2)
-    calls = []
-    real = workers.run_forked
-
-    def spy(count, work, **options):
-        calls.append(count)
-        return real(count, work, **options)
-    monkeypatch.setattr(workers, "run_forked", spy)
-    return calls
+def forks(forked_workers):
+    """Batches of 4 waves, parallel from 2 waves on; the worker counts forked."""
+    return forked_workers(4)
 
 
 def _children():
