@@ -16,14 +16,21 @@ from amdgpu_tools.exec.semantics import ds
 from amdgpu_tools.isa import decode
 from amdgpu_tools.isa.targets import get_target
 
+WAVES, LDS = 3, 4096
 INSTRUCTIONS = {
     "ds_read_b32 v1, v2 offset:8": "08006cd802000001",
     "ds_read2_b32 v[4:5], v2 offset0:1 offset1:7": "01076ed802000004",
     "ds_read2st64_b32 v[4:5], v2 offset1:1": "000170d802000004",
     "ds_write_b32 v2, v1 offset:4": "04001ad802010000",
     "ds_write2_b32 v2, v1, v3 offset0:2 offset1:5": "02051cd802010300",
+    "ds_read_b64 v[4:5], v2 offset:8": "0800ecd802000004",
+    "ds_read2_b64 v[4:7], v2 offset0:1 offset1:3": "0103eed802000004",
+    "ds_write_b64 v2, v[4:5] offset:16": "10009ad802040000",
+    "ds_write2_b64 v2, v[4:5], v[6:7] offset0:2 offset1:5": "02059cd802040600",
 }
-WAVES, LDS = 3, 4096
+#: kind -> (span of the addresses, their alignment)
+KINDS = {"in range": (LDS - 64, 4), "some out of range": (LDS + 64, 4), "few addresses": (16, 4),
+         "in range, 8-aligned": (LDS - 64, 8), "few 8-aligned addresses": (32, 8)}
 
 
 def random_state(target, rng, kind):
@@ -31,8 +38,8 @@ def random_state(target, rng, kind):
                       lds_bytes=LDS)
     state.lds[:] = rng.integers(0, 256, state.lds.shape, dtype=np.uint8)
     state.vgpr[:] = rng.integers(0, 1 << 32, state.vgpr.shape, dtype=np.uint64)
-    span = {"in range": LDS - 64, "some out of range": LDS + 64, "few addresses": 16}[kind]
-    addresses = rng.integers(0, span // 4, state.vgpr[2].shape) * 4
+    span, unit = KINDS[kind]
+    addresses = rng.integers(0, span // unit, state.vgpr[2].shape) * unit
     if rng.random() < 0.2:
         addresses[rng.random(addresses.shape) < 0.1] += 2            # unaligned lanes
     state.vgpr[2] = addresses
@@ -49,16 +56,15 @@ def random_state(target, rng, kind):
     return state
 
 
-def test_the_fast_path_is_taken():
+@pytest.mark.parametrize("kind,nbytes", [("in range", 4), ("in range, 8-aligned", 8)])
+def test_the_fast_path_is_taken(kind, nbytes):
     """Most random states of the test below do take the fast path."""
     target = get_target("gfx900")
     taken = 0
     for seed in range(25):
-        state = random_state(target, np.random.default_rng(seed), "in range")
-        inst = decode(bytes.fromhex(INSTRUCTIONS["ds_read_b32 v1, v2 offset:8"]) + bytes(8), 0,
-                      target)
+        state = random_state(target, np.random.default_rng(seed), kind)
         ctx = Context(state, slice(0, WAVES), WAVES, None)
-        taken += ds._dword_indices(ctx, 9, 2, (8,)) is not None
+        taken += ds._dword_indices(ctx, 9, 2, (8,), nbytes) is not None
     assert taken >= 15
 
 
@@ -70,7 +76,7 @@ def run(record, state, general):
 
 @pytest.mark.parametrize("target_name", ["gfx803", "gfx900"])
 @pytest.mark.parametrize("text", sorted(INSTRUCTIONS))
-@pytest.mark.parametrize("kind", ["in range", "some out of range", "few addresses"])
+@pytest.mark.parametrize("kind", sorted(KINDS))
 def test_fast_path_equals_general_path(target_name, text, kind):
     target = get_target(target_name)
     inst = decode(bytes.fromhex(INSTRUCTIONS[text]) + bytes(8), 0, target)

@@ -97,20 +97,23 @@ def _space(inst):
     return _gds_space if _gds_bit(inst) else lds_piece
 
 
-def _dword_indices(ctx, generation, reg, offsets):
+def _dword_indices(ctx, generation, reg, offsets, nbytes=4):
     """``(indices, lanes)``: dword indices into the batch's LDS of every lane's
-    accesses at ADDR + each offset, and the EXEC lanes that take part (None:
-    every lane; the indices of the others are 0 and must not be used).
+    ``nbytes`` (4 or 8) accesses at ADDR + each offset (their first dword), and
+    the EXEC lanes that take part (None: every lane; the indices of the others
+    are 0 and must not be used).
 
-    The fast path of b32 accesses: only when every active lane's access is in
-    range without wrapping and dword-aligned (and the segment size keeps rows
-    aligned); otherwise None, and the general path (pieces, range flags,
+    The fast path of b32 and b64 accesses: only when every active lane's access
+    is in range without wrapping and aligned to its size (so two lanes' b64
+    accesses are the same dwords or none: whole dwords in lane order give the
+    general path's bytes), and the segment size keeps rows aligned; otherwise None, and the general path (pieces, range flags,
     32-bit wrap-around) handles the access. Also None while a hazard checker
     watches memory: the general path tells it of every access.
     """
     state = ctx.state
     size = state.lds.shape[1]
-    if size & 3 or any(offset & 3 for offset in offsets) or state.memory_watch is not None:
+    align = nbytes - 1
+    if size & 3 or any(offset & align for offset in offsets) or state.memory_watch is not None:
         return None
     addr = state.vgpr[reg, ctx.sel]
     lanes = None
@@ -120,8 +123,8 @@ def _dword_indices(ctx, generation, reg, offsets):
             return None
         addr = np.where(lanes, addr, _U32(0))
     limit = size if generation >= 9 else min(size, int(state.sgpr[_M0, ctx.sel].min()))
-    if int(addr.max()) + max(offsets) + 4 > limit or \
-            int(np.bitwise_or.reduce(addr, axis=None)) & 3:
+    if int(addr.max()) + max(offsets) + nbytes > limit or \
+            int(np.bitwise_or.reduce(addr, axis=None)) & align:
         return None
     base = (state.wave_group[ctx.sel] * (size >> 2))[:, None] + (addr >> _U32(2))
     return [base + (offset >> 2) if offset else base for offset in offsets], lanes
@@ -169,15 +172,17 @@ def _finish_load(ctx, inst, raw, signed, d16=None):
 def _build_read(inst, program, nbytes, signed, d16=None):
     generation, piece_at = program.generation, _space(inst)
 
-    plain_dword = nbytes == 4 and d16 is None and not _gds_bit(inst)
+    whole_dwords = nbytes in (4, 8) and d16 is None and not _gds_bit(inst)
+    dwords = nbytes // 4
     reg, offset, vdst = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["vdst"])
 
     def run(ctx):
-        if plain_dword:
-            fast = _dword_indices(ctx, generation, reg, (offset,))
+        if whole_dwords:
+            fast = _dword_indices(ctx, generation, reg, (offset,), nbytes)
             if fast is not None:
                 (index,), lanes = fast
-                _take_dwords(ctx, index, lanes, vdst)
+                for k in range(dwords):
+                    _take_dwords(ctx, index + k if k else index, lanes, vdst + k)
                 return
         lanes = ctx.exec_lanes()
         piece = piece_at(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
@@ -188,7 +193,8 @@ def _build_read(inst, program, nbytes, signed, d16=None):
 
 def _build_read2(inst, program, nbytes, stride64):
     generation, piece_at = program.generation, _space(inst)
-    fast = nbytes == 4 and not _gds_bit(inst)
+    fast = nbytes in (4, 8) and not _gds_bit(inst)
+    dwords = nbytes // 4
     scale = nbytes * (64 if stride64 else 1)
     offsets = (int(inst.fields.get("offset0", 0)) * scale,
                int(inst.fields.get("offset1", 0)) * scale)
@@ -197,11 +203,13 @@ def _build_read2(inst, program, nbytes, stride64):
 
     def run(ctx):
         if fast:
-            indices = _dword_indices(ctx, generation, reg, offsets)
+            indices = _dword_indices(ctx, generation, reg, offsets, nbytes)
             if indices is not None:
                 (first, second), lanes = indices
-                _take_dwords(ctx, first, lanes, vdst)
-                _take_dwords(ctx, second, lanes, vdst + 1)
+                for k in range(dwords):
+                    _take_dwords(ctx, first + k if k else first, lanes, vdst + k)
+                for k in range(dwords):
+                    _take_dwords(ctx, second + k if k else second, lanes, vdst + dwords + k)
                 return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
@@ -235,16 +243,17 @@ def _build_write(inst, program, nbytes, high_half=False):
     generation, piece_at = program.generation, _space(inst)
     dwords = max(1, nbytes // 4)
 
-    plain_dword = nbytes == 4 and not high_half and not _gds_bit(inst)
+    whole_dwords = nbytes in (4, 8) and not high_half and not _gds_bit(inst)
     reg, offset, data = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["data0"])
 
     def run(ctx):
-        if plain_dword:
-            fast = _dword_indices(ctx, generation, reg, (offset,))
+        if whole_dwords:
+            fast = _dword_indices(ctx, generation, reg, (offset,), nbytes)
             if fast is not None:
                 # lanes in order, so the highest lane wins a shared address
                 (index,), lanes = fast
-                _put_dwords(ctx, index, lanes, data)
+                for k in range(dwords):
+                    _put_dwords(ctx, index + k if k else index, lanes, data + k)
                 return
         lanes = ctx.exec_lanes()
         words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), dwords)
@@ -257,7 +266,7 @@ def _build_write(inst, program, nbytes, high_half=False):
 
 def _build_write2(inst, program, nbytes, stride64):
     generation, piece_at = program.generation, _space(inst)
-    fast = nbytes == 4 and not _gds_bit(inst)
+    fast = nbytes in (4, 8) and not _gds_bit(inst)
     scale = nbytes * (64 if stride64 else 1)
     dwords = nbytes // 4
     plan = ((int(inst.fields.get("offset0", 0)) * scale, "data0"),
@@ -268,11 +277,13 @@ def _build_write2(inst, program, nbytes, stride64):
 
     def run(ctx):
         if fast:
-            indices = _dword_indices(ctx, generation, reg, (plan[0][0], plan[1][0]))
+            indices = _dword_indices(ctx, generation, reg, (plan[0][0], plan[1][0]), nbytes)
             if indices is not None:
                 (first, second), lanes = indices
-                _put_dwords(ctx, first, lanes, sources[0])
-                _put_dwords(ctx, second, lanes, sources[1])
+                for k in range(dwords):
+                    _put_dwords(ctx, first + k if k else first, lanes, sources[0] + k)
+                for k in range(dwords):
+                    _put_dwords(ctx, second + k if k else second, lanes, sources[1] + k)
                 return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
