@@ -94,7 +94,7 @@ def direct_targets(graph) -> dict[int, int]:
         instructions = block.instructions
         for index, (address, inst) in enumerate(instructions):
             if getattr(inst, "op", None) in _JUMPS:
-                target = _target_before(instructions, index, inst.fields.get("ssrc0"))
+                target = computed_target(instructions, index)
                 if target is not None:
                     found[address] = target
     return found

@@ -366,10 +366,24 @@ class Callees:
     def __init__(self, graphs):
         self._by_entry = {graph.entry: graph for graph in graphs}
         self._left: dict = {}
+        self._targets: dict = {}
+        self._effects: dict = {}
+
+    def effects(self, graph):
+        """``_effects(graph)``, worked out once per graph."""
+        if graph.entry not in self._effects:
+            self._effects[graph.entry] = _effects(graph)
+        return self._effects[graph.entry]
+
+    def targets(self, graph):
+        """``direct_targets(graph)``, worked out once per graph."""
+        if graph.entry not in self._targets:
+            self._targets[graph.entry] = direct_targets(graph)
+        return self._targets[graph.entry]
 
     def returned(self, graph):
         """``returned(address)`` for ``step_counters`` in ``graph``."""
-        targets = direct_targets(graph)
+        targets = self.targets(graph)
 
         def returned(address):
             target = targets.get(address)
@@ -388,10 +402,10 @@ class Callees:
         return self._left[entry]
 
     def _returning(self, graph):
-        effects = _effects(graph)
+        effects = self.effects(graph)
         returned = self.returned(graph)
         states = _block_states(graph, effects, graph.generation, returned)
-        targets = direct_targets(graph)
+        targets = self.targets(graph)
         left = None
         for block in graph.blocks:
             address, inst = block.instructions[-1]
@@ -416,7 +430,7 @@ def _effects(graph):
 def check_graph(graph, generation=None, callees=None):
     """Every hazard of one ``ControlFlowGraph``, in address order; ``callees``
     (``Callees``) follows what functions leave outstanding after calls."""
-    effects = _effects(graph)
+    effects = callees.effects(graph) if callees is not None else _effects(graph)
     if generation is None:
         generation = graph.generation
     returned = callees.returned(graph) if callees is not None else None

@@ -148,6 +148,21 @@ def _put_dwords(ctx, index, lanes, source):
         lds_memory(ctx.state).word_view(4)[index[lanes]] = values[lanes]
 
 
+def _moved_whole_dwords(ctx, generation, reg, offsets, nbytes, registers, move):
+    """The fast path of b32/b64 accesses (``_dword_indices``): ``move``
+    (``_take_dwords`` or ``_put_dwords``) every dword of the access at each
+    offset, to or from the VGPRs that start at the matching ``registers``
+    entry; False when the path does not apply."""
+    fast = _dword_indices(ctx, generation, reg, offsets, nbytes)
+    if fast is None:
+        return False
+    indices, lanes = fast
+    for index, first in zip(indices, registers):
+        for k in range(nbytes // 4):
+            move(ctx, index + k if k else index, lanes, first + k)
+    return True
+
+
 def _lane_addresses(ctx, inst, extra_offset=0):
     addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
     return addr + _U64(_offset16(inst) + extra_offset)
@@ -173,17 +188,12 @@ def _build_read(inst, program, nbytes, signed, d16=None):
     generation, piece_at = program.generation, _space(inst)
 
     whole_dwords = nbytes in (4, 8) and d16 is None and not _gds_bit(inst)
-    dwords = nbytes // 4
     reg, offset, vdst = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["vdst"])
 
     def run(ctx):
-        if whole_dwords:
-            fast = _dword_indices(ctx, generation, reg, (offset,), nbytes)
-            if fast is not None:
-                (index,), lanes = fast
-                for k in range(dwords):
-                    _take_dwords(ctx, index + k if k else index, lanes, vdst + k)
-                return
+        if whole_dwords and _moved_whole_dwords(ctx, generation, reg, (offset,), nbytes,
+                                                (vdst,), _take_dwords):
+            return
         lanes = ctx.exec_lanes()
         piece = piece_at(ctx, generation, _lane_addresses(ctx, inst), nbytes, lanes)
         raw = load_pieces(ctx, [piece], lanes.shape, nbytes)
@@ -202,15 +212,9 @@ def _build_read2(inst, program, nbytes, stride64):
     reg, vdst = int(inst.fields["addr"]), int(inst.fields["vdst"])
 
     def run(ctx):
-        if fast:
-            indices = _dword_indices(ctx, generation, reg, offsets, nbytes)
-            if indices is not None:
-                (first, second), lanes = indices
-                for k in range(dwords):
-                    _take_dwords(ctx, first + k if k else first, lanes, vdst + k)
-                for k in range(dwords):
-                    _take_dwords(ctx, second + k if k else second, lanes, vdst + dwords + k)
-                return
+        if fast and _moved_whole_dwords(ctx, generation, reg, offsets, nbytes,
+                                        (vdst, vdst + dwords), _take_dwords):
+            return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
         halves = [load_pieces(ctx, [piece_at(ctx, generation, addr + _U64(off), nbytes, lanes)],
@@ -247,14 +251,10 @@ def _build_write(inst, program, nbytes, high_half=False):
     reg, offset, data = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["data0"])
 
     def run(ctx):
-        if whole_dwords:
-            fast = _dword_indices(ctx, generation, reg, (offset,), nbytes)
-            if fast is not None:
-                # lanes in order, so the highest lane wins a shared address
-                (index,), lanes = fast
-                for k in range(dwords):
-                    _put_dwords(ctx, index + k if k else index, lanes, data + k)
-                return
+        # lanes in order, so the highest lane wins a shared address
+        if whole_dwords and _moved_whole_dwords(ctx, generation, reg, (offset,), nbytes,
+                                                (data,), _put_dwords):
+            return
         lanes = ctx.exec_lanes()
         words = _read_vgprs(ctx.state, ctx.sel, int(inst.fields["data0"]), dwords)
         if high_half:
@@ -276,15 +276,9 @@ def _build_write2(inst, program, nbytes, stride64):
     sources = tuple(int(inst.fields[source]) for _, source in plan)
 
     def run(ctx):
-        if fast:
-            indices = _dword_indices(ctx, generation, reg, (plan[0][0], plan[1][0]), nbytes)
-            if indices is not None:
-                (first, second), lanes = indices
-                for k in range(dwords):
-                    _put_dwords(ctx, first + k if k else first, lanes, sources[0] + k)
-                for k in range(dwords):
-                    _put_dwords(ctx, second + k if k else second, lanes, sources[1] + k)
-                return
+        if fast and _moved_whole_dwords(ctx, generation, reg, (plan[0][0], plan[1][0]),
+                                        nbytes, sources, _put_dwords):
+            return
         lanes = ctx.exec_lanes()
         addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
         for offset, source in plan:
