@@ -5,8 +5,10 @@
 # make test:  install and run the test suite (all but the tests marked long)
 # make test-long: the tests marked long (minutes each: e.g. rocRAND's XORWOW on the virtual GPU)
 # make bench: install and run the benchmarks
-# make fuzz:  install and run the fuzzers at full size, and the hazard checker on every
-#             deleted-wait mutant of clang's e2e kernels while they run (not part of make test)
+# make fuzz:  install and run the fuzzers at full size, the hazard checker on every
+#             deleted-wait mutant of clang's e2e kernels while they run, and the executor and
+#             e2e tests with every block compiled and checked against the interpreter
+#             (not part of make test)
 #
 # The virtual environment makes a system Python marked externally managed (PEP 668:
 # Debian, Ubuntu) work as well as any other Python 3.10+; it sees the interpreter's
@@ -26,7 +28,7 @@ $(VPYTHON):
 	  exit 1; }
 
 setup: $(VPYTHON)
-	$(VPYTHON) -m pip install -q -e '.[test]'
+	$(VPYTHON) -m pip install -q -e '.[test,compiled]'
 	$(VPYTHON) -m amdgpu_tools.vgpu.build --if-possible
 
 run: setup
@@ -48,3 +50,4 @@ fuzz: setup
 	for config in clang-19:gfx900:-O2:5 clang-19:gfx803:-O2:4 clang-19:gfx700:-O2:5 \
 	              clang-14:gfx803:-O2:2; do \
 	  $(VPYTHON) -m tools.dynamic_mutants $$config || exit 1; done
+	AMDGPU_TOOLS_COMPILE=check $(VPYTHON) -m pytest -q -m "not long" tests/exec tests/e2e

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..elf.constants import ELF_MAGIC
 from ..errors import ToolchainError
-from ..exec.launch import ExecutionLimits, TraceOptions, profile_lines
+from ..exec.launch import COMPILE_MODES, ExecutionLimits, TraceOptions, profile_lines
 from ..runtime.bundle import is_offload_bundle
 from .common import llvm_style_args, run_click
 
@@ -118,6 +118,11 @@ def _print_profile(result):
                    "per core). One process runs dispatches of fewer than 4096 waves and those "
                    "that are traced, profiled or checked, call hostcall services, use GDS/GWS "
                    "or interrupts, or make indirect calls; --exec always uses one.")
+@click.option("--compile", "compile_mode", type=click.Choice(COMPILE_MODES), metavar="MODE",
+              help="When blocks of ALU code run as native code (needs Numba): auto (hot "
+                   "blocks, kept in a cache across runs; the default), eager (every block), "
+                   "check (every block, compared with the interpreter after each run), off. "
+                   "Sets AMDGPU_TOOLS_COMPILE for --exec.")
 @click.option("--print-limit", default=256, show_default=True,
               help="Print buffers with at most this many elements.")
 @click.option("--print-env", is_flag=True,
@@ -128,11 +133,13 @@ def _print_profile(result):
                    "everything after it goes to PROGRAM.")
 def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, info,
             max_instructions, timeout, trace, profile, check, print_limit, print_env,
-            exec_program=None, exec_args=(), profile_html=None, jobs=None):
+            exec_program=None, exec_args=(), profile_html=None, jobs=None, compile_mode=None):
     """Run a kernel of an AMDGPU code object on the embedded GCN executor, or a
     ROCm program on the virtual GPU (--exec)."""
     from ..runtime.api import Device
 
+    if compile_mode is not None:
+        os.environ["AMDGPU_TOOLS_COMPILE"] = compile_mode
     if exec_program is not None or print_env:
         if profile_html:
             raise click.UsageError("--profile-html profiles kernel runs (PROGRAM or --spec), "
@@ -149,7 +156,8 @@ def command(program, kernel_name, grid, block, args, saves, mcpu, spec_path, inf
     hazards = []
 
     def make_device():
-        device = Device(mcpu, limits=limits, trace=trace_options, check=check, jobs=jobs)
+        device = Device(mcpu, limits=limits, trace=trace_options, check=check, jobs=jobs,
+                        compile=compile_mode)
         if check:
             device.agent.processor.hazard_sink = lambda found: _print_hazards(found, hazards)
         return device if launches is None else _recording(device, launches)

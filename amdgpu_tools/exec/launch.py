@@ -146,6 +146,10 @@ class TraceOptions:
         return cls(waves=waves, sink=sink, profile=profile)
 
 
+#: When blocks of ALU code run natively (``exec.compiled.tier`` says what each means).
+COMPILE_MODES = ("off", "auto", "eager", "check")
+
+
 def default_jobs() -> int:
     """Processes a dispatch may use by default: the cores this process may run
     on (its CPU affinity), at least 1."""
@@ -193,6 +197,9 @@ class DispatchRequest:
     #: most processes the work-groups may run in (``exec.core.parallel`` says
     #: when a dispatch uses more than this one; its memory must be ``shared``)
     jobs: int = 1
+    #: when blocks of ALU code run natively (``exec.compiled.tier``: 'off',
+    #: 'auto', 'eager', 'check'); None: ``AMDGPU_TOOLS_COMPILE``, else 'auto'
+    compile: str | None = None
 
 
 @dataclass
@@ -202,6 +209,8 @@ class DispatchResult:
     wave_instructions: int = 0
     lane_instructions: int = 0
     waves: int = 0
+    #: of the wave-instructions, those run by compiled blocks (``exec.compiled``)
+    compiled_instructions: int = 0
     seconds: float = 0.0
     #: PC -> times executed (by a wave), when profiling was asked for
     profile: dict = field(default_factory=dict)

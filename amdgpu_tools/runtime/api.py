@@ -27,7 +27,7 @@ import numpy as np
 from ..elf.constants import SHN_ABS
 from ..elf.structs import align_up
 from ..errors import LaunchError, LaunchLimitError, ToolchainError
-from ..exec.launch import default_jobs
+from ..exec.launch import COMPILE_MODES, default_jobs
 from .hsa import (GLOBAL_SIZE, GROUP_SEGMENT_SIZE, MAX_GRID_SIZE, MAX_KERNARG_SEGMENT_SIZE,
                   MAX_QUEUES, MAX_SCRATCH_PER_WAVE, MAX_WORKGROUP_SIZE, WAVEFRONT_SIZE, Agent)
 from .kernargs import Geometry, HiddenContext, build_kernarg_segment, dynamic_lds_layout
@@ -95,20 +95,28 @@ class Device:
     def __init__(self, target=None, *, executor=None, queue_size=1024, limits=None, trace=None,
                  printf_stream=None, printf_buffer_size=DEFAULT_PRINTF_BUFFER_BYTES,
                  dynamic_stack_size=DEFAULT_DYNAMIC_STACK_BYTES, memory_size=GLOBAL_SIZE,
-                 max_queues=MAX_QUEUES, check=False, jobs=None):
+                 max_queues=MAX_QUEUES, check=False, jobs=None, compile=None):
         """``check``: watch every kernel for hazards (missing ``s_waitcnt``, missing
         wait states, LDS and global data races; ``analysis.hazard_monitor``):
         True collects them in ``hazards`` (results are unchanged), ``"stop"``
         stops a kernel at its first hazard with a ``HazardError``.
         ``jobs``: most worker processes a dispatch's work-groups run in (None:
         one per core this process may use); ``exec.core.parallel`` says which
-        dispatches stay in this process."""
+        dispatches stay in this process.
+        ``compile``: when blocks of ALU code run as native code (Numba):
+        ``"auto"`` (hot blocks, cached across runs), ``"eager"`` (every block),
+        ``"check"`` (every block, compared with the interpreter after each run),
+        ``"off"``; None: ``$AMDGPU_TOOLS_COMPILE``, else ``"auto"``
+        (``exec.compiled.tier``). Results are the same in every mode."""
         self.agent = Agent(target, executor, memory_size=memory_size, max_queues=max_queues)
         if check not in (False, None, True, "stop"):
             raise LaunchError(f"check={check!r}: use False, True or 'stop'")
         if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
             raise LaunchError(f"jobs={jobs!r}: use a positive number of processes")
         self.agent.processor.jobs = default_jobs() if jobs is None else jobs
+        if compile is not None and compile not in COMPILE_MODES:
+            raise LaunchError(f"compile={compile!r}: use one of {', '.join(COMPILE_MODES)}")
+        self.agent.processor.compile = compile
         self.agent.processor.check = "stop" if check == "stop" else "report" if check else None
         self.queue = self.agent.queue_create(queue_size)
         #: the kernarg segment and completion signal launches borrow

@@ -94,6 +94,8 @@ class PacketProcessor:
         #: most worker processes a dispatch's work-groups may run in
         #: (``DispatchRequest.jobs``; the memory must be shared for more than 1)
         self.jobs = 1
+        #: when ALU blocks run natively (``DispatchRequest.compile``; None: the environment's)
+        self.compile = None
         #: hazard checking of every dispatch: None (off), "report" (collect into
         #: ``hazards``) or "stop" (the first hazard stops its kernel as a fault would)
         self.check = None
@@ -282,7 +284,8 @@ class PacketProcessor:
             private_segment_size=packet["private_segment_size"],
             limits=self.limits, trace=self.trace,
             host_service=self.host_services.get(packet["kernarg_address"]), gds=self.gds,
-            interrupt=self.interrupt_hook, checker=self._checker(kernel), jobs=self.jobs)
+            interrupt=self.interrupt_hook, checker=self._checker(kernel), jobs=self.jobs,
+            compile=self.compile)
         try:
             result = self.executor(request)
         except MemoryFault as fault:

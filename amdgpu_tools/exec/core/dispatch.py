@@ -49,6 +49,7 @@ import numpy as np
 
 from ...errors import KernelError, MemoryFault, WatchdogTimeout
 from . import gpr_index, parallel, prototype, workers
+from ..compiled import tier as compiled
 from .. import setup as setup_mod
 from .context import BARRIER, END, Branch, Context, Jump, Retry
 from ..launch import DispatchResult
@@ -166,14 +167,16 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
                                 None, slot=worker * slot_stride)
             Scheduler(state, program, request, mine, tracer, budget).run()
             mine.waves += state.num_waves
-        return mine.wave_instructions, mine.lane_instructions, mine.waves
+        return (mine.wave_instructions, mine.lane_instructions, mine.waves,
+                mine.compiled_instructions)
 
     reports = workers.run_forked(jobs, share, deadline=budget.deadline,
                                  describe=f"kernel '{request.kernel_name}': worker")
-    for wave_instructions, lane_instructions, wave_count in reports:
+    for wave_instructions, lane_instructions, wave_count, compiled_count in reports:
         result.wave_instructions += wave_instructions
         result.lane_instructions += lane_instructions
         result.waves += wave_count
+        result.compiled_instructions += compiled_count
 
 
 def _product(sizes) -> int:
@@ -565,7 +568,47 @@ class Scheduler:
         # CHECK_STEPS steps
         check_mask = CHECK_STEPS - 1
         slice_end = steps + self.slice_steps
+        tier = self._tier() if records is self.records and type(sel) is slice else None
         while True:
+            if tier is not None:
+                slot = tier.slots.get(pc, False)
+                if slot is False:
+                    slot = tier.slot(pc, state)
+                if slot is not None:
+                    block = slot.block
+                    fn = block.fn if block.modes_key == (state.float_mode_bits,
+                                                         state.vgpr.shape[0]) else None
+                    if fn is None and block.failed is None:
+                        fn = tier.ready(block, state)
+                    if fn is not None:
+                        start = slot.index
+                        count = compiled.runnable_count(block, start, steps, CHECK_STEPS,
+                                                        executed, max_instructions, n, limit)
+                        if count > 0:
+                            stop = start + count
+                            ctx.record = block.records[start]
+                            try:
+                                if tier.mode == "check":
+                                    lanes_executed += compiled.check_run(
+                                        fn, block, ctx, start, stop, count_lanes)
+                                else:
+                                    lanes_executed += fn(state.vgpr, state.sgpr, state.scc,
+                                                         sel.start, sel.stop, start, stop)
+                            except (MemoryFault, OperandError, IndexError, ValueError,
+                                    TypeError, ArithmeticError) as error:
+                                raise ctx.fault(f"internal executor error in a compiled "
+                                                f"block: {type(error).__name__}: {error}") \
+                                    from error
+                            executed += n * count
+                            self.result.compiled_instructions += n * count
+                            steps += count
+                            next_pc = block.pcs[stop]
+                            if limit is not None and next_pc >= limit:
+                                self.steps = steps
+                                self._add(next_pc, sel)
+                                return executed, lanes_executed, steps
+                            pc = next_pc
+                            continue
             record = records.get(pc)
             if record is None:
                 try:
@@ -619,6 +662,20 @@ class Scheduler:
                 self._add(next_pc, sel)
                 return executed, lanes_executed, steps
             pc = next_pc
+
+    def _tier(self):
+        """The program's compiled-block tier, or None where blocks must not run
+        natively: compilation off, or a tracer/profiler/hazard checker that
+        must see every instruction."""
+        if self.tracer.active or self.request.checker is not None:
+            return None
+        program = self.program
+        tier = getattr(program, "block_tier", None)
+        if tier is None:
+            mode = compiled.resolve_mode(getattr(self.request, "compile", None))
+            tier = program.block_tier = compiled.BlockTier(program, mode) \
+                if mode != "off" else False
+        return tier or None
 
     def _periodic(self, ctx, steps, host_service, slice_end):
         """Every CHECK_STEPS steps: serve the host, now and then check the

@@ -478,7 +478,10 @@ _WREXEC = {"s_andn1_wrexec_b64": _andn1, "s_andn2_wrexec_b64": salu._andn2}
 
 
 def _saveexec(name, op, write_dst_old_exec):
-    @builder(name)
+    # the facts say what the builder does for compiled blocks (exec/compiled):
+    # new EXEC = combine(source, old EXEC); the destination gets the old EXEC
+    # (saveexec) or the new (wrexec); SCC = new EXEC != 0
+    @builder(name, combine=op, saves_old_exec=write_dst_old_exec)
     def build(inst, program):
         source = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
         dst = _dst(inst)

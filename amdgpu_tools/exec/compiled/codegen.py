@@ -1,0 +1,362 @@
+"""A basic block of pre-decoded instructions -> the source of one Numba function.
+
+The generated function runs instructions ``start:stop`` of the block for
+the contiguous waves ``w0:w1`` of a batch and returns the lanes it executed
+(the scheduler's lane count: EXEC's popcount for a vector instruction, one
+per wave for a scalar one)::
+
+    def block(vgpr, sgpr, scc, w0, w1, start, stop) -> int
+
+Each instruction becomes a call of its registered semantic function (its
+compiled copy: ``jitcopy.py``) between operand reads and an EXEC-masked
+write-back (``kernels.py``), decided here once: which register, constant,
+modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
+the interpreter. What this module cannot express ends the block (``why_not``
+says why), and the interpreter runs it: memory, branches and other
+control flow, DPP/SDWA/op_sel, 16-bit operands, output modifiers, MODE's
+directed rounding, IEEE-mode NaN quieting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...isa.effects import SALU_ENCODINGS
+from ..core import operands as ops
+from ..core.formats import _ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, modifier_type
+from ..core.operands import field
+from ..core.program import semantic_for
+from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
+
+#: Changing the generated code changes this, and so every cache key.
+CODEGEN_VERSION = 1
+
+#: Value types a compiled operand may have, with their NumPy view of the bits.
+_VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
+          "u64": None, "b64": None, "i64": "np.int64", "f64": "np.float64"}
+#: Result type -> (the result's dtype, the bits' dtype)
+_RESULTS = {"u32": ("np.uint32", "np.uint32"), "b32": ("np.uint32", "np.uint32"),
+            "i32": ("np.int32", "np.uint32"), "f32": ("np.float32", "np.uint32"),
+            "u64": ("np.uint64", "np.uint64"), "b64": ("np.uint64", "np.uint64"),
+            "i64": ("np.int64", "np.uint64"), "f64": ("np.float64", "np.uint64")}
+#: Raw semantics that do nothing (no state, no outcome) and may sit in a block.
+_NO_OPS = frozenset({"s_nop", "s_waitcnt"})
+_VECTOR_ENCODINGS = frozenset({"VOP1", "VOP2", "VOP3", "VOPC"})
+
+
+class NotCompilable(Exception):
+    """This instruction ends a compiled block (the message says why)."""
+
+
+class Modes:
+    """What a block is compiled for besides its code: the batch's float MODE
+    bits (flush and rounding), IEEE mode, the VGPRs a wave has."""
+
+    def __init__(self, state):
+        self.float_mode_bits = state.float_mode_bits
+        self.round_f32 = state.round_f32
+        self.round_f64_f16 = state.round_f64_f16
+        self.denorm_f32 = state.denorm_f32
+        self.denorm_f64_f16 = state.denorm_f64_f16
+        self.ieee_mode = state.ieee_mode
+        self.vgprs = state.vgpr.shape[0]
+
+    def key(self):
+        return (self.float_mode_bits, self.ieee_mode, self.vgprs)
+
+
+class _Emitter:
+    """Collects the lines of one block function and its constant prologue."""
+
+    def __init__(self, modes, generation):
+        self.modes = modes
+        self.generation = generation
+        self.semantics = []         # ops whose compiled copies the block calls
+        self.prologue = []
+        self.lines = []
+        self._constants = {}
+
+    def semantic_name(self, op):
+        if op not in self.semantics:
+            self.semantics.append(op)
+        return f"f{self.semantics.index(op)}"
+
+    def constant(self, value, dtype, shape):
+        """A hoisted constant array (made once per call) holding ``value``."""
+        key = (int(value), dtype, shape)
+        name = self._constants.get(key)
+        if name is None:
+            name = self._constants[key] = f"k{len(self._constants)}"
+            self.prologue.append(f"    {name} = np.full({shape}, {dtype}({int(value)}))")
+        return name
+
+
+def why_not(inst, generation, modes, refused=frozenset()):
+    """Why ``inst`` cannot be compiled (a sentence), or None when it can;
+    ``refused``: ops whose semantics Numba failed to compile before."""
+    semantic = semantic_for(inst, generation)
+    if semantic is not None and semantic.op in refused:
+        return f"Numba cannot compile {semantic.op}'s semantics"
+    try:
+        emit_instruction(_Emitter(modes, generation), inst, 0)
+    except NotCompilable as reason:
+        return str(reason)
+    return None
+
+
+def block_source(insts, generation, modes):
+    """(source, semantics): the module text of the block of ``insts`` and the
+    ops whose semantic functions it calls (every instruction must be
+    compilable: ``why_not`` is None)."""
+    out = _Emitter(modes, generation)
+    for index, inst in enumerate(insts):
+        out.lines.append(f"    if start <= {index} < stop:    # {inst.op}")
+        emit_instruction(out, inst, index)
+    header = ["import numpy as np", "from numba import njit",
+              "from amdgpu_tools.exec.compiled import kernels as rt",
+              "from amdgpu_tools.exec.compiled.jitcopy import semantic", ""]
+    header += [f"f{i} = semantic({op!r})" for i, op in enumerate(out.semantics)]
+    body = ["", "", "@njit(cache=True, error_model=\"numpy\")",
+            "def block(vgpr, sgpr, scc, w0, w1, start, stop):",
+            "    n = w1 - w0",
+            "    lanes = 0",
+            "    e = rt.exec_lanes(sgpr, w0, w1)",
+            "    active = rt.active_lanes(e)"]
+    body += out.prologue + out.lines + ["    return lanes", ""]
+    return "\n".join(header + body), tuple(out.semantics)
+
+
+def emit_instruction(out, inst, index):
+    if inst.encoding in ("DPP", "SDWA", "VOP3P"):
+        raise NotCompilable(f"{inst.encoding} operands")
+    semantic = semantic_for(inst, out.generation)
+    if semantic is None:
+        raise NotCompilable("no semantics")
+    if not _registered_here(semantic):
+        raise NotCompilable("a semantic registered outside the executor (a test's)")
+    if semantic.kind == "raw" and inst.op in _NO_OPS:
+        out.lines.append("        lanes += n")
+        return
+    if semantic.kind == "valu" and inst.encoding in _VECTOR_ENCODINGS:
+        return _valu(out, inst, semantic)
+    if semantic.kind == "vcmp" and inst.encoding in ("VOPC", "VOP3"):
+        return _vcmp(out, inst, semantic)
+    if semantic.kind == "salu" and inst.encoding in SALU_ENCODINGS:
+        return _salu(out, inst, semantic)
+    if semantic.kind == "builder" and "combine" in semantic.flags and inst.encoding == "SOP1":
+        return _saveexec(out, inst, semantic)
+    raise NotCompilable(f"{semantic.kind} semantics in {inst.encoding}")
+
+
+def _registered_here(semantic):
+    """Whether ``semantic`` is the executor's own: compiled code is cached
+    by the block's text, which names the op, not the function a test may
+    have registered in its place."""
+    return getattr(semantic.fn, "__module__", "").startswith("amdgpu_tools.exec.semantics")
+
+
+# -------------------------------------------------------------------- VALU
+def _vgpr(out, reg, wide):
+    if not 0 <= reg < out.modes.vgprs - (1 if wide else 0):
+        raise NotCompilable(f"v{reg} is past the kernel's VGPRs")
+    return f"rt.vgpr_pair(vgpr, {reg}, w0, w1)" if wide else f"rt.vgpr_rows(vgpr, {reg}, w0, w1)"
+
+
+def _sgpr(code, wide):
+    if code + (1 if wide else 0) > 127:
+        raise NotCompilable(f"scalar operand {code}")
+    return f"rt.sgpr_pair_column(sgpr, {code}, w0, w1)" if wide else \
+        f"rt.sgpr_column(sgpr, {code}, w0, w1)"
+
+
+def _vector_source(out, inst, semantic, position, code, type_, abs_, neg):
+    """The expression of one VALU source, typed as the semantic sees it."""
+    if type_ not in _VIEWS:
+        raise NotCompilable(f"{type_} operands")
+    wide = ops.bits_of(type_) == 64
+    bits_dtype = "np.uint64" if wide else "np.uint32"
+    if ops.is_constant(code):
+        bits = out.constant(ops.constant_bits(code, type_, inst.literal), bits_dtype, "(1, 1)")
+        flushable = False
+    elif code >= 256:
+        bits, flushable = _vgpr(out, code - 256, wide), True
+    elif code <= 127:
+        bits, flushable = _sgpr(code, wide), True
+    else:
+        raise NotCompilable(f"source operand {code}")
+    if flushable and not semantic.flags.get("no_flush"):
+        if type_ == "f32" and not out.modes.denorm_f32 & _ALLOW_INPUT:
+            bits = f"rt.flush_f32({bits})"
+        elif type_ == "f64" and not out.modes.denorm_f64_f16 & _ALLOW_INPUT:
+            raise NotCompilable("f64 denormal flush")
+    # (abs/neg act on float operands only, as ops.source_modifier applies them)
+    width = ops.FLOAT_TYPES.get(modifier_type(semantic, type_))
+    use_abs, use_neg = bool(abs_ >> position & 1), bool(neg >> position & 1)
+    if width is not None and (use_abs or use_neg):
+        sign = ops.SIGN_BIT[width]
+        if use_abs:
+            bits = f"({bits} & {bits_dtype}({~sign & ((1 << width) - 1)}))"
+        if use_neg:
+            bits = f"({bits} ^ {bits_dtype}({sign}))"
+    view = _VIEWS[type_]
+    return f"{bits}.view({view})" if view else bits
+
+
+def _valu(out, inst, semantic):
+    flags = semantic.flags
+    is_vop3 = inst.encoding == "VOP3"
+    if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp") or field(inst, "omod")):
+        raise NotCompilable("op_sel, clamp or omod")
+    if flags.get("ieee_nan") and out.modes.ieee_mode:
+        raise NotCompilable("IEEE-mode NaN quieting")
+    dst_type = semantic.dst
+    if dst_type not in _RESULTS:
+        raise NotCompilable(f"{dst_type} result")
+    if flags.get("rounded") is not None:
+        mode = out.modes.round_f32 if dst_type == "f32" else out.modes.round_f64_f16
+        if mode:
+            raise NotCompilable("directed rounding")
+    neg = field(inst, "neg") if is_vop3 else 0
+    abs_ = field(inst, "abs") if is_vop3 else 0
+    codes = _source_codes(inst, semantic)
+    args = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg)
+            for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
+    if flags["carry_in"]:
+        code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
+        if code > 126:
+            raise NotCompilable("carry-in from a special operand")
+        args.append(f"rt.read_mask(sgpr, {code}, w0, w1)")
+    wide = ops.bits_of(dst_type) == 64
+    dst = field(inst, "vdst")
+    _vgpr(out, dst, wide)
+    emit = out.lines.append
+    emit(f"        r = {out.semantic_name(semantic.op)}({', '.join(args)})  # op:{semantic.op}")
+    if flags["carry_out"]:
+        code = field(inst, "sdst") if is_vop3 else VCC_LO
+        if code > 126:
+            raise NotCompilable("carry-out to a special operand")
+        emit("        r, carry = r")
+        emit(f"        rt.write_mask(sgpr, {code}, w0, w1, np.asarray(carry), e)")
+        if code in (EXEC_LO - 1, EXEC_LO):
+            raise NotCompilable("carry-out to EXEC")
+    value_dtype, bits_dtype = _RESULTS[dst_type]
+    emit(f"        bits = np.asarray(r).astype({value_dtype}).view({bits_dtype})")
+    if dst_type == "f32" and not flags.get("no_flush") and \
+            not out.modes.denorm_f32 & _ALLOW_OUTPUT:
+        emit("        bits = rt.flush_f32(bits)")
+    if dst_type == "f64" and not flags.get("no_flush") and \
+            not out.modes.denorm_f64_f16 & _ALLOW_OUTPUT:
+        raise NotCompilable("f64 denormal flush")
+    emit(f"        rt.{'store64' if wide else 'store32'}(vgpr, {dst}, w0, w1, bits, e)")
+    emit("        lanes += active")
+
+
+def _vcmp(out, inst, semantic):
+    is_vop3 = inst.encoding == "VOP3"
+    if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp")):
+        raise NotCompilable("op_sel or clamp on a compare")
+    neg = field(inst, "neg") if is_vop3 else 0
+    abs_ = field(inst, "abs") if is_vop3 else 0
+    codes = _source_codes(inst, semantic)
+    args = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg)
+            for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
+    dst = field(inst, "sdst", "vdst") if is_vop3 else VCC_LO
+    if dst > 126:
+        raise NotCompilable("a compare into a special operand")
+    emit = out.lines.append
+    emit(f"        r = np.asarray({out.semantic_name(semantic.op)}({', '.join(args)}))"
+         f"  # op:{semantic.op}")
+    if semantic.flags["exec_write"]:
+        emit(f"        rt.write_mask(sgpr, {EXEC_LO}, w0, w1, r, e)")
+        if dst != EXEC_LO:
+            emit(f"        rt.write_mask(sgpr, {dst}, w0, w1, r, e)")
+        emit("        lanes += active")
+        emit("        e = rt.exec_lanes(sgpr, w0, w1)")
+        emit("        active = rt.active_lanes(e)")
+    else:
+        emit(f"        rt.write_mask(sgpr, {dst}, w0, w1, r, e)")
+        emit("        lanes += active")
+
+
+# -------------------------------------------------------------------- SALU
+def _scalar_source(out, inst, code, type_):
+    if type_ not in _VIEWS:
+        raise NotCompilable(f"{type_} operands")
+    wide = ops.bits_of(type_) == 64
+    if ops.is_constant(code):
+        return out.constant(ops.constant_bits(code, type_, inst.literal),
+                            "np.uint64" if wide else "np.uint32", "1")
+    if code <= 127 - (1 if wide else 0):
+        return f"rt.sgpr_pair_row(sgpr, {code}, w0, w1)" if wide else \
+            f"rt.sgpr_row(sgpr, {code}, w0, w1)"
+    if code == ops.SCC_CODE:
+        bits = "rt.scc_bits(scc, w0, w1)"
+        return f"{bits}.astype(np.uint64)" if wide else bits
+    raise NotCompilable(f"scalar operand {code}")
+
+
+def _salu(out, inst, semantic):
+    flags = semantic.flags
+    dst_type = semantic.dst
+    has_dst = dst_type not in (None, "none")
+    if has_dst and dst_type not in _RESULTS:
+        raise NotCompilable(f"{dst_type} result")
+    if inst.encoding == "SOPK":
+        dst = field(inst, "sdst")
+        args = []
+        if len(semantic.srcs) == 2:
+            args.append(_scalar_source(out, inst, dst, semantic.srcs[0]))
+        args.append(out.constant(field(inst, "simm16"), "np.uint32", "1"))
+    else:
+        args = [_scalar_source(out, inst, field(inst, name), type_)
+                for name, type_ in zip(("ssrc0", "ssrc1"), semantic.srcs)]
+        dst = field(inst, "sdst") if has_dst else None
+    if flags["scc_in"]:
+        args.append("scc[w0:w1].copy()")
+    wide = has_dst and ops.bits_of(dst_type) == 64
+    if has_dst and dst + (1 if wide else 0) > 127:
+        raise NotCompilable(f"scalar destination {dst}")
+    if flags.get("dst_in"):
+        if not has_dst:
+            raise NotCompilable("an old destination without a destination")
+        args.append(_scalar_source(out, inst, dst, dst_type))
+    emit = out.lines.append
+    emit(f"        r = {out.semantic_name(semantic.op)}({', '.join(args)})  # op:{semantic.op}")
+    if flags["scc_out"]:
+        emit("        r, s = r")
+        emit("        rt.write_scc(scc, w0, w1, np.atleast_1d(np.asarray(s)))")
+    if has_dst:
+        store = "sstore64" if wide else "sstore32"
+        emit(f"        rt.{store}(sgpr, {dst}, w0, w1, np.atleast_1d(np.asarray(r)))")
+        if dst in (EXEC_LO, EXEC_HI) or (wide and dst == EXEC_LO - 1):
+            emit("        e = rt.exec_lanes(sgpr, w0, w1)")
+            emit("        active = rt.active_lanes(e)")
+    emit("        lanes += n")
+
+
+def _saveexec(out, inst, semantic):
+    """s_and_saveexec_b64 and its kin: EXEC = combine(source, EXEC), the
+    destination gets the old EXEC (or the new: wrexec), SCC = EXEC != 0."""
+    dst = field(inst, "sdst", "sdata")
+    if dst + 1 > 127:
+        raise NotCompilable(f"scalar destination {dst}")
+    source = _scalar_source(out, inst, field(inst, "ssrc0"), "b64")
+    emit = out.lines.append
+    emit(f"        old = rt.sgpr_pair_row(sgpr, {EXEC_LO}, w0, w1)")
+    emit(f"        new = np.atleast_1d(np.asarray({out.semantic_name(semantic.op)}({source}, old)))"
+         f"  # op:{semantic.op}")
+    saved = "old" if semantic.flags["saves_old_exec"] else "new"
+    emit(f"        rt.sstore64(sgpr, {dst}, w0, w1, {saved})")
+    emit(f"        rt.sstore64(sgpr, {EXEC_LO}, w0, w1, new)")
+    emit("        rt.write_scc(scc, w0, w1, new)")
+    emit("        e = rt.exec_lanes(sgpr, w0, w1)")
+    emit("        active = rt.active_lanes(e)")
+    emit("        lanes += n")
+
+
+def is_scalar_step(inst):
+    """Whether the scheduler counts ``inst`` as one lane per wave."""
+    return inst.encoding not in _VECTOR_ENCODINGS
+
+
+__all__ = ["block_source", "why_not", "Modes", "NotCompilable", "CODEGEN_VERSION", "np"]

@@ -1,0 +1,58 @@
+"""Numba-compiled copies of the registered semantic functions.
+
+A semantic function (``exec/semantics``) is plain NumPy code and stays the
+one description of its instruction. Numba compiles the same code object;
+the only change is the namespace it is compiled in: every plain Python
+function it calls (``u32``, ``bitfield_extract`` ...) is replaced by such a
+compiled copy too, so helpers need no decorator and NumPy-only callers are
+untouched.
+"""
+
+from __future__ import annotations
+
+import types
+
+from numba import njit
+
+from ..core.program import GENERATION_RENAMES  # noqa: F401  (the semantics are registered)
+from ..core.registry import SEMANTICS
+
+_COPIES = {}
+
+
+def compiled_copy(fn):
+    """``fn`` compiled by Numba, with its global Python helpers compiled the same way."""
+    copy = _COPIES.get(fn)
+    if copy is not None:
+        return copy
+    namespace = dict(fn.__globals__)
+    for name in _global_names(fn.__code__):
+        value = namespace.get(name)
+        if isinstance(value, types.FunctionType) and value is not fn:
+            namespace[name] = compiled_copy(value)
+    closure = fn.__closure__
+    if closure:
+        closure = tuple(types.CellType(compiled_copy(cell.cell_contents))
+                        if isinstance(cell.cell_contents, types.FunctionType) else cell
+                        for cell in closure)
+    twin = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, closure)
+    copy = _COPIES[fn] = njit(twin, error_model="numpy")
+    return copy
+
+
+def _global_names(code):
+    """The global names ``code`` and the code objects nested in it read."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _global_names(constant)
+    return names
+
+
+def semantic(op):
+    """The compiled copy of ``op``'s registered semantic function (of a
+    builder: the ``combine`` function its registration states)."""
+    registered = SEMANTICS[op]
+    if registered.kind == "builder":
+        return compiled_copy(registered.flags["combine"])
+    return compiled_copy(registered.fn)

@@ -1,0 +1,191 @@
+"""The compiled blocks' register plumbing, as Numba functions.
+
+What the format wrappers of ``exec/core/formats.py`` do around a semantic
+function (operand fetch, EXEC-masked write-back, lane masks in SGPR pairs,
+MODE's f32 denormal flush), written once more for native code: the
+generated blocks (``codegen.py``) call these between the semantic calls.
+They work on the batch's arrays as ``state.py`` lays them out: ``vgpr``
+(V, W, 64) uint32, ``sgpr`` (128, W) uint32, ``scc`` (W,) bool, for the
+contiguous waves ``w0:w1``. Values of shape (1, 1) or (n, 1) broadcast over
+waves and lanes as NumPy broadcasts them.
+
+Importing this module imports Numba: only ``tier.py`` does, and only when
+a block is to be compiled.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_EXPONENT_F32 = np.uint32(0x7F800000)
+_MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
+_SIGN_F32 = np.uint32(0x80000000)
+
+
+@njit(cache=True)
+def exec_lanes(sgpr, w0, w1):
+    """EXEC of waves w0:w1 as (n, 64) bool."""
+    lanes = np.empty((w1 - w0, 64), np.bool_)
+    for w in range(w0, w1):
+        lo, hi = sgpr[126, w], sgpr[127, w]
+        for lane in range(32):
+            lanes[w - w0, lane] = (lo >> np.uint32(lane)) & np.uint32(1) != 0
+            lanes[w - w0, lane + 32] = (hi >> np.uint32(lane)) & np.uint32(1) != 0
+    return lanes
+
+
+@njit(cache=True)
+def read_mask(sgpr, code, w0, w1):
+    """The lane mask in the SGPR pair at ``code`` as (n, 64) bool."""
+    lanes = np.empty((w1 - w0, 64), np.bool_)
+    for w in range(w0, w1):
+        lo, hi = sgpr[code, w], sgpr[code + 1, w]
+        for lane in range(32):
+            lanes[w - w0, lane] = (lo >> np.uint32(lane)) & np.uint32(1) != 0
+            lanes[w - w0, lane + 32] = (hi >> np.uint32(lane)) & np.uint32(1) != 0
+    return lanes
+
+
+@njit(cache=True)
+def write_mask(sgpr, code, w0, w1, values, lanes):
+    """Write ``values & lanes`` (bool, broadcast to (n, 64)) as a lane mask to
+    the SGPR pair at ``code``."""
+    rows, cols = values.shape
+    for w in range(w0, w1):
+        lo = np.uint32(0)
+        hi = np.uint32(0)
+        r = w - w0 if rows > 1 else 0
+        for lane in range(64):
+            if values[r, lane if cols > 1 else 0] and lanes[w - w0, lane]:
+                if lane < 32:
+                    lo |= np.uint32(1) << np.uint32(lane)
+                else:
+                    hi |= np.uint32(1) << np.uint32(lane - 32)
+        sgpr[code, w] = lo
+        sgpr[code + 1, w] = hi
+
+
+@njit(cache=True)
+def active_lanes(lanes):
+    return np.count_nonzero(lanes)
+
+
+@njit(cache=True)
+def vgpr_rows(vgpr, reg, w0, w1):
+    """VGPR ``reg`` of waves w0:w1, (n, 64) uint32 (a view)."""
+    return vgpr[reg, w0:w1]
+
+
+@njit(cache=True)
+def vgpr_pair(vgpr, reg, w0, w1):
+    """VGPRs reg, reg+1 of waves w0:w1 as (n, 64) uint64."""
+    n = w1 - w0
+    out = np.empty((n, 64), np.uint64)
+    for w in range(n):
+        for lane in range(64):
+            out[w, lane] = np.uint64(vgpr[reg, w0 + w, lane]) | \
+                (np.uint64(vgpr[reg + 1, w0 + w, lane]) << np.uint64(32))
+    return out
+
+
+@njit(cache=True)
+def sgpr_column(sgpr, code, w0, w1):
+    """SGPR ``code`` of waves w0:w1 as (n, 1) uint32 (broadcast over lanes)."""
+    out = np.empty((w1 - w0, 1), np.uint32)
+    for w in range(w0, w1):
+        out[w - w0, 0] = sgpr[code, w]
+    return out
+
+
+@njit(cache=True)
+def sgpr_pair_column(sgpr, code, w0, w1):
+    """SGPRs code, code+1 of waves w0:w1 as (n, 1) uint64."""
+    out = np.empty((w1 - w0, 1), np.uint64)
+    for w in range(w0, w1):
+        out[w - w0, 0] = np.uint64(sgpr[code, w]) | (np.uint64(sgpr[code + 1, w]) << np.uint64(32))
+    return out
+
+
+@njit(cache=True)
+def sgpr_row(sgpr, code, w0, w1):
+    """SGPR ``code`` of waves w0:w1 as (n,) uint32 (a copy: SALU sources)."""
+    return sgpr[code, w0:w1].copy()
+
+
+@njit(cache=True)
+def sgpr_pair_row(sgpr, code, w0, w1):
+    """SGPRs code, code+1 of waves w0:w1 as (n,) uint64."""
+    out = np.empty(w1 - w0, np.uint64)
+    for w in range(w0, w1):
+        out[w - w0] = np.uint64(sgpr[code, w]) | (np.uint64(sgpr[code + 1, w]) << np.uint64(32))
+    return out
+
+
+@njit(cache=True)
+def scc_bits(scc, w0, w1):
+    """SCC of waves w0:w1 as (n,) uint32 0/1 (SCC read as a source operand)."""
+    out = np.empty(w1 - w0, np.uint32)
+    for w in range(w0, w1):
+        out[w - w0] = 1 if scc[w] else 0
+    return out
+
+
+@njit(cache=True)
+def flush_f32(bits):
+    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 flushes)."""
+    out = bits.copy()
+    rows, cols = out.shape
+    for r in range(rows):
+        for c in range(cols):
+            value = out[r, c]
+            if value & _EXPONENT_F32 == 0 and value & _MAGNITUDE_F32 != 0:
+                out[r, c] = value & _SIGN_F32
+    return out
+
+
+@njit(cache=True)
+def store32(vgpr, reg, w0, w1, bits, lanes):
+    """Write (broadcast) uint32 ``bits`` to VGPR ``reg`` of waves w0:w1 in ``lanes``."""
+    rows, cols = bits.shape
+    for w in range(w1 - w0):
+        r = w if rows > 1 else 0
+        for lane in range(64):
+            if lanes[w, lane]:
+                vgpr[reg, w0 + w, lane] = bits[r, lane if cols > 1 else 0]
+
+
+@njit(cache=True)
+def store64(vgpr, reg, w0, w1, bits, lanes):
+    """Write (broadcast) uint64 ``bits`` to VGPRs reg, reg+1 of waves w0:w1 in ``lanes``."""
+    rows, cols = bits.shape
+    for w in range(w1 - w0):
+        r = w if rows > 1 else 0
+        for lane in range(64):
+            if lanes[w, lane]:
+                value = bits[r, lane if cols > 1 else 0]
+                vgpr[reg, w0 + w, lane] = np.uint32(value & np.uint64(0xFFFFFFFF))
+                vgpr[reg + 1, w0 + w, lane] = np.uint32(value >> np.uint64(32))
+
+
+@njit(cache=True)
+def write_scc(scc, w0, w1, values):
+    """SCC of waves w0:w1 = values != 0 (broadcast from (1,) or (n,))."""
+    for w in range(w1 - w0):
+        scc[w0 + w] = values[w if values.shape[0] > 1 else 0] != 0
+
+
+@njit(cache=True)
+def sstore32(sgpr, code, w0, w1, values):
+    """SGPR ``code`` of waves w0:w1 = values as uint32 (broadcast from (1,) or (n,))."""
+    for w in range(w1 - w0):
+        sgpr[code, w0 + w] = np.uint32(values[w if values.shape[0] > 1 else 0])
+
+
+@njit(cache=True)
+def sstore64(sgpr, code, w0, w1, values):
+    """SGPRs code, code+1 of waves w0:w1 = 64-bit values (broadcast)."""
+    for w in range(w1 - w0):
+        value = np.uint64(values[w if values.shape[0] > 1 else 0])
+        sgpr[code, w0 + w] = np.uint32(value & np.uint64(0xFFFFFFFF))
+        sgpr[code + 1, w0 + w] = np.uint32(value >> np.uint64(32))

@@ -1,0 +1,248 @@
+"""Compiled hot blocks (exec/compiled): native code generated from the
+semantics gives the interpreter's registers exactly, tiers, caches, refuses
+what Numba cannot compile, and its checking mode catches a wrong block."""
+
+import os
+
+import numpy as np
+import pytest
+
+from amdgpu_tools.errors import KernelError
+from amdgpu_tools.exec.compiled import codegen, tier
+
+from . import kernel_util
+from .kernel_util import run_snippet
+
+pytest.importorskip("numba")
+
+#: Blocks compiled by these tests are kept between runs (as the clang builds are).
+SHARED_CACHE = "/tmp/amdgpu-tools-test-cache/blocks"
+
+#: One block of ALU code touching every kind of operand the code generator
+#: binds: VGPR/SGPR/inline/literal sources, f32 abs/neg and denormal flush,
+#: carries through VCC and an SGPR pair, compares into VCC, an SGPR pair and
+#: EXEC, 64-bit VALU, SALU with SCC in and out, 64-bit SALU and EXEC writes.
+ALU_BLOCK = """
+v_add_co_u32_e32 v2, vcc, v0, v1
+v_addc_co_u32_e32 v3, vcc, 0, v1, vcc
+v_add_co_u32_e64 v4, s[8:9], v0, s6
+v_addc_co_u32_e64 v5, s[10:11], v1, 7, s[8:9]
+v_mul_f32_e32 v6, 0x3fc00000, v1
+v_mul_f32_e64 v7, -|v6|, v0
+v_add_f32_e32 v8, v0, v1
+v_mac_f32_e32 v8, 0.5, v7
+v_fma_f32 v9, v0, -v1, |v6|
+v_cmp_lt_u32_e32 vcc, v0, v1
+v_cndmask_b32_e32 v10, v2, v3, vcc
+v_cmp_gt_f32_e64 s[12:13], v6, v7
+v_cndmask_b32_e64 v11, v4, -v5, s[12:13]
+v_lshlrev_b64 v[12:13], 3, v[0:1]
+v_mad_u64_u32 v[14:15], s[14:15], v0, v1, v[12:13]
+v_xor_b32_e32 v16, s7, v2
+v_mul_lo_u32 v17, v16, v1
+v_mul_hi_u32 v18, v16, v1
+s_add_u32 s16, s6, s7
+s_addc_u32 s17, s7, 0x12345678
+s_lshl_b64 s[18:19], s[6:7], 5
+s_cmp_lt_i32 s6, s7
+s_cselect_b32 s20, s6, s7
+s_nop 0
+s_and_saveexec_b64 s[22:23], vcc
+v_sub_f32_e32 v19, v1, v0
+v_cmpx_ne_u32_e32 vcc, 3, v0
+v_mov_b32_e32 v20, v19
+s_mov_b64 exec, s[22:23]
+v_subrev_co_u32_e32 v21, vcc, v20, v17
+s_waitcnt lgkmcnt(0)
+"""
+
+
+def _inputs(seed, waves):
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, 1 << 32, (2, waves, 64), dtype=np.uint64).astype(np.uint32)
+    floats = rng.normal(0, 1e3, (waves, 64)).astype(np.float32)
+    floats[:, ::9] = np.float32(1e-40)          # denormals: flushed on input and output
+    floats[:, 5::11] = -np.float32(3e-39)
+    bits[1] = floats.view(np.uint32)
+    return ({0: bits[0], 1: bits[1]},
+            {6: rng.integers(0, 1 << 32, waves), 7: rng.integers(0, 1 << 32, waves)})
+
+
+@pytest.fixture
+def compile_mode(monkeypatch):
+    """Set ``AMDGPU_TOOLS_COMPILE`` (and a shared block cache) for a test."""
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE)
+
+    def set_mode(mode):
+        monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", mode)
+    return set_mode
+
+
+def _state(source, mode, compile_mode, waves=2, seed=1, **kwargs):
+    compile_mode(mode)
+    vgpr, sgpr = _inputs(seed, waves)
+    return run_snippet(source, vgpr=vgpr, sgpr=sgpr, waves=waves, vgprs=24,
+                       mcpu=kwargs.pop("mcpu", "gfx900"), **kwargs)
+
+
+def _same_registers(a, b):
+    np.testing.assert_array_equal(a.vgpr, b.vgpr)
+    np.testing.assert_array_equal(a.sgpr, b.sgpr)
+    np.testing.assert_array_equal(a.scc, b.scc)
+
+
+def test_every_instruction_of_the_block_compiles():
+    """Nothing in ALU_BLOCK ends a block: the whole listing is one block."""
+    from amdgpu_tools.isa import decode
+    from amdgpu_tools.isa.targets import get_target
+    from .kernel_util import assemble
+    target = get_target("gfx900")
+    code = assemble(ALU_BLOCK, "gfx900")
+
+    class _State:
+        float_mode_bits, round_f32, round_f64_f16, denorm_f32, denorm_f64_f16 = 0x2C0, 0, 0, 0, 3
+        ieee_mode = True
+        vgpr = np.zeros((24, 1, 64), np.uint32)
+    offset = 0
+    while offset < len(code):
+        inst = decode(code, offset, target)
+        assert codegen.why_not(inst, 9, codegen.Modes(_State)) is None, inst.op
+        offset += inst.size
+
+
+@pytest.mark.parametrize("waves", [1, 3])
+def test_block_gives_the_interpreters_registers(compile_mode, waves):
+    reference = _state(ALU_BLOCK, "off", compile_mode, waves=waves)
+    # check mode runs every block natively and by the interpreter and fails on
+    # any difference; eager mode keeps only the native registers
+    checked = _state(ALU_BLOCK, "check", compile_mode, waves=waves)
+    native = _state(ALU_BLOCK, "eager", compile_mode, waves=waves)
+    _same_registers(reference, checked)
+    _same_registers(reference, native)
+    assert (reference.vgpr[8] != 0).any() and (reference.sgpr[22] != 0).any()
+
+
+def test_block_under_partial_exec_and_gfx803(compile_mode):
+    source = ALU_BLOCK.replace("v_mad_u64_u32 v[14:15], s[14:15], v0, v1, v[12:13]\n", "") \
+        .replace("_co_", "_").replace("v_addc_u32", "v_addc_u32")
+    reference = _state(source, "off", compile_mode, mcpu="gfx803", exec_mask=0xF0F0_1234_FFFF_0001)
+    native = _state(source, "eager", compile_mode, mcpu="gfx803", exec_mask=0xF0F0_1234_FFFF_0001)
+    _same_registers(reference, native)
+
+
+def test_denormals_kept_when_mode_allows_them(compile_mode):
+    """FP_DENORM allowing f32 denormals is another block (the mode is part of its key)."""
+    reference = _state(ALU_BLOCK, "off", compile_mode, float_mode=0xF0)
+    native = _state(ALU_BLOCK, "eager", compile_mode, float_mode=0xF0)
+    _same_registers(reference, native)
+    flushed = _state(ALU_BLOCK, "eager", compile_mode)
+    assert not np.array_equal(flushed.vgpr[8], native.vgpr[8])
+
+
+LOOP = """
+s_mov_b32 s20, 300
+BB0:
+v_add_u32_e32 v2, v2, v0
+v_xor_b32_e32 v3, v3, v2
+v_mul_f32_e32 v4, 0x3f000000, v4
+s_sub_u32 s20, s20, 1
+s_cmp_lg_u32 s20, 0
+s_cbranch_scc1 BB0
+"""
+
+
+def test_auto_mode_compiles_hot_blocks_only(compile_mode, monkeypatch, tmp_path):
+    """A short run compiles nothing; once a block's interpreted steps reach the
+    threshold it is compiled; a block found in the cache is loaded sooner."""
+    from amdgpu_tools.exec.core import dispatch
+    results = []
+    original = dispatch.run_dispatch
+
+    def recording(*args, **kwargs):
+        results.append(original(*args, **kwargs))
+        return results[-1]
+    monkeypatch.setattr(kernel_util, "run_dispatch", recording)
+    reference = _state(LOOP, "off", compile_mode)
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    assert results[-1].compiled_instructions == 0
+    cold = _state(LOOP, "auto", compile_mode)
+    assert results[-1].compiled_instructions == 0        # 1800 steps: far below the threshold
+    monkeypatch.setattr(tier, "STEPS_BEFORE_COMPILING", 500)
+    hot = _state(LOOP, "auto", compile_mode)
+    compiled = results[-1].compiled_instructions
+    assert 0 < compiled < results[-1].wave_instructions - 500
+    cached = _state(LOOP, "auto", compile_mode)          # loaded after STEPS_BEFORE_LOADING
+    assert results[-1].compiled_instructions > compiled
+    assert results[-1].wave_instructions == results[0].wave_instructions
+    for state in (cold, hot, cached):
+        _same_registers(reference, state)
+
+
+def test_cache_keeps_machine_code(compile_mode, monkeypatch, tmp_path):
+    monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "eager")
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    vgpr, sgpr = _inputs(3, 1)
+    run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
+    modules = sorted(tmp_path.glob("b*.py"))
+    # one block: from s_mov_b32 to the branch; the loop enters it at its second instruction
+    assert len(modules) == 1
+    machine_code = list((tmp_path / "__pycache__").glob("*.nbc"))
+    assert len(machine_code) == 1
+    stamps = [path.stat().st_mtime_ns for path in machine_code]
+    run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
+    assert sorted(tmp_path.glob("b*.py")) == modules
+    assert [path.stat().st_mtime_ns for path in machine_code] == stamps
+
+
+def test_check_mode_catches_a_wrong_block(monkeypatch, tmp_path):
+    """A compiled semantic that is wrong in one bit is found at the first block run."""
+    from numba import njit
+    from amdgpu_tools.exec.compiled import jitcopy
+    monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "check")
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    real = jitcopy.semantic
+    wrong = njit(lambda a, b: a ^ b ^ np.uint32(1 << 20))
+    monkeypatch.setattr(jitcopy, "semantic", lambda op: wrong if op == "v_xor_b32" else real(op))
+    vgpr, sgpr = _inputs(4, 1)
+    with pytest.raises(KernelError, match=r"compiled block differs from the interpreter.*v3"):
+        run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
+
+
+def test_op_numba_refuses_ends_blocks(monkeypatch, tmp_path):
+    """An op whose semantic Numba cannot compile is remembered and left to the
+    interpreter; the rest of its block still runs natively."""
+    from amdgpu_tools.exec.compiled import jitcopy
+    from amdgpu_tools.exec.core import dispatch
+    monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "eager")
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    real = jitcopy.semantic
+    table = {"note": "a dict: Numba cannot type a call of it"}
+
+    def refusing(op):
+        if op == "v_xor_b32":
+            from numba import njit
+            return njit(lambda a, b: table["note"])
+        return real(op)
+    monkeypatch.setattr(jitcopy, "semantic", refusing)
+    results = []
+    original = dispatch.run_dispatch
+
+    def recording(*args, **kwargs):
+        results.append(original(*args, **kwargs))
+        return results[-1]
+    monkeypatch.setattr(kernel_util, "run_dispatch", recording)
+    vgpr, sgpr = _inputs(5, 1)
+    native = run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
+    assert "v_xor_b32" in tier.refused_ops()
+    assert 0 < results[-1].compiled_instructions < results[-1].wave_instructions
+    monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "off")
+    reference = run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
+    _same_registers(reference, native)
+
+
+def test_unknown_mode_is_refused(monkeypatch):
+    monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "sometimes")
+    with pytest.raises(ValueError, match="compile mode 'sometimes'"):
+        tier.resolve_mode()
+    assert tier.resolve_mode("off") == "off"
+    assert os.environ["AMDGPU_TOOLS_COMPILE"] == "sometimes"
