@@ -60,13 +60,17 @@ class Outcome:
     lane_instructions: int
     ok: bool
     detail: str = ""
+    #: of the wave-instructions, those compiled blocks ran (exec/compiled)
+    compiled_instructions: int = 0
 
     def line(self) -> str:
         rate = self.wave_instructions / max(self.seconds, 1e-9)
         verdict = "OK" if self.ok else "WRONG"
         extra = f" ({self.detail})" if self.detail else ""
+        native = self.compiled_instructions / max(self.wave_instructions, 1)
         return (f"   {self.name:20s} {self.seconds:8.3f} s (cpu {self.cpu_seconds:7.3f} s) "
-                f"{self.wave_instructions:12,d} wave-instr {rate / 1e6:7.3f}M wave-instr/s {self.launches:4d} launches  "
+                f"{self.wave_instructions:12,d} wave-instr {rate / 1e6:7.3f}M wave-instr/s "
+                f"native {native:4.0%} {self.launches:4d} launches  "
                 f"result {verdict}  [{self.size}]{extra}")
 
 
@@ -83,6 +87,7 @@ class Session:
         self.launches = 0
         self.wave_instructions = 0
         self.lane_instructions = 0
+        self.compiled_instructions = 0
         self.seconds = 0.0
         self.cpu_seconds = 0.0
 
@@ -97,8 +102,10 @@ class Session:
         self.launches += 1
         self.wave_instructions += result.wave_instructions
         self.lane_instructions += result.lane_instructions
+        self.compiled_instructions += result.compiled_instructions
         return result
 
     def outcome(self, name: str, size: str, ok: bool, detail: str = "") -> Outcome:
         return Outcome(name, size, self.seconds, self.cpu_seconds, self.launches,
-                       self.wave_instructions, self.lane_instructions, bool(ok), detail)
+                       self.wave_instructions, self.lane_instructions, bool(ok), detail,
+                       self.compiled_instructions)

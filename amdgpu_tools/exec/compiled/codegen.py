@@ -19,6 +19,8 @@ directed rounding, IEEE-mode NaN quieting.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ...isa.effects import SALU_ENCODINGS
@@ -75,6 +77,8 @@ class _Emitter:
         self.prologue = []
         self.lines = []
         self._constants = {}
+        #: the block's PCs (then the PC after it); None while only checking
+        self.pcs = None
 
     def semantic_name(self, op):
         if op not in self.semantics:
@@ -104,25 +108,47 @@ def why_not(inst, generation, modes, refused=frozenset()):
     return None
 
 
-def block_source(insts, generation, modes):
-    """(source, semantics): the module text of the block of ``insts`` and the
-    ops whose semantic functions it calls (every instruction must be
-    compilable: ``why_not`` is None)."""
+#: The temporaries of an instruction's lines: renamed per instruction, so that
+#: every variable of the block function has one type (Numba types a loop's
+#: variables once for the whole loop; a name holding an array in one branch
+#: and a tuple in another makes it slow to type and to compile).
+_TEMPORARY = re.compile(r"\b(r|carry|bits|s|t|old|new)\b")
+
+
+def block_source(insts, pcs, generation, modes):
+    """(source, semantics): the module text of the block of ``insts`` (at
+    ``pcs``, then the PC after the last) and the ops whose semantic functions
+    it calls (every instruction must be compilable: ``why_not`` is None)."""
     out = _Emitter(modes, generation)
+    out.pcs = list(pcs)
     for index, inst in enumerate(insts):
-        out.lines.append(f"    if start <= {index} < stop:    # {inst.op}")
+        out.lines.append(f"        {'if' if index == 0 else 'elif'} i == {index}:    # {inst.op}")
+        mark = len(out.lines)
         emit_instruction(out, inst, index)
+        if not out.lines[-1].lstrip().startswith(("i = ", "return ")):
+            out.lines.append(f"        i = {index + 1}")
+        out.lines[mark:] = ["    " + _TEMPORARY.sub(rf"\g<0>_{index}", line)
+                            for line in out.lines[mark:]]
     header = ["import numpy as np", "from numba import njit",
               "from amdgpu_tools.exec.compiled import kernels as rt",
-              "from amdgpu_tools.exec.compiled.jitcopy import semantic", ""]
+              "from amdgpu_tools.exec.compiled.jitcopy import semantic", "",
+              f"PCS = ({', '.join(str(pc) for pc in out.pcs)},)"]
     header += [f"f{i} = semantic({op!r})" for i, op in enumerate(out.semantics)]
     body = ["", "", "@njit(cache=True, error_model=\"numpy\")",
-            "def block(vgpr, sgpr, scc, w0, w1, start, stop):",
+            "def block(vgpr, sgpr, scc, w0, w1, start, max_steps, limit):",
             "    n = w1 - w0",
             "    lanes = 0",
+            "    steps = 0",
+            "    i = start",
             "    e = rt.exec_lanes(sgpr, w0, w1)",
             "    active = rt.active_lanes(e)"]
-    body += out.prologue + out.lines + ["    return lanes", ""]
+    body += out.prologue + ["    while steps < max_steps:"] + out.lines + [
+        "        else:",
+        "            break",
+        "        steps += 1",
+        "        if PCS[i] >= limit:",
+        "            break",
+        "    return steps, lanes, PCS[i]", ""]
     return "\n".join(header + body), tuple(out.semantics)
 
 
@@ -145,6 +171,8 @@ def emit_instruction(out, inst, index):
         return _salu(out, inst, semantic)
     if semantic.kind == "builder" and "combine" in semantic.flags and inst.encoding == "SOP1":
         return _saveexec(out, inst, semantic)
+    if semantic.kind == "builder" and "tests" in semantic.flags and inst.encoding == "SOPP":
+        return _branch(out, inst, semantic, index)
     raise NotCompilable(f"{semantic.kind} semantics in {inst.encoding}")
 
 
@@ -352,6 +380,41 @@ def _saveexec(out, inst, semantic):
     emit("        e = rt.exec_lanes(sgpr, w0, w1)")
     emit("        active = rt.active_lanes(e)")
     emit("        lanes += n")
+
+
+#: What a conditional branch tests, per wave: (n,) values for its predicate.
+_BRANCH_VALUES = {"scc": "scc[w0:w1].copy()",
+                  "vcc": f"sgpr[{VCC_LO}, w0:w1] | sgpr[{VCC_LO + 1}, w0:w1]",
+                  "exec": f"sgpr[{EXEC_LO}, w0:w1] | sgpr[{EXEC_HI}, w0:w1]"}
+
+
+def _branch(out, inst, semantic, index):
+    """s_branch and s_cbranch_*: to another instruction of the block, out of
+    it (the function returns the target), or, when the waves disagree, back
+    to the interpreter before the branch (it splits the group)."""
+    from ..semantics.control import branch_offset
+    if out.pcs is None:
+        return                           # (why_not: every branch is compilable)
+    target = out.pcs[index] + branch_offset(inst)
+    inside = target in out.pcs[:-1]
+    go = f"i = {out.pcs.index(target)}" if inside else f"return steps + 1, lanes + n, {target}"
+    emit = out.lines.append
+    tests = semantic.flags["tests"]
+    if tests is None:
+        emit("        lanes += n")
+        emit(f"        {go}")
+        return
+    predicate = out.semantic_name(semantic.op)
+    emit(f"        t = np.atleast_1d(np.asarray({predicate}({_BRANCH_VALUES[tests]})))"
+         f"  # op:{semantic.op}")
+    emit("        if t.all():")
+    emit("            lanes += n")
+    emit(f"            {go}")
+    emit("        elif t.any():")
+    emit(f"            return steps, lanes, {out.pcs[index]}")
+    emit("        else:")
+    emit("            lanes += n")
+    emit(f"            i = {index + 1}")
 
 
 def is_scalar_step(inst):

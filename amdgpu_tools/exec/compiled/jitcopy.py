@@ -20,8 +20,14 @@ from ..core.registry import SEMANTICS
 _COPIES = {}
 
 
-def compiled_copy(fn):
-    """``fn`` compiled by Numba, with its global Python helpers compiled the same way."""
+def compiled_copy(fn, label):
+    """``fn`` compiled by Numba, with its global Python helpers compiled the
+    same way. ``label`` (the op it was first compiled for) goes into the
+    copy's qualified name: Numba names machine code by module, qualified
+    name and a per-process counter, so two different lambdas of one module
+    (every ``_unary(...)`` registration has one) could get the same symbol in
+    two processes, and code compiled in one (the background compiler) and
+    loaded in another would call the wrong one."""
     copy = _COPIES.get(fn)
     if copy is not None:
         return copy
@@ -29,13 +35,14 @@ def compiled_copy(fn):
     for name in _global_names(fn.__code__):
         value = namespace.get(name)
         if isinstance(value, types.FunctionType) and value is not fn:
-            namespace[name] = compiled_copy(value)
+            namespace[name] = compiled_copy(value, label)
     closure = fn.__closure__
     if closure:
-        closure = tuple(types.CellType(compiled_copy(cell.cell_contents))
+        closure = tuple(types.CellType(compiled_copy(cell.cell_contents, label))
                         if isinstance(cell.cell_contents, types.FunctionType) else cell
                         for cell in closure)
     twin = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, closure)
+    twin.__qualname__ = f"{fn.__qualname__}@{label}:{fn.__code__.co_firstlineno}"
     copy = _COPIES[fn] = njit(twin, error_model="numpy")
     return copy
 
@@ -54,5 +61,6 @@ def semantic(op):
     builder: the ``combine`` function its registration states)."""
     registered = SEMANTICS[op]
     if registered.kind == "builder":
-        return compiled_copy(registered.flags["combine"])
-    return compiled_copy(registered.fn)
+        facts = registered.flags
+        return compiled_copy(facts["combine"] if "combine" in facts else facts["taken"], op)
+    return compiled_copy(registered.fn, op)

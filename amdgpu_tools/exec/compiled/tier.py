@@ -1,27 +1,29 @@
 """Tiering: which blocks get compiled, when, where the compiled code is kept.
 
 A *block* is the longest run of instructions from a PC that ``codegen``
-can compile (ALU work and no-ops; it ends before the first instruction it
-cannot). Every PC of a block knows its block and its index in it, so waves
-arriving anywhere in it (a branch into the middle, a group stopped part-way)
-run the rest natively.
+can compile (ALU work, branches, no-ops; it ends before the first
+instruction it cannot, such as a memory access). Every PC of a block knows
+its block and its index in it, so waves arriving anywhere in it (a branch
+into the middle, a group stopped part-way) run the rest natively, and a
+loop inside a block runs natively until it exits.
 
 When to compile (``AMDGPU_TOOLS_COMPILE`` or ``Device(compile=...)``):
 
 ``auto`` (the default when Numba is installed)
-    A block is compiled once the interpreter has run
-    ``STEPS_BEFORE_COMPILING`` of its instruction-steps: compiling a block
-    costs about a second, as much as the interpreter spends on ~10^5 steps,
-    so a block is compiled once waiting longer would cost more than the
-    compilation (the ski-rental rule); short runs never pay. A block already
-    compiled in an earlier run (the cache) is loaded after
-    ``STEPS_BEFORE_LOADING`` steps: loading costs milliseconds.
+    Once the interpreter has run ``STEPS_BEFORE_COMPILING`` instruction-steps
+    of a block, the block goes to the background compiler (``server.py``, a
+    separate process) and the interpreter goes on; when the machine code is
+    in the cache, the block runs natively. Compiling takes seconds, so short
+    runs never ask for it, and with a spare core a long run does not wait
+    for it. A block the cache already holds is loaded after
+    ``STEPS_BEFORE_LOADING`` steps (loading costs milliseconds).
 ``eager``
-    every block at its first run (tests).
+    every block compiled in this process at its first run (tests).
 ``check``
     eager, and every block run is run twice: natively, then by the
-    interpreter from the same registers; any difference in a VGPR, SGPR or
-    SCC of the waves ends the dispatch with an error naming the block. A
+    interpreter from the same registers for as many steps; any difference
+    in a VGPR, SGPR or SCC of the waves, in the lanes counted or in where
+    the waves go next ends the dispatch with an error naming the block. A
     block touches no memory (memory instructions end blocks), so registers
     are all it can change.
 ``off``
@@ -39,7 +41,6 @@ interpreted from then on, in this run and later ones.
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import importlib.util
 import os
@@ -51,12 +52,13 @@ import numpy as np
 
 from ...errors import KernelError
 from ..launch import COMPILE_MODES
+from . import server
 from .codegen import CODEGEN_VERSION, Modes, NotCompilable, block_source, why_not
 
 #: Interpreted instruction-steps of a block before it is compiled (auto).
-STEPS_BEFORE_COMPILING = 50_000
+STEPS_BEFORE_COMPILING = 20_000
 #: ... before a block found in the cache is loaded (auto).
-STEPS_BEFORE_LOADING = 200
+STEPS_BEFORE_LOADING = 2_000
 #: Longest block (a longer run of compilable code is cut into several).
 MAX_BLOCK_INSTRUCTIONS = 256
 
@@ -90,6 +92,8 @@ def cache_directory() -> Path:
 
 
 _FINGERPRINT = None
+#: cache path -> the compiled function loaded from it in this process
+_LOADED = {}
 
 
 def fingerprint() -> str:
@@ -112,7 +116,8 @@ def fingerprint() -> str:
 class Block:
     """A run of compilable instructions and, once compiled, its native code."""
 
-    __slots__ = ("pcs", "records", "steps", "fn", "failed", "modes_key", "source", "path")
+    __slots__ = ("pcs", "records", "steps", "fn", "failed", "modes_key", "source", "path",
+                 "wait", "cached", "submitted")
 
     def __init__(self, records):
         self.records = records
@@ -124,6 +129,11 @@ class Block:
         self.modes_key = None
         self.source = None
         self.path = None
+        #: interpreted steps before it is compiled or loaded
+        self.wait = 0
+        #: whether the cache holds its machine code; whether it was handed to
+        #: the background compiler
+        self.cached = self.submitted = False
 
     def __len__(self):
         return len(self.records)
@@ -179,39 +189,66 @@ class BlockTier:
         return self.slots[pc]
 
     def ready(self, block, state):
-        """The block's compiled function for the state's modes, compiling or
-        loading it when its time has come; None: interpret it this time."""
+        """The block's compiled function for the state's modes, or None:
+        interpret it this time. Called at every interpreted step of the
+        block, so the file system is looked at once per block and modes.
+
+        In ``auto`` mode a block whose time has come is compiled by the
+        background compiler (``server.py``) while the interpreter goes on,
+        and loaded from the cache once it is there; a block the cache
+        already holds is loaded after ``STEPS_BEFORE_LOADING`` steps. In
+        ``eager`` and ``check`` mode it is compiled here, at once.
+        """
         key = (state.float_mode_bits, state.vgpr.shape[0])
         if block.fn is not None and block.modes_key == key:
             return block.fn
+        if block.modes_key != key:
+            self._prepare(block, state, key)
         if block.failed is not None:
             return None
         block.steps += 1
-        if block.modes_key != key:
-            block.source = block.path = None
-            block.modes_key = key
-        if block.path is None:
-            try:
-                source, _ = block_source([r.inst for r in block.records],
-                                         self.program.generation, Modes(state))
-            except NotCompilable as reason:          # not in these modes
-                block.failed = str(reason)
-                return None
-            block.source = source
-            digest = hashlib.sha256((fingerprint() + source).encode()).hexdigest()[:32]
-            block.path = cache_directory() / f"b{digest}.py"
-        if block.path.with_suffix(".failed").exists():
-            block.failed = block.path.with_suffix(".failed").read_text()
+        if block.steps < block.wait:
             return None
-        waited = STEPS_BEFORE_LOADING if block.path.exists() else self.threshold
-        if self.threshold and block.steps < min(waited, self.threshold):
-            return None
-        block.fn = self._load(block, state)
+        if self.mode != "auto" or block.cached:
+            block.fn = self._load(block, state)
+        elif not block.submitted:
+            block.submitted = self._write(block) and server.compiler().submit(block.path)
+        else:
+            status = server.compiler().status(block.path)
+            if status == "ok":
+                block.fn = self._load(block, state)
+            elif status is not None:
+                self._refuse(block, status)
         return block.fn
 
-    def _load(self, block, state):
-        """Write (if new), import and compile the block's module; None when
-        Numba cannot compile it (remembered in a ``.failed`` file)."""
+    def _prepare(self, block, state, key):
+        """The block's source and cache path for these modes, whether an
+        earlier run compiled it (or failed to), and how long to wait."""
+        block.modes_key = key
+        block.fn = block.failed = None
+        block.steps = 0
+        block.submitted = False
+        try:
+            block.source, _ = block_source([r.inst for r in block.records], block.pcs,
+                                           self.program.generation, Modes(state))
+        except NotCompilable as reason:          # not in these modes
+            block.failed = str(reason)
+            return
+        digest = hashlib.sha256((fingerprint() + block.source).encode()).hexdigest()[:32]
+        block.path = cache_directory() / f"b{digest}.py"
+        failed = block.path.with_suffix(".failed")
+        block.cached = block.path in _LOADED or any(
+            block.path.parent.glob(f"__pycache__/{block.path.stem}.*.nbi"))
+        if failed.exists():
+            block.failed = failed.read_text()
+        elif block.cached:
+            block.wait = min(STEPS_BEFORE_LOADING, self.threshold)
+        else:
+            block.wait = self.threshold
+
+    def _write(self, block):
+        """Write the block's module into the cache (once); False when the
+        cache is not writable (the block is then interpreted)."""
         path = block.path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -219,46 +256,85 @@ class BlockTier:
                 temporary = path.with_suffix(f".{os.getpid()}.tmp")
                 temporary.write_text(block.source)
                 os.replace(temporary, path)
-            name = f"amdgpu_tools_block_{path.stem}"
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-            fn = module.block
-            # compiles (or loads the machine code) for these argument types; runs nothing
-            fn(state.vgpr, state.sgpr, state.scc, 0, 0, 0, 0)
-            return fn
         except OSError as error:
             block.failed = f"the block cache is not writable: {error}"
-            return None
-        except Exception as error:          # Numba's typing and lowering errors
-            return self._refuse(block, error)
+            return False
+        return True
 
-    def _refuse(self, block, error):
+    def _load(self, block, state):
+        """Import the block's module and compile it for these argument types
+        (or load its machine code from the cache); None when Numba cannot
+        compile it. A block loaded once is kept for the process (``_LOADED``):
+        every launch makes a new Program, and loading machine code from the
+        cache costs tens of milliseconds."""
+        loaded = _LOADED.get(block.path)
+        if loaded is not None:
+            return loaded
+        if not self._write(block):
+            return None
+        try:
+            fn = load_module(block.path).block
+            fn(state.vgpr, state.sgpr, state.scc, 0, 0, 0, 0, 0)     # compiles; runs nothing
+        except SyntaxError:                 # the code generator's own bug: never hidden
+            raise
+        except Exception as error:          # Numba's typing and lowering errors
+            self._refuse(block, f"{type(error).__name__}: {error}")
+            return None
+        _LOADED[block.path] = fn
+        return fn
+
+    def _refuse(self, block, error_text):
         """A block Numba failed on. When the error names the op whose semantic
         call failed (the generated line's ``# op:`` tag), that op is refused
         from now on (and in later runs) and the block's PCs form new blocks
         without it; otherwise the block is interpreted (``.failed``)."""
-        text = str(error)
-        op = _FAILED_OP.search(text)
-        if op is not None and op.group(1) not in self.refused:
-            self.refused = self.refused | {op.group(1)}
-            remember_refused(op.group(1), text)
+        text = re.sub(r"\x1b\[[0-9;]*m", "", error_text)       # (Numba colours its messages)
+        op = _failed_op(text, block)
+        if op is not None and op not in self.refused:
+            self.refused = self.refused | {op}
+            remember_refused(op, text)
             for record in block.records:
                 if self.slots.get(record.pc) is not None and \
                         self.slots[record.pc].block is block:
                     del self.slots[record.pc]
-            block.failed = f"Numba cannot compile {op.group(1)}"
-            return None
-        block.failed = f"{type(error).__name__}: {text.strip().splitlines()[0]}"
+            block.failed = f"Numba cannot compile {op}"
+            return
+        block.failed = text.strip().splitlines()[0] if text.strip() else "failed"
         try:
             block.path.with_suffix(".failed").write_text(text)
         except OSError:
             pass
-        return None
 
 
-_FAILED_OP = re.compile(r"# op:(\w+)")
+def load_module(path):
+    """The block module at ``path``, imported under the name its cached
+    machine code is filed under (the same in the background compiler; the
+    cache directory is part of it, since a test may use several)."""
+    folder = hashlib.sha256(str(path.parent.resolve()).encode()).hexdigest()[:8]
+    name = f"amdgpu_tools_block_{path.stem}_{folder}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+_OP_TAG = re.compile(r"# op:(\w+)")
+_CALL_SITE = re.compile(r"typing of call at (.+?\.py) \((\d+)\)")
+
+
+def _failed_op(text, block):
+    """The op whose line of the block Numba's error points at (the last
+    call site in the block's own file), or None."""
+    lines = block.source.splitlines()
+    for path, line in reversed(_CALL_SITE.findall(text)):
+        if Path(path).name == block.path.name and 0 < int(line) <= len(lines):
+            tag = _OP_TAG.search(lines[int(line) - 1])
+            if tag is not None:
+                return tag.group(1)
+    return None
 
 
 def _refused_path():
@@ -275,7 +351,7 @@ def refused_ops() -> frozenset:
 
 
 def remember_refused(op, error_text):
-    reason = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", error_text).split())[:300]
+    reason = " ".join(error_text.split())[:300]
     try:
         _refused_path().parent.mkdir(parents=True, exist_ok=True)
         with open(_refused_path(), "a") as out:
@@ -284,51 +360,52 @@ def remember_refused(op, error_text):
         pass
 
 
-def runnable_count(block, start, steps, check_steps, executed, budget, n, limit):
-    """How many of the block's instructions from ``start`` may run natively
-    without changing what the interpreter's loop would do: none that falls
-    on a periodic check step (a multiple of ``check_steps``), none past the
-    instruction budget, none at or past ``limit`` (the PC where the group
-    must stop to merge with the next one)."""
-    count = min(len(block) - start, check_steps - 1 - (steps & (check_steps - 1)),
-                (budget - executed) // n)
-    if limit is not None and count > 1:
-        stop = bisect.bisect_left(block.pcs, limit, start + 1, start + count)
-        count = stop - start
-    return count
+#: A limit PC above every code address (no group waits above the running one).
+NO_LIMIT = 1 << 62
 
 
-def check_run(fn, block, ctx, start, stop, count_lanes):
-    """Run instructions start:stop natively and by the interpreter from the
-    same registers; a KernelError when any register or the lane count differs.
-    Leaves the interpreter's registers; returns the lane count."""
+def check_run(fn, block, ctx, start, max_steps, limit, count_lanes, uniform_next):
+    """Run the block from instruction ``start`` natively and then, from the
+    same registers, by the interpreter for as many steps as the native run
+    took; a KernelError when any register, the lane count or where the waves
+    went differs. Leaves the interpreter's registers; returns what the
+    native function returns: (steps, lanes, next PC)."""
     state, sel, n = ctx.state, ctx.sel, ctx.n
     w0, w1 = sel.start, sel.stop
     saved = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(), state.scc[w0:w1].copy()]
-    native_lanes = fn(state.vgpr, state.sgpr, state.scc, w0, w1, start, stop)
+    steps, native_lanes, native_pc = fn(state.vgpr, state.sgpr, state.scc, w0, w1, start,
+                                        max_steps, limit)
     native = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(),
               state.scc[w0:w1].copy()]
     state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1] = saved
     lanes = 0
-    for record in block.records[start:stop]:
-        ctx.record = record
+    pc = block.pcs[start]
+    records = {record.pc: record for record in block.records}
+    for _ in range(steps):
+        record = ctx.record = records[pc]
         ctx._exec = None
         ctx.all_active = None
         lanes += count_lanes(ctx) if record.is_vector else n
-        record.run(ctx)
+        pc = uniform_next(record, record.run(ctx))
+        if pc is None:
+            raise ctx.fault("a compiled block ran on past a branch its waves disagree on")
     interpreted = [state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1]]
+    where_from = f"{steps} step(s) from 0x{block.pcs[start]:x} of the block at " \
+        f"0x{block.pcs[0]:x} ({block.path})"
     for what, mine, theirs in zip(("v", "s", "scc"), native, interpreted):
         differ = np.argwhere(mine != theirs)
         if differ.size:
             where = differ[0]
             register = f"{what}{where[0]}" if what != "scc" else "scc"
+            wave = int(where[1] if what != "scc" else where[0])
             ctx.record = block.records[start]
             raise ctx.fault(
-                f"compiled block differs from the interpreter (instructions {start}:{stop} "
-                f"of the block at 0x{block.pcs[0]:x}, {block.path}): {register} of wave "
-                f"{w0 + int(where[1] if what != 'scc' else where[0])}: native "
-                f"{mine[tuple(where)]!r}, interpreter {theirs[tuple(where)]!r}")
-    if native_lanes != lanes:
+                f"compiled block differs from the interpreter after {where_from}: "
+                f"{register} of wave {w0 + wave}: native {mine[tuple(where)]!r}, "
+                f"interpreter {theirs[tuple(where)]!r}")
+    if (native_lanes, native_pc) != (lanes, pc):
         ctx.record = block.records[start]
-        raise ctx.fault(f"compiled block counts {native_lanes} lanes, the interpreter {lanes}")
-    return lanes
+        raise ctx.fault(f"compiled block differs from the interpreter after {where_from}: "
+                        f"native {native_lanes} lanes, next PC 0x{native_pc:x}; interpreter "
+                        f"{lanes} lanes, next PC 0x{pc:x}")
+    return steps, lanes, pc

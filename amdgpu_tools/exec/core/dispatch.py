@@ -80,6 +80,9 @@ CHECK_STEPS = 64
 FAIR_SLICE_STEPS = 4096
 #: The shortest slice (after repeated fair rounds; a multiple of CHECK_STEPS).
 MIN_FAIR_SLICE_STEPS = 64
+#: Most steps a compiled block runs in one call for a group running alone
+#: (the clock is looked at after each call).
+ALONE_NATIVE_STEPS = 1 << 14
 
 
 def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
@@ -578,31 +581,16 @@ class Scheduler:
                     block = slot.block
                     fn = block.fn if block.modes_key == (state.float_mode_bits,
                                                          state.vgpr.shape[0]) else None
-                    if fn is None and block.failed is None:
+                    if fn is None:
                         fn = tier.ready(block, state)
                     if fn is not None:
-                        start = slot.index
-                        count = compiled.runnable_count(block, start, steps, CHECK_STEPS,
-                                                        executed, max_instructions, n, limit)
-                        if count > 0:
-                            stop = start + count
-                            ctx.record = block.records[start]
-                            try:
-                                if tier.mode == "check":
-                                    lanes_executed += compiled.check_run(
-                                        fn, block, ctx, start, stop, count_lanes)
-                                else:
-                                    lanes_executed += fn(state.vgpr, state.sgpr, state.scc,
-                                                         sel.start, sel.stop, start, stop)
-                            except (MemoryFault, OperandError, IndexError, ValueError,
-                                    TypeError, ArithmeticError) as error:
-                                raise ctx.fault(f"internal executor error in a compiled "
-                                                f"block: {type(error).__name__}: {error}") \
-                                    from error
-                            executed += n * count
-                            self.result.compiled_instructions += n * count
-                            steps += count
-                            next_pc = block.pcs[stop]
+                        ran = self._run_native(fn, block, slot.index, ctx, steps, executed,
+                                               limit, count_lanes, host_service, slice_end)
+                        if ran is not None:
+                            done, lanes, next_pc = ran
+                            executed += n * done
+                            lanes_executed += lanes
+                            steps += done
                             if limit is not None and next_pc >= limit:
                                 self.steps = steps
                                 self._add(next_pc, sel)
@@ -662,6 +650,49 @@ class Scheduler:
                 self._add(next_pc, sel)
                 return executed, lanes_executed, steps
             pc = next_pc
+
+    def _run_native(self, fn, block, start, ctx, steps, executed, limit, count_lanes,
+                    host_service, slice_end):
+        """Run a compiled block from its instruction ``start``: (steps, lanes,
+        next PC), or None when it ran nothing (the interpreter takes the step).
+
+        It runs no step the interpreter's loop would treat differently: none
+        past the instruction budget or at or past ``limit``, and, while other
+        groups wait, none on a periodic check step (which may hand the turn
+        to them). A group running alone goes on through check steps, whose
+        checks then run afterwards, in order: alone, no check can stop it,
+        and a block touches no memory, so serving the host later changes
+        nothing it reads.
+        """
+        n = ctx.n
+        alone = not self.groups and not self.deferred
+        room = ALONE_NATIVE_STEPS if alone else CHECK_STEPS - 1 - (steps & (CHECK_STEPS - 1))
+        max_steps = min(room, (self.budget.max_instructions - executed) // n)
+        if max_steps <= 0:
+            return None
+        sel = ctx.sel
+        ctx.record = block.records[start]
+        state = self.state
+        limit = compiled.NO_LIMIT if limit is None else limit
+        try:
+            if self.program.block_tier.mode == "check":
+                ran = compiled.check_run(fn, block, ctx, start, max_steps, limit, count_lanes,
+                                         self._uniform_next)
+            else:
+                ran = fn(state.vgpr, state.sgpr, state.scc, sel.start, sel.stop, start,
+                         max_steps, limit)
+        except (MemoryFault, OperandError, IndexError, ValueError, TypeError,
+                ArithmeticError) as error:
+            raise ctx.fault(f"internal executor error in a compiled block: "
+                            f"{type(error).__name__}: {error}") from error
+        done = ran[0]
+        if done == 0:
+            return None
+        self.result.compiled_instructions += n * done
+        first_check = (steps | (CHECK_STEPS - 1)) + 1
+        for check in range(first_check, steps + done + 1, CHECK_STEPS):
+            self._periodic(ctx, check, host_service, slice_end)
+        return ran
 
     def _tier(self):
         """The program's compiled-block tier, or None where blocks must not run

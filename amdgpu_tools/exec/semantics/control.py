@@ -67,7 +67,10 @@ def s_barrier(ctx):
     return BARRIER
 
 
-@builder("s_branch")
+# A branch's facts tell compiled blocks (exec/compiled) what it tests:
+# ``tests`` None (always taken), "scc", "vcc" or "exec" (an SGPR pair as any
+# bit set), and ``taken`` the predicate on that value.
+@builder("s_branch", tests=None)
 def s_branch(inst, program):
     offset = branch_offset(inst)
 
@@ -79,21 +82,23 @@ def s_branch(inst, program):
 class Reads(NamedTuple):
     """What a conditional branch tests, read for a group of waves (``group(state,
     sel)``: NumPy rows) and for a wave running alone (``alone(state, wave)``: a
-    Python int, no arrays)."""
+    Python int, no arrays); ``name`` says which for compiled blocks."""
 
     group: object
     alone: object
+    name: str
 
 
-def _pair_bits(low):
+def _pair_bits(low, name):
     """An SGPR pair as "any bit set"."""
     return Reads(lambda state, sel: state.sgpr[low, sel] | state.sgpr[low + 1, sel],
-                 lambda state, wave: state.sgpr.item(low, wave) | state.sgpr.item(low + 1, wave))
+                 lambda state, wave: state.sgpr.item(low, wave) | state.sgpr.item(low + 1, wave),
+                 name)
 
 
-SCC = Reads(lambda state, sel: state.scc[sel], lambda state, wave: state.scc.item(wave))
-VCC = _pair_bits(VCC_LO)
-EXEC = _pair_bits(EXEC_LO)
+SCC = Reads(lambda state, sel: state.scc[sel], lambda state, wave: state.scc.item(wave), "scc")
+VCC = _pair_bits(VCC_LO, "vcc")
+EXEC = _pair_bits(EXEC_LO, "exec")
 
 
 def _conditional_branch(name, reads, taken):
@@ -102,7 +107,7 @@ def _conditional_branch(name, reads, taken):
     Python int of a wave running alone (falling through returns None)."""
     group, alone = reads.group, reads.alone
 
-    @builder(name)
+    @builder(name, tests=reads.name, taken=taken)
     def build(inst, program):
         offset = branch_offset(inst)
 

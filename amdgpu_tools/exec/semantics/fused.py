@@ -51,11 +51,13 @@ def _round_to_odd(s, error):
 
 
 def fma_narrow(a, b, c, dtype):
-    """Fused multiply-add for f16/f32 operands, one rounding to ``dtype``."""
-    with np.errstate(all="ignore"):
-        product = a.astype(F64) * b.astype(F64)
-        s, error = two_sum(product, c.astype(F64))
-        return _round_to_odd(s, error).astype(dtype)
+    """Fused multiply-add for f16/f32 operands, one rounding to ``dtype``.
+    (Overflow and NaN warnings are off where it runs: the scheduler runs
+    every instruction under ``np.errstate(all="ignore")``; no ``with`` here,
+    so that compiled blocks can compile it.)"""
+    product = a.astype(F64) * b.astype(F64)
+    s, error = two_sum(product, c.astype(F64))
+    return _round_to_odd(s, error).astype(dtype)
 
 
 def two_product(a, b):
