@@ -33,12 +33,15 @@ def forks(forked_workers):
 
 
 def _children():
-    """Process ids of this process's live (or unreaped) children."""
+    """Process ids of this process's live (or unreaped) children, but the
+    background block compiler (exec/compiled/server.py), which lives as
+    long as the process that started it."""
+    from amdgpu_tools.exec.compiled.server import compiler_pid
     found = []
     for task in Path(f"/proc/{os.getpid()}/task").iterdir():
         text = (task / "children").read_text().split()
         found += [int(pid) for pid in text]
-    return found
+    return [pid for pid in found if pid != compiler_pid()]
 
 
 def _sample(device, name):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -63,10 +64,13 @@ class Compiler:
     def _start(self):
         if self._process is not None:
             return self._process if self._process.poll() is None else None
+        python = _python()
+        if python is None:
+            return None
         environment = dict(os.environ, NUMBA_OPT=OPT_LEVEL)
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "amdgpu_tools.exec.compiled.server"], env=environment,
+                [python, "-m", "amdgpu_tools.exec.compiled.server"], env=environment,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 text=True, bufsize=1)
         except OSError:
@@ -86,6 +90,16 @@ class Compiler:
                     self._results[path] = "the background compiler ended"
 
 
+def _python():
+    """The Python interpreter to start the compiler with, or None where this
+    process is not a Python program (an embedded interpreter's
+    ``sys.executable`` may be its host program: never start that)."""
+    executable = sys.executable
+    if executable and re.fullmatch(r"python[0-9.]*", os.path.basename(executable)):
+        return executable
+    return None
+
+
 _COMPILER = None
 
 
@@ -94,6 +108,12 @@ def compiler() -> Compiler:
     if _COMPILER is None:
         _COMPILER = Compiler()
     return _COMPILER
+
+
+def compiler_pid():
+    """The background compiler's process id, or None while none runs."""
+    process = _COMPILER._process if _COMPILER is not None else None
+    return process.pid if process is not None and process.poll() is None else None
 
 
 def compile_into_cache(path: Path):
