@@ -397,7 +397,7 @@ def _branch(out, inst, semantic, index):
         return                           # (why_not: every branch is compilable)
     target = out.pcs[index] + branch_offset(inst)
     inside = target in out.pcs[:-1]
-    go = f"i = {out.pcs.index(target)}" if inside else f"return steps + 1, lanes + n, {target}"
+    go = f"i = {out.pcs.index(target)}" if inside else f"return steps + 1, lanes, {target}"
     emit = out.lines.append
     tests = semantic.flags["tests"]
     if tests is None:
