@@ -14,6 +14,9 @@ call, ``Device.synchronize``):
   launch followed by ``Device.synchronize``: launch-to-completion ms per
   launch (argument checks, kernarg segment, AQL packet, doorbell, packet
   processor, dispatch set-up, completion signal). Target: <= 0.1 ms.
+- ``compiled blocks``: the three kernels again with ``Device(compile="off")``
+  and ``compile="eager"`` (exec/compiled): the first run (compiling every
+  block, or loading it from the cache) and the best one after it;
 - ``jobs``: the vector add again with its work-groups in 1, 2 (and, on a
   machine with more cores, ``default_jobs()``) worker processes
   (``Device(jobs=N)``): lane-instr/s for each and the speed-up over one
@@ -245,7 +248,32 @@ def main():
                    key=lambda run: run.seconds)
         print(best.line(), flush=True)
     print(bench_launch(device), flush=True)
+    bench_compiled(path, expected)
     bench_jobs(path)
+
+
+def bench_compiled(path, expected):
+    """The three kernels with compiled blocks off and eager (every block
+    compiled at its first run, or loaded from the cache): the first run
+    (compiling or loading included) and the best of REPEATS after it."""
+    from amdgpu_tools import Device
+    from amdgpu_tools.exec.compiled.tier import numba_available
+    if not numba_available():
+        print("   compiled blocks: Numba is not installed (pip install -e '.[compiled]')")
+        return
+    benches = ((bench_vector_add, ()), (bench_matmul, ()), (bench_single_wave, (expected,)))
+    for mode in ("off", "eager"):
+        device = Device("gfx900", jobs=1, compile=mode)
+        program = device.load(str(path))
+        for bench, extra in benches:
+            first = bench(device, program, *extra)
+            best = min((bench(device, program, *extra) for _ in range(REPEATS)),
+                       key=lambda run: run.seconds)
+            native = best.result.compiled_instructions / max(best.result.wave_instructions, 1)
+            print(f"   compile={mode:5s} {best.name:22s} first {first.seconds:7.3f} s, then "
+                  f"{best.seconds:7.3f} s  {best.result.wave_instructions / best.seconds / 1e6:7.3f}M "
+                  f"wave-instr/s  native {native:4.0%}  result {'OK' if best.ok else 'WRONG'}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,10 @@ inputs or the reference.
 Run one or a few: ``MGPUSIM_BENCH=nw,nbody python -m bench mgpusim`` or
 ``python -m bench.bench_mgpusim nw nbody``; ``MGPUSIM_REPEATS=3`` runs each
 three times and reports the fastest (the machine may be shared; the default
-is one run, which includes the one-time decoding of each kernel). A missing
+is one run, which includes the one-time decoding of each kernel);
+``MGPUSIM_COMPILE=off|auto|eager|check`` picks when blocks run as native code
+(``Device(compile=...)``; the "native" column is the share of
+wave-instructions that did). A missing
 code object is reported as skipped; a kernel that fails is reported with its
 error and the other benchmarks still run.
 """
@@ -80,7 +83,10 @@ def run_one(device, name: str, repeats: int = 1) -> str:
 
 def main(argv=()):
     from amdgpu_tools import Device
-    device = Device(TARGET)
+    mode = os.environ.get("MGPUSIM_COMPILE")
+    device = Device(TARGET, compile=mode)
+    if mode:
+        print(f"   compiled blocks: {mode}", flush=True)
     repeats = max(1, int(os.environ.get("MGPUSIM_REPEATS", "1")))
     for name in selected(argv):
         print(run_one(device, name, repeats), flush=True)

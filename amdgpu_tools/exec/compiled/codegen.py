@@ -230,6 +230,16 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg):
     return f"{bits}.view({view})" if view else bits
 
 
+def _vector_sources(out, inst, semantic):
+    """The expressions of a VALU or compare's sources, in the semantic's order."""
+    is_vop3 = inst.encoding == "VOP3"
+    neg = field(inst, "neg") if is_vop3 else 0
+    abs_ = field(inst, "abs") if is_vop3 else 0
+    codes = _source_codes(inst, semantic)
+    return [_vector_source(out, inst, semantic, i, code, type_, abs_, neg)
+            for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
+
+
 def _valu(out, inst, semantic):
     flags = semantic.flags
     is_vop3 = inst.encoding == "VOP3"
@@ -244,11 +254,7 @@ def _valu(out, inst, semantic):
         mode = out.modes.round_f32 if dst_type == "f32" else out.modes.round_f64_f16
         if mode:
             raise NotCompilable("directed rounding")
-    neg = field(inst, "neg") if is_vop3 else 0
-    abs_ = field(inst, "abs") if is_vop3 else 0
-    codes = _source_codes(inst, semantic)
-    args = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg)
-            for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
+    args = _vector_sources(out, inst, semantic)
     if flags["carry_in"]:
         code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
         if code > 126:
@@ -283,11 +289,7 @@ def _vcmp(out, inst, semantic):
     is_vop3 = inst.encoding == "VOP3"
     if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp")):
         raise NotCompilable("op_sel or clamp on a compare")
-    neg = field(inst, "neg") if is_vop3 else 0
-    abs_ = field(inst, "abs") if is_vop3 else 0
-    codes = _source_codes(inst, semantic)
-    args = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg)
-            for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
+    args = _vector_sources(out, inst, semantic)
     dst = field(inst, "sdst", "vdst") if is_vop3 else VCC_LO
     if dst > 126:
         raise NotCompilable("a compare into a special operand")
