@@ -94,14 +94,15 @@ class Kernel:
 
 
 def run_snippet(source, *, sgpr=None, vgpr=None, exec_mask=None, scc=False, mcpu="gfx900",
-                waves=1, vgprs=16, float_mode=None):
+                waves=1, vgprs=16, float_mode=None, lds=0, workgroup=64):
     """Run ``source`` on ``waves`` waves whose registers start as given and
     return the final WaveState (registers read after s_endpgm).
 
     ``sgpr``: {operand code: value or per-wave list}; ``vgpr``: {register:
-    array of 64 lane values (or a scalar), or (waves, 64)}; ``exec_mask``: int.
+    array of 64 lane values (or a scalar), or (waves, 64)}; ``exec_mask``: int;
+    ``lds``: bytes of LDS per work-group of ``workgroup`` work-items.
     """
-    kernel = Kernel(source, mcpu=mcpu, vgprs=vgprs)
+    kernel = Kernel(source, mcpu=mcpu, vgprs=vgprs, lds=lds)
     if float_mode is not None:
         from dataclasses import replace
         kernel.setup = replace(kernel.setup, float_mode=float_mode)
@@ -123,7 +124,7 @@ def run_snippet(source, *, sgpr=None, vgpr=None, exec_mask=None, scc=False, mcpu
 
     request = DispatchRequest(memory=kernel.memory, target=kernel.target, kernel_name="snippet",
                               setup=kernel.setup, grid_size=(64 * waves, 1, 1),
-                              workgroup_size=(64, 1, 1), packet_address=0, queue_address=0,
+                              workgroup_size=(workgroup, 1, 1), packet_address=0, queue_address=0,
                               kernarg_address=kernel.memory.allocate(64))
     run_dispatch(request, initializer=initialize)
     return captured["state"]

@@ -101,19 +101,21 @@ def _state(source, mode, compile_mode, waves=2, seed=1, **kwargs):
     every instruction must have run natively."""
     compile_mode(mode)
     vgpr, sgpr = _inputs(seed, waves)
+    sgpr.update(kwargs.pop("sgpr", {}))
     options = {key: value for key, value in kwargs.items() if key != "partial"}
     with recorded_dispatches() as results:
         state = run_snippet(source, vgpr=vgpr, sgpr=sgpr, waves=waves, vgprs=24,
                             mcpu=options.pop("mcpu", "gfx900"), **options)
     result, = results
-    if kwargs.get("partial"):
-        # waves that disagree on a branch are split by the interpreter
+    if mode == "off":
+        assert result.compiled_instructions == 0
+    elif kwargs.get("partial"):
+        # the interpreter takes what the block hands back (waves that disagree
+        # on a branch, an access the native path cannot make)
         assert 0 < result.compiled_instructions < result.wave_instructions
     elif mode in ("eager", "check"):
         # all but the s_endpgm
         assert result.compiled_instructions == result.wave_instructions - waves
-    elif mode == "off":
-        assert result.compiled_instructions == 0
     return state
 
 
@@ -220,6 +222,50 @@ def test_branches_inside_and_out_of_a_block(compile_mode, seed):
     assert (reference.vgpr[4] == 0).all()
 
 
+LDS_BLOCK = """
+v_lshlrev_b32_e32 v8, 2, v0
+v_and_b32_e32 v8, 0xfc, v8
+ds_write_b32 v8, v1
+ds_write2_b32 v8, v2, v3 offset0:64 offset1:128
+v_and_b32_e32 v9, 0xf8, v8
+ds_write_b64 v9, v[4:5] offset:768
+s_barrier
+v_xor_b32_e32 v10, 4, v8
+ds_read_b32 v11, v10
+ds_read2_b32 v[12:13], v10 offset0:64 offset1:128
+ds_read_b64 v[14:15], v9 offset:768
+ds_read2st64_b32 v[16:17], v8 offset1:3
+s_barrier
+v_xor_b32_e32 v18, v11, v12
+"""
+
+
+@pytest.mark.parametrize("mcpu, waves, workgroup, exec_mask", [
+    ("gfx900", 1, 64, None), ("gfx900", 4, 128, None), ("gfx900", 2, 64, 0xFFFF_0000_0F0F_FFFF),
+    ("gfx803", 4, 256, None)])
+def test_lds_moves_and_barriers(compile_mode, mcpu, waves, workgroup, exec_mask):
+    """Aligned LDS reads and writes (b32, b64, read2/write2, st64) and barriers
+    run natively when every wave of each work-group is in the group; the
+    check mode compares registers and LDS after every block."""
+    options = dict(waves=waves, mcpu=mcpu, lds=1024, workgroup=workgroup,
+                   exec_mask=exec_mask, sgpr={124: [0xFFFFFFFF] * waves})
+    reference = _state(LDS_BLOCK, "off", compile_mode, **options)
+    checked = _state(LDS_BLOCK, "check", compile_mode, **options)
+    _same_registers(reference, checked)
+    assert (reference.vgpr[18] != 0).any()
+
+
+def test_lds_access_the_fast_path_cannot_take_goes_back(compile_mode):
+    """Unaligned and out-of-range accesses (M0 below the segment on gfx803)
+    leave the block to the interpreter, which gives the general path's bytes."""
+    source = LDS_BLOCK.replace("v_and_b32_e32 v8, 0xfc, v8", "v_and_b32_e32 v8, 0xfe, v8")
+    for m0, mcpu in ((0xFFFFFFFF, "gfx900"), (300, "gfx803")):
+        options = dict(waves=2, mcpu=mcpu, lds=1024, sgpr={124: [m0, m0]}, partial=True)
+        reference = _state(source if m0 > 300 else LDS_BLOCK, "off", compile_mode, **options)
+        checked = _state(source if m0 > 300 else LDS_BLOCK, "check", compile_mode, **options)
+        _same_registers(reference, checked)
+
+
 def test_auto_mode_compiles_hot_blocks_only(compile_mode, monkeypatch, tmp_path):
     """A short run compiles nothing; once a block's interpreted steps reach the
     threshold the background compiler gets it and the interpreter goes on;
@@ -259,6 +305,31 @@ def test_cache_keeps_machine_code(compile_mode, monkeypatch, tmp_path):
     run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
     assert sorted(tmp_path.glob("b*.py")) == modules
     assert [path.stat().st_mtime_ns for path in machine_code] == stamps
+
+
+def test_cached_block_serves_the_code_wherever_it_is_loaded(monkeypatch, tmp_path):
+    """Blocks are position independent: the same code object loaded at
+    another address (every Device.load) runs the blocks already compiled."""
+    from pathlib import Path
+    from amdgpu_tools import Device
+    from amdgpu_tools.asm import assemble
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    source = (Path(__file__).resolve().parents[2] / "samples" / "saxpy.s").read_text()
+    device = Device("gfx900", jobs=1, compile="check")
+    rng = np.random.default_rng(9)
+    x = rng.random(1000, dtype=np.float32)
+    y = rng.random(1000, dtype=np.float32)
+    entries = []
+    for _ in range(2):
+        program = device.load(assemble(source, target="gfx900"))
+        dy = device.array(y)
+        program["saxpy"](np.int32(1000), np.float32(2.5), device.array(x), dy,
+                         grid=(1024,), block=(256,))
+        device.synchronize()
+        np.testing.assert_array_equal(dy.numpy(), np.float32(2.5) * x + y)
+        assert device.last_result.compiled_instructions > 0
+        entries.append(sorted(path.name for path in tmp_path.glob("b*.py")))
+    assert entries[0] == entries[1] and entries[0]
 
 
 def test_check_mode_catches_a_wrong_block(monkeypatch, tmp_path):

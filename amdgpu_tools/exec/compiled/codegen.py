@@ -1,20 +1,30 @@
 """A basic block of pre-decoded instructions -> the source of one Numba function.
 
-The generated function runs instructions ``start:stop`` of the block for
-the contiguous waves ``w0:w1`` of a batch and returns the lanes it executed
-(the scheduler's lane count: EXEC's popcount for a vector instruction, one
-per wave for a scalar one)::
+The generated function runs the block from its instruction ``start`` for
+the contiguous waves ``w0:w1`` of a batch, following its branches, for at
+most ``max_steps`` steps and until the next PC is at or past ``limit``; it
+returns the steps it ran, the lanes it executed (the scheduler's count:
+EXEC's popcount for a vector instruction, one per wave for a scalar one)
+and the PC where the waves go on::
 
-    def block(vgpr, sgpr, scc, w0, w1, start, stop) -> int
+    def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,
+              barrier_ok, base) -> (steps, lanes, next_pc)
+
+``base`` is the PC of the block's first instruction: the code is position
+independent, so the cache serves a code object wherever it is loaded.
 
 Each instruction becomes a call of its registered semantic function (its
 compiled copy: ``jitcopy.py``) between operand reads and an EXEC-masked
 write-back (``kernels.py``), decided here once: which register, constant,
 modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
 the interpreter. What this module cannot express ends the block (``why_not``
-says why), and the interpreter runs it: memory, branches and other
-control flow, DPP/SDWA/op_sel, 16-bit operands, output modifiers, MODE's
-directed rounding, IEEE-mode NaN quieting.
+says why), and the interpreter runs it: global and scalar memory, LDS atomics and
+sub-dword accesses, s_endpgm and other control flow, DPP/SDWA/op_sel,
+16-bit operands, output modifiers, MODE's directed rounding, IEEE-mode NaN
+quieting. Some instructions compile with a condition checked as they run
+(an LDS access must be aligned and in range, a barrier must have its whole
+work-group in the group); when it fails the function returns before the
+instruction and the interpreter takes it.
 """
 
 from __future__ import annotations
@@ -36,11 +46,10 @@ CODEGEN_VERSION = 1
 #: Value types a compiled operand may have, with their NumPy view of the bits.
 _VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
           "u64": None, "b64": None, "i64": "np.int64", "f64": "np.float64"}
-#: Result type -> (the result's dtype, the bits' dtype)
-_RESULTS = {"u32": ("np.uint32", "np.uint32"), "b32": ("np.uint32", "np.uint32"),
-            "i32": ("np.int32", "np.uint32"), "f32": ("np.float32", "np.uint32"),
-            "u64": ("np.uint64", "np.uint64"), "b64": ("np.uint64", "np.uint64"),
-            "i64": ("np.int64", "np.uint64"), "f64": ("np.float64", "np.uint64")}
+#: Result type -> the helper turning a result into its raw bits (kernels.py)
+_RESULTS = {"u32": "rt.bits_u32", "b32": "rt.bits_u32", "i32": "rt.bits_i32",
+            "f32": "rt.bits_f32", "u64": "rt.bits_u64", "b64": "rt.bits_u64",
+            "i64": "rt.bits_i64", "f64": "rt.bits_f64"}
 #: Raw semantics that do nothing (no state, no outcome) and may sit in a block.
 _NO_OPS = frozenset({"s_nop", "s_waitcnt"})
 _VECTOR_ENCODINGS = frozenset({"VOP1", "VOP2", "VOP3", "VOPC"})
@@ -79,6 +88,11 @@ class _Emitter:
         self._constants = {}
         #: the block's PCs (then the PC after it); None while only checking
         self.pcs = None
+
+    def relative(self, index):
+        """The offset of instruction ``index`` from the block's start: the
+        generated code is the same wherever the code object is loaded."""
+        return self.pcs[index] - self.pcs[0] if self.pcs else 0
 
     def semantic_name(self, op):
         if op not in self.semantics:
@@ -132,10 +146,11 @@ def block_source(insts, pcs, generation, modes):
     header = ["import numpy as np", "from numba import njit",
               "from amdgpu_tools.exec.compiled import kernels as rt",
               "from amdgpu_tools.exec.compiled.jitcopy import semantic", "",
-              f"PCS = ({', '.join(str(pc) for pc in out.pcs)},)"]
+              f"PCS = ({', '.join(str(pc - out.pcs[0]) for pc in out.pcs)},)"]
     header += [f"f{i} = semantic({op!r})" for i, op in enumerate(out.semantics)]
     body = ["", "", "@njit(cache=True, error_model=\"numpy\")",
-            "def block(vgpr, sgpr, scc, w0, w1, start, max_steps, limit):",
+            "def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,",
+            "          barrier_ok, base):",
             "    n = w1 - w0",
             "    lanes = 0",
             "    steps = 0",
@@ -146,9 +161,9 @@ def block_source(insts, pcs, generation, modes):
         "        else:",
         "            break",
         "        steps += 1",
-        "        if PCS[i] >= limit:",
+        "        if base + PCS[i] >= limit:",
         "            break",
-        "    return steps, lanes, PCS[i]", ""]
+        "    return steps, lanes, base + PCS[i]", ""]
     return "\n".join(header + body), tuple(out.semantics)
 
 
@@ -173,6 +188,10 @@ def emit_instruction(out, inst, index):
         return _saveexec(out, inst, semantic)
     if semantic.kind == "builder" and "tests" in semantic.flags and inst.encoding == "SOPP":
         return _branch(out, inst, semantic, index)
+    if semantic.kind == "builder" and semantic.flags.get("lds_move") and inst.encoding == "DS":
+        return _lds_move(out, inst, semantic, index)
+    if semantic.kind == "raw" and semantic.flags.get("work_group_barrier"):
+        return _barrier(out, index)
     raise NotCompilable(f"{semantic.kind} semantics in {inst.encoding}")
 
 
@@ -273,8 +292,7 @@ def _valu(out, inst, semantic):
         emit(f"        rt.write_mask(sgpr, {code}, w0, w1, np.asarray(carry), e)")
         if code in (EXEC_LO - 1, EXEC_LO):
             raise NotCompilable("carry-out to EXEC")
-    value_dtype, bits_dtype = _RESULTS[dst_type]
-    emit(f"        bits = np.asarray(r).astype({value_dtype}).view({bits_dtype})")
+    emit(f"        bits = {_RESULTS[dst_type]}(r)")
     if dst_type == "f32" and not flags.get("no_flush") and \
             not out.modes.denorm_f32 & _ALLOW_OUTPUT:
         emit("        bits = rt.flush_f32(bits)")
@@ -399,7 +417,8 @@ def _branch(out, inst, semantic, index):
         return                           # (why_not: every branch is compilable)
     target = out.pcs[index] + branch_offset(inst)
     inside = target in out.pcs[:-1]
-    go = f"i = {out.pcs.index(target)}" if inside else f"return steps + 1, lanes, {target}"
+    go = f"i = {out.pcs.index(target)}" if inside else \
+        f"return steps + 1, lanes, base + {target - out.pcs[0]}"
     emit = out.lines.append
     tests = semantic.flags["tests"]
     if tests is None:
@@ -413,10 +432,55 @@ def _branch(out, inst, semantic, index):
     emit("            lanes += n")
     emit(f"            {go}")
     emit("        elif t.any():")
-    emit(f"            return steps, lanes, {out.pcs[index]}")
+    emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        else:")
     emit("            lanes += n")
     emit(f"            i = {index + 1}")
+
+
+def _lds_move(out, inst, semantic, index):
+    """ds_read/ds_write(2)_b32/_b64: whole aligned dwords natively; any other
+    access (unaligned, out of range, wrapping) goes back to the interpreter
+    before the instruction."""
+    facts = semantic.flags
+    nbytes = facts["data_bytes"]
+    if nbytes not in (4, 8) or facts.get("signed") or int(inst.fields.get("gds", 0)):
+        raise NotCompilable("a sub-dword, signed or GDS access")
+    if facts.get("elements", 1) == 2:
+        scale = nbytes * (64 if facts.get("stride64") else 1)
+        offsets = (int(inst.fields.get("offset0", 0)) * scale,
+                   int(inst.fields.get("offset1", 0)) * scale)
+    else:
+        fields = inst.fields
+        offsets = ((int(fields["offset"]) if "offset" in fields else
+                    int(fields.get("offset0", 0)) | int(fields.get("offset1", 0)) << 8) & 0xFFFF,)
+    write = facts["lds_move"] == "write"
+    if write:
+        registers = (int(inst.fields["data0"]),) if len(offsets) == 1 else \
+            (int(inst.fields["data0"]), int(inst.fields["data1"]))
+    else:
+        first = int(inst.fields["vdst"])
+        registers = (first, first + nbytes // 4)[:len(offsets)]
+    for register in registers + (int(inst.fields["addr"]),):
+        _vgpr(out, register + (nbytes // 4 - 1 if register != int(inst.fields["addr"]) else 0),
+              False)
+    emit = out.lines.append
+    emit(f"        if not rt.lds_move(vgpr, sgpr, lds, wave_group, w0, w1, e, "
+         f"{int(inst.fields['addr'])}, {offsets!r}, {registers!r}, {nbytes}, {write}, "
+         f"{out.generation >= 9}):  # op:{semantic.op}")
+    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit("        lanes += active")
+
+
+def _barrier(out, index):
+    """s_barrier: passed natively when the scheduler says the group holds every
+    live wave of its work-groups and none waits elsewhere (``barrier_ok``:
+    the interpreter would park them and release them at once); otherwise
+    back to the interpreter before it."""
+    emit = out.lines.append
+    emit("        if not barrier_ok:")
+    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit("        lanes += n")
 
 
 def is_scalar_step(inst):

@@ -16,7 +16,8 @@ a block is to be compiled.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import from_dtype, njit, types
+from numba.extending import overload
 
 _EXPONENT_F32 = np.uint32(0x7F800000)
 _MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
@@ -189,3 +190,77 @@ def sstore64(sgpr, code, w0, w1, values):
         value = np.uint64(values[w if values.shape[0] > 1 else 0])
         sgpr[code, w0 + w] = np.uint32(value & np.uint64(0xFFFFFFFF))
         sgpr[code + 1, w0 + w] = np.uint32(value >> np.uint64(32))
+
+
+@njit(cache=True)
+def lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, addr, offsets, registers, nbytes,
+             write, gen9):
+    """A ds_read/ds_write(2) of whole dwords (``nbytes`` 4 or 8) at ADDR + each
+    of ``offsets``, to or from the VGPRs from each of ``registers``; False,
+    having moved nothing, unless every active lane's access is aligned to its
+    size and in range (the segment, and M0 before GFX9) without wrapping:
+    the interpreter's fast path (semantics/ds.py), whose conditions make the
+    general path's bytes the same. All addresses are read before any VGPR is
+    written; writes go offset by offset, dword by dword, lane order last, as
+    there (the highest lane wins a shared dword)."""
+    size = lds.shape[1]
+    align = nbytes - 1
+    if size & 3:
+        return False
+    n = w1 - w0
+    index = np.zeros((len(offsets), n, 64), np.int64)
+    for k in range(len(offsets)):
+        if offsets[k] & align:
+            return False
+        for w in range(n):
+            limit = size
+            if not gen9:
+                limit = min(size, np.int64(sgpr[124, w0 + w]))
+            base = wave_group[w0 + w] * (size >> 2)
+            for lane in range(64):
+                if lanes[w, lane]:
+                    start = np.int64(vgpr[addr, w0 + w, lane]) + offsets[k]
+                    if start + nbytes > limit or start & align:
+                        return False
+                    index[k, w, lane] = base + (start >> 2)
+    words = lds.reshape(-1).view(np.uint32)
+    for k in range(len(offsets)):
+        for d in range(nbytes // 4):
+            for w in range(n):
+                for lane in range(64):
+                    if lanes[w, lane]:
+                        if write:
+                            words[index[k, w, lane] + d] = vgpr[registers[k] + d, w0 + w, lane]
+                        else:
+                            vgpr[registers[k] + d, w0 + w, lane] = words[index[k, w, lane] + d]
+    return True
+
+
+def _result_bits(value_dtype, bits_dtype):
+    """A function turning a semantic's result into the raw bits of a result
+    of ``value_dtype`` (``ops.to_bits``): a result already held in that dtype
+    and contiguous is viewed, not copied (the choice is made when Numba
+    compiles it, per result type). Only compiled code calls it."""
+    value, bits = np.dtype(value_dtype), np.dtype(bits_dtype)
+
+    def convert(result):
+        raise NotImplementedError("only compiled blocks call this")
+
+    @overload(convert)
+    def choose(result):
+        if isinstance(result, types.Array) and result.dtype == from_dtype(value) \
+                and result.layout == "C":
+            if value == bits:
+                return lambda result: result
+            return lambda result: result.view(bits)
+        return lambda result: np.asarray(result).astype(value).view(bits)
+    return convert
+
+
+#: result type (codegen's names) -> its bits converter
+bits_u32 = _result_bits(np.uint32, np.uint32)
+bits_i32 = _result_bits(np.int32, np.uint32)
+bits_f32 = _result_bits(np.float32, np.uint32)
+bits_u64 = _result_bits(np.uint64, np.uint64)
+bits_i64 = _result_bits(np.int64, np.uint64)
+bits_f64 = _result_bits(np.float64, np.uint64)

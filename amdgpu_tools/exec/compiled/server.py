@@ -125,7 +125,8 @@ def compile_into_cache(path: Path):
     from .tier import load_module
     module = load_module(path)
     module.block(np.zeros((1, 1, 64), np.uint32), np.zeros((128, 1), np.uint32),
-                 np.zeros(1, np.bool_), 0, 0, 0, 0, 0)
+                 np.zeros(1, np.bool_), np.zeros((1, 4), np.uint8), np.zeros(1, np.int64),
+                 0, 0, 0, 0, 0, False, 0)
 
 
 def main():

@@ -22,10 +22,10 @@ When to compile (``AMDGPU_TOOLS_COMPILE`` or ``Device(compile=...)``):
 ``check``
     eager, and every block run is run twice: natively, then by the
     interpreter from the same registers for as many steps; any difference
-    in a VGPR, SGPR or SCC of the waves, in the lanes counted or in where
-    the waves go next ends the dispatch with an error naming the block. A
-    block touches no memory (memory instructions end blocks), so registers
-    are all it can change.
+    in a VGPR, SGPR or SCC of the waves, in LDS, in the lanes counted or in
+    where the waves go next ends the dispatch with an error naming the block. A
+    block touches no memory but LDS (global and scalar memory instructions
+    end blocks), so registers and LDS are all it can change.
 ``off``
     the interpreter only.
 
@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import KernelError
+from ..core.context import BARRIER
 from ..launch import COMPILE_MODES
 from . import server
 from .codegen import CODEGEN_VERSION, Modes, NotCompilable, block_source, why_not
@@ -274,7 +275,8 @@ class BlockTier:
             return None
         try:
             fn = load_module(block.path).block
-            fn(state.vgpr, state.sgpr, state.scc, 0, 0, 0, 0, 0)     # compiles; runs nothing
+            fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group, 0, 0, 0, 0, 0,
+               False, 0)                                              # compiles; runs nothing
         except SyntaxError:                 # the code generator's own bug: never hidden
             raise
         except Exception as error:          # Numba's typing and lowering errors
@@ -364,7 +366,7 @@ def remember_refused(op, error_text):
 NO_LIMIT = 1 << 62
 
 
-def check_run(fn, block, ctx, start, max_steps, limit, count_lanes, uniform_next):
+def check_run(fn, block, ctx, start, max_steps, limit, barrier_ok, count_lanes, uniform_next):
     """Run the block from instruction ``start`` natively and then, from the
     same registers, by the interpreter for as many steps as the native run
     took; a KernelError when any register, the lane count or where the waves
@@ -372,12 +374,14 @@ def check_run(fn, block, ctx, start, max_steps, limit, count_lanes, uniform_next
     native function returns: (steps, lanes, next PC)."""
     state, sel, n = ctx.state, ctx.sel, ctx.n
     w0, w1 = sel.start, sel.stop
-    saved = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(), state.scc[w0:w1].copy()]
-    steps, native_lanes, native_pc = fn(state.vgpr, state.sgpr, state.scc, w0, w1, start,
-                                        max_steps, limit)
+    saved = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(), state.scc[w0:w1].copy(),
+             state.lds.copy()]
+    steps, native_lanes, native_pc = fn(state.vgpr, state.sgpr, state.scc, state.lds,
+                                        state.wave_group, w0, w1, start, max_steps, limit,
+                                        barrier_ok, block.pcs[0])
     native = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(),
-              state.scc[w0:w1].copy()]
-    state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1] = saved
+              state.scc[w0:w1].copy(), state.lds.copy()]
+    state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1], state.lds[:] = saved
     lanes = 0
     pc = block.pcs[start]
     records = {record.pc: record for record in block.records}
@@ -386,23 +390,28 @@ def check_run(fn, block, ctx, start, max_steps, limit, count_lanes, uniform_next
         ctx._exec = None
         ctx.all_active = None
         lanes += count_lanes(ctx) if record.is_vector else n
-        pc = uniform_next(record, record.run(ctx))
+        outcome = record.run(ctx)
+        pc = record.next_pc if outcome is BARRIER and barrier_ok else \
+            uniform_next(record, outcome)
         if pc is None:
             raise ctx.fault("a compiled block ran on past a branch its waves disagree on")
-    interpreted = [state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1]]
+    interpreted = [state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1], state.lds]
     where_from = f"{steps} step(s) from 0x{block.pcs[start]:x} of the block at " \
         f"0x{block.pcs[0]:x} ({block.path})"
-    for what, mine, theirs in zip(("v", "s", "scc"), native, interpreted):
+    for what, mine, theirs in zip(("v", "s", "scc", "lds"), native, interpreted):
         differ = np.argwhere(mine != theirs)
         if differ.size:
             where = differ[0]
-            register = f"{what}{where[0]}" if what != "scc" else "scc"
-            wave = int(where[1] if what != "scc" else where[0])
+            if what == "lds":
+                place = f"LDS byte {int(where[1])} of work-group row {int(where[0])}"
+            elif what == "scc":
+                place = f"scc of wave {w0 + int(where[0])}"
+            else:
+                place = f"{what}{where[0]} of wave {w0 + int(where[1])}"
             ctx.record = block.records[start]
             raise ctx.fault(
                 f"compiled block differs from the interpreter after {where_from}: "
-                f"{register} of wave {w0 + wave}: native {mine[tuple(where)]!r}, "
-                f"interpreter {theirs[tuple(where)]!r}")
+                f"{place}: native {mine[tuple(where)]!r}, interpreter {theirs[tuple(where)]!r}")
     if (native_lanes, native_pc) != (lanes, pc):
         ctx.record = block.records[start]
         raise ctx.fault(f"compiled block differs from the interpreter after {where_from}: "

@@ -674,13 +674,16 @@ class Scheduler:
         ctx.record = block.records[start]
         state = self.state
         limit = compiled.NO_LIMIT if limit is None else limit
+        # alone and none parked: the group holds every live wave of its work-groups
+        barrier_ok = alone and not self.parked
         try:
             if self.program.block_tier.mode == "check":
-                ran = compiled.check_run(fn, block, ctx, start, max_steps, limit, count_lanes,
-                                         self._uniform_next)
+                ran = compiled.check_run(fn, block, ctx, start, max_steps, limit, barrier_ok,
+                                         count_lanes, self._uniform_next)
             else:
-                ran = fn(state.vgpr, state.sgpr, state.scc, sel.start, sel.stop, start,
-                         max_steps, limit)
+                ran = fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group,
+                         sel.start, sel.stop, start, max_steps, limit, barrier_ok,
+                         block.pcs[0])
         except (MemoryFault, OperandError, IndexError, ValueError, TypeError,
                 ArithmeticError) as error:
             raise ctx.fault(f"internal executor error in a compiled block: "

@@ -138,10 +138,12 @@ def vcmp(op, type_=None):
     return decorate
 
 
-def instruction(op):
-    """Register a raw semantic ``fn(ctx) -> outcome``."""
+def instruction(op, **facts):
+    """Register a raw semantic ``fn(ctx) -> outcome``; ``facts`` (the
+    semantic's flags) say what compiled blocks may rely on, e.g. s_barrier's
+    ``work_group_barrier``."""
     def decorate(fn):
-        return _register(Semantic(op, "raw", fn))
+        return _register(Semantic(op, "raw", fn, flags=facts))
     return decorate
 
 

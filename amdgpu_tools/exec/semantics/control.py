@@ -62,7 +62,7 @@ def s_endpgm_ordered_ps_done(ctx):
     return END
 
 
-@instruction("s_barrier")
+@instruction("s_barrier", work_group_barrier=True)
 def s_barrier(ctx):
     return BARRIER
 

@@ -12,7 +12,10 @@ described there, with GWS and ds_ordered_count).
 
 Every mnemonic is registered on one line at the end of this module; data
 widths, sub-dword elements (bytes, sign), the d16 half and whether an atomic
-returns are read from its table row.
+returns are read from its table row. The plain reads and writes also state
+``lds_move`` ("read"/"write"), ``elements`` and ``stride64``: compiled blocks
+(exec/compiled) move whole aligned dwords from those facts, as the fast path
+here does, and leave every other access to these builders.
 """
 
 from __future__ import annotations
@@ -557,7 +560,8 @@ def read(name):
     dwords as the row's vdst is wide."""
     facts = table_facts(name)
     nbytes, signed = facts.data_bytes or 4 * facts.widths["vdst"], facts.signed
-    builder(name, data_bytes=nbytes, signed=signed)(lambda i, p: _build_read(i, p, nbytes, signed))
+    builder(name, data_bytes=nbytes, signed=signed, lds_move="read")(
+        lambda i, p: _build_read(i, p, nbytes, signed))
 
 
 def read_d16(name):
@@ -572,14 +576,15 @@ def read2(name, stride64=False):
     """Two reads (offset0, offset1 in elements, or 64 elements); each element is
     half the row's vdst."""
     nbytes = 4 * _widths(name)["vdst"] // 2
-    builder(name, data_bytes=nbytes, elements=2)(lambda i, p: _build_read2(i, p, nbytes, stride64))
+    builder(name, data_bytes=nbytes, elements=2, lds_move="read", stride64=stride64)(
+        lambda i, p: _build_read2(i, p, nbytes, stride64))
 
 
 def write(name):
     """A write of the row's sub-dword element (data_bytes), or of data0's dwords."""
     facts = table_facts(name)
     nbytes = facts.data_bytes or 4 * facts.widths["data0"]
-    builder(name, data_bytes=nbytes)(lambda i, p: _build_write(i, p, nbytes))
+    builder(name, data_bytes=nbytes, lds_move="write")(lambda i, p: _build_write(i, p, nbytes))
 
 
 def write_high_half(name):
@@ -590,7 +595,8 @@ def write_high_half(name):
 
 def write2(name, stride64=False):
     nbytes = 4 * _widths(name)["data0"]
-    builder(name, data_bytes=nbytes, elements=2)(lambda i, p: _build_write2(i, p, nbytes, stride64))
+    builder(name, data_bytes=nbytes, elements=2, lds_move="write", stride64=stride64)(
+        lambda i, p: _build_write2(i, p, nbytes, stride64))
 
 
 def atomic(name, op):
