@@ -46,6 +46,7 @@ import importlib.util
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -161,6 +162,9 @@ class BlockTier:
         self.slots = {}
         #: ops whose semantics Numba could not compile (kept in the cache)
         self.refused = refused_ops()
+        #: seconds spent compiling and loading blocks in this process (the
+        #: watchdog's clock does not count them against the kernel)
+        self.compile_seconds = 0.0
 
     def slot(self, pc, state):
         """The Slot at ``pc`` (forming the block that starts there), or None."""
@@ -273,6 +277,7 @@ class BlockTier:
             return loaded
         if not self._write(block):
             return None
+        started = time.monotonic()
         try:
             fn = load_module(block.path).block
             fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group, 0, 0, 0, 0, 0,
@@ -282,6 +287,8 @@ class BlockTier:
         except Exception as error:          # Numba's typing and lowering errors
             self._refuse(block, f"{type(error).__name__}: {error}")
             return None
+        finally:
+            self.compile_seconds += time.monotonic() - started
         _LOADED[block.path] = fn
         return fn
 

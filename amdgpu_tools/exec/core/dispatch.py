@@ -582,7 +582,10 @@ class Scheduler:
                     fn = block.fn if block.modes_key == (state.float_mode_bits,
                                                          state.vgpr.shape[0]) else None
                     if fn is None:
+                        spent = tier.compile_seconds
                         fn = tier.ready(block, state)
+                        # compiling is not the kernel's time: the watchdog's clock waits
+                        budget.deadline += tier.compile_seconds - spent
                     if fn is not None:
                         ran = self._run_native(fn, block, slot.index, ctx, steps, executed,
                                                limit, count_lanes, host_service, slice_end)
