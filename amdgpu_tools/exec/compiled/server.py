@@ -16,6 +16,8 @@ how fast the blocks run (bench_exec's single-wave loop).
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -116,13 +118,27 @@ def compiler_pid():
     return process.pid if process is not None and process.poll() is None else None
 
 
+def load_module(path):
+    """The block module at ``path``, imported under the name its cached
+    machine code is filed under (the same in the background compiler; the
+    cache directory is part of it, since a test may use several)."""
+    folder = hashlib.sha256(str(path.parent.resolve()).encode()).hexdigest()[:8]
+    name = f"amdgpu_tools_block_{path.stem}_{folder}"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
 def compile_into_cache(path: Path):
     """Import the block module at ``path`` and compile its function for the
     argument types the executor passes (Numba writes the machine code to the
     cache beside the module)."""
     import numpy as np
 
-    from .tier import load_module
     module = load_module(path)
     module.block(np.zeros((1, 1, 64), np.uint32), np.zeros((128, 1), np.uint32),
                  np.zeros(1, np.bool_), np.zeros((1, 4), np.uint8), np.zeros(1, np.int64),

@@ -42,10 +42,8 @@ interpreted from then on, in this run and later ones.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import re
-import sys
 import time
 from pathlib import Path
 
@@ -61,6 +59,12 @@ from .codegen import CODEGEN_VERSION, Modes, NotCompilable, block_source, why_no
 STEPS_BEFORE_COMPILING = 20_000
 #: ... before a block found in the cache is loaded (auto).
 STEPS_BEFORE_LOADING = 2_000
+#: Most waves a group may have to run a block natively. Wider groups stay
+#: with the interpreter, whose NumPy operations over every wave at once are
+#: as fast or faster (bench_exec's 1M vector add and 256x256 matmul, MGPUSim's
+#: matrixtranspose and floydwarshall: no gain or a loss natively); the
+#: compiled code pays off where the interpreter's per-step cost dominates.
+MAX_NATIVE_WAVES = 64
 #: Longest block (a longer run of compilable code is cut into several).
 MAX_BLOCK_INSTRUCTIONS = 256
 
@@ -98,17 +102,28 @@ _FINGERPRINT = None
 _LOADED = {}
 
 
+#: The sources compiled code depends on besides the block's text (which
+#: spells out what the decoder read): the semantic functions, what the code
+#: generator takes from the core (operand codes, source order, types,
+#: renames), the generator, its helpers and the compiled copies.
+_SHAPING_SOURCES = ("semantics/*.py", "core/formats.py", "core/operands.py",
+                    "core/registry.py", "core/program.py", "core/state.py",
+                    "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py")
+
+
 def fingerprint() -> str:
-    """A hash of everything compiled code depends on besides the block: the
-    semantics and core sources, this package, Numba's version."""
+    """A hash of everything compiled code depends on besides the block
+    (``_SHAPING_SOURCES``, Numba's and NumPy's versions): a change to any
+    of them starts the cache afresh; the scheduler and the tier may change
+    without recompiling."""
     global _FINGERPRINT
     if _FINGERPRINT is None:
         import numba
         digest = hashlib.sha256(f"{CODEGEN_VERSION} {numba.__version__} "
                                 f"{np.__version__}".encode())
         package = Path(__file__).resolve().parent.parent
-        for folder in ("semantics", "core", "compiled"):
-            for path in sorted((package / folder).glob("*.py")):
+        for pattern in _SHAPING_SOURCES:
+            for path in sorted(package.glob(pattern)):
                 digest.update(path.name.encode())
                 digest.update(path.read_bytes())
         _FINGERPRINT = digest.hexdigest()
@@ -279,7 +294,7 @@ class BlockTier:
             return None
         started = time.monotonic()
         try:
-            fn = load_module(block.path).block
+            fn = server.load_module(block.path).block
             fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group, 0, 0, 0, 0, 0,
                False, 0)                                              # compiles; runs nothing
         except SyntaxError:                 # the code generator's own bug: never hidden
@@ -313,21 +328,6 @@ class BlockTier:
             block.path.with_suffix(".failed").write_text(text)
         except OSError:
             pass
-
-
-def load_module(path):
-    """The block module at ``path``, imported under the name its cached
-    machine code is filed under (the same in the background compiler; the
-    cache directory is part of it, since a test may use several)."""
-    folder = hashlib.sha256(str(path.parent.resolve()).encode()).hexdigest()[:8]
-    name = f"amdgpu_tools_block_{path.stem}_{folder}"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return module
 
 
 _OP_TAG = re.compile(r"# op:(\w+)")

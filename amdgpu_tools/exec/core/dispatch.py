@@ -571,7 +571,8 @@ class Scheduler:
         # CHECK_STEPS steps
         check_mask = CHECK_STEPS - 1
         slice_end = steps + self.slice_steps
-        tier = self._tier() if records is self.records and type(sel) is slice else None
+        tier = self._tier() if records is self.records and type(sel) is slice and \
+            n <= compiled.MAX_NATIVE_WAVES else None
         while True:
             if tier is not None:
                 slot = tier.slots.get(pc, False)
