@@ -100,6 +100,18 @@ def cache_directory() -> Path:
 _FINGERPRINT = None
 #: cache path -> the compiled function loaded from it in this process
 _LOADED = {}
+#: (code, generation, modes, cache) -> (source, cache path) or (None, why not):
+#: every launch makes a new Program, whose blocks need not be generated again
+_SOURCES = {}
+
+
+def _code_key(block):
+    """What a block's generated source depends on in its code: each
+    instruction as decoded, and where it sits relative to the first."""
+    first = block.pcs[0]
+    return tuple((record.pc - first, record.inst.encoding, record.inst.op,
+                  tuple(sorted(record.inst.fields.items())), record.inst.literal)
+                 for record in block.records)
 
 
 #: The sources compiled code depends on besides the block's text (which
@@ -248,19 +260,29 @@ class BlockTier:
         block.fn = block.failed = None
         block.steps = 0
         block.submitted = False
-        try:
-            block.source, _ = block_source([r.inst for r in block.records], block.pcs,
-                                           self.program.generation, Modes(state))
-        except NotCompilable as reason:          # not in these modes
-            block.failed = str(reason)
+        key = (_code_key(block), self.program.generation, Modes(state).key(), cache_directory())
+        made = _SOURCES.get(key)
+        if made is None:
+            try:
+                source, _ = block_source([r.inst for r in block.records], block.pcs,
+                                         self.program.generation, Modes(state))
+            except NotCompilable as reason:      # not in these modes
+                made = (None, str(reason))
+            else:
+                digest = hashlib.sha256((fingerprint() + source).encode()).hexdigest()[:32]
+                made = (source, cache_directory() / f"b{digest}.py")
+            _SOURCES[key] = made
+        if made[0] is None:
+            block.failed = made[1]
             return
-        digest = hashlib.sha256((fingerprint() + block.source).encode()).hexdigest()[:32]
-        block.path = cache_directory() / f"b{digest}.py"
+        block.source, block.path = made
         failed = block.path.with_suffix(".failed")
         block.cached = block.path in _LOADED or any(
             block.path.parent.glob(f"__pycache__/{block.path.stem}.*.nbi"))
         if failed.exists():
             block.failed = failed.read_text()
+        elif block.path in _LOADED:
+            block.wait = 0                   # loaded by an earlier launch: costs nothing
         elif block.cached:
             block.wait = min(STEPS_BEFORE_LOADING, self.threshold)
         else:
