@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from amdgpu_tools.errors import KernelError
+from amdgpu_tools.errors import KernelError, LaunchError
 from amdgpu_tools.exec.compiled import codegen, server, tier
 
 from . import kernel_util
@@ -373,7 +373,7 @@ def test_op_numba_refuses_ends_blocks(monkeypatch, tmp_path):
 
 def test_unknown_mode_is_refused(monkeypatch):
     monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "sometimes")
-    with pytest.raises(ValueError, match="compile mode 'sometimes'"):
+    with pytest.raises(LaunchError, match="compile mode 'sometimes'"):
         tier.resolve_mode()
     assert tier.resolve_mode("off") == "off"
     assert os.environ["AMDGPU_TOOLS_COMPILE"] == "sometimes"

@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import KernelError
+from ...errors import KernelError, LaunchError
 from ..core.context import BARRIER
 from ..launch import COMPILE_MODES
 from . import server
@@ -83,7 +83,8 @@ def resolve_mode(requested=None) -> str:
     ``off`` needs Numba, without which every mode is ``off``."""
     mode = requested or os.environ.get("AMDGPU_TOOLS_COMPILE") or "auto"
     if mode not in COMPILE_MODES:
-        raise ValueError(f"compile mode {mode!r}: use one of {', '.join(COMPILE_MODES)}")
+        raise LaunchError(f"compile mode {mode!r} (AMDGPU_TOOLS_COMPILE or compile=): use one "
+                          f"of {', '.join(COMPILE_MODES)}")
     if mode != "off" and not numba_available():
         return "off"
     return mode
