@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 
 from ...isa.effects import SALU_ENCODINGS
 from ..core import operands as ops
@@ -39,6 +38,8 @@ from ..core.formats import _ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, modifier_
 from ..core.operands import field
 from ..core.program import semantic_for
 from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
+from ..semantics.control import branch_offset
+from ..semantics.ds import element_offsets
 
 #: Changing the generated code changes this, and so every cache key.
 CODEGEN_VERSION = 1
@@ -71,9 +72,6 @@ class Modes:
         self.denorm_f64_f16 = state.denorm_f64_f16
         self.ieee_mode = state.ieee_mode
         self.vgprs = state.vgpr.shape[0]
-
-    def key(self):
-        return (self.float_mode_bits, self.ieee_mode, self.vgprs)
 
 
 class _Emitter:
@@ -155,8 +153,8 @@ def block_source(insts, pcs, generation, modes):
             "    lanes = 0",
             "    steps = 0",
             "    i = start",
-            "    e = rt.exec_lanes(sgpr, w0, w1)",
-            "    active = rt.active_lanes(e)"]
+            f"    e = rt.read_mask(sgpr, {EXEC_LO}, w0, w1)",
+            "    active = np.count_nonzero(e)"]
     body += out.prologue + ["    while steps < max_steps:"] + out.lines + [
         "        else:",
         "            break",
@@ -286,12 +284,10 @@ def _valu(out, inst, semantic):
     emit(f"        r = {out.semantic_name(semantic.op)}({', '.join(args)})  # op:{semantic.op}")
     if flags["carry_out"]:
         code = field(inst, "sdst") if is_vop3 else VCC_LO
-        if code > 126:
-            raise NotCompilable("carry-out to a special operand")
+        if code > 126 or code in (EXEC_LO - 1, EXEC_LO):
+            raise NotCompilable("carry-out to EXEC or a special operand")
         emit("        r, carry = r")
         emit(f"        rt.write_mask(sgpr, {code}, w0, w1, np.asarray(carry), e)")
-        if code in (EXEC_LO - 1, EXEC_LO):
-            raise NotCompilable("carry-out to EXEC")
     emit(f"        bits = {_RESULTS[dst_type]}(r)")
     if dst_type == "f32" and not flags.get("no_flush") and \
             not out.modes.denorm_f32 & _ALLOW_OUTPUT:
@@ -319,11 +315,16 @@ def _vcmp(out, inst, semantic):
         if dst != EXEC_LO:
             emit(f"        rt.write_mask(sgpr, {dst}, w0, w1, r, e)")
         emit("        lanes += active")
-        emit("        e = rt.exec_lanes(sgpr, w0, w1)")
-        emit("        active = rt.active_lanes(e)")
+        _exec_changed(emit)
     else:
         emit(f"        rt.write_mask(sgpr, {dst}, w0, w1, r, e)")
         emit("        lanes += active")
+
+
+def _exec_changed(emit):
+    """EXEC was written: its lanes (``e``) and their count (``active``) again."""
+    emit(f"        e = rt.read_mask(sgpr, {EXEC_LO}, w0, w1)")
+    emit("        active = np.count_nonzero(e)")
 
 
 # -------------------------------------------------------------------- SALU
@@ -377,8 +378,7 @@ def _salu(out, inst, semantic):
         store = "sstore64" if wide else "sstore32"
         emit(f"        rt.{store}(sgpr, {dst}, w0, w1, np.atleast_1d(np.asarray(r)))")
         if dst in (EXEC_LO, EXEC_HI) or (wide and dst == EXEC_LO - 1):
-            emit("        e = rt.exec_lanes(sgpr, w0, w1)")
-            emit("        active = rt.active_lanes(e)")
+            _exec_changed(emit)
     emit("        lanes += n")
 
 
@@ -397,8 +397,7 @@ def _saveexec(out, inst, semantic):
     emit(f"        rt.sstore64(sgpr, {dst}, w0, w1, {saved})")
     emit(f"        rt.sstore64(sgpr, {EXEC_LO}, w0, w1, new)")
     emit("        rt.write_scc(scc, w0, w1, new)")
-    emit("        e = rt.exec_lanes(sgpr, w0, w1)")
-    emit("        active = rt.active_lanes(e)")
+    _exec_changed(emit)
     emit("        lanes += n")
 
 
@@ -412,7 +411,6 @@ def _branch(out, inst, semantic, index):
     """s_branch and s_cbranch_*: to another instruction of the block, out of
     it (the function returns the target), or, when the waves disagree, back
     to the interpreter before the branch (it splits the group)."""
-    from ..semantics.control import branch_offset
     if out.pcs is None:
         return                           # (why_not: every branch is compilable)
     target = out.pcs[index] + branch_offset(inst)
@@ -446,28 +444,23 @@ def _lds_move(out, inst, semantic, index):
     nbytes = facts["data_bytes"]
     if nbytes not in (4, 8) or facts.get("signed") or int(inst.fields.get("gds", 0)):
         raise NotCompilable("a sub-dword, signed or GDS access")
-    if facts.get("elements", 1) == 2:
-        scale = nbytes * (64 if facts.get("stride64") else 1)
-        offsets = (int(inst.fields.get("offset0", 0)) * scale,
-                   int(inst.fields.get("offset1", 0)) * scale)
-    else:
-        fields = inst.fields
-        offsets = ((int(fields["offset"]) if "offset" in fields else
-                    int(fields.get("offset0", 0)) | int(fields.get("offset1", 0)) << 8) & 0xFFFF,)
+    elements = facts.get("elements", 1)
+    offsets = element_offsets(inst, nbytes, elements, facts.get("stride64", False))
+    dwords = nbytes // 4
     write = facts["lds_move"] == "write"
     if write:
-        registers = (int(inst.fields["data0"]),) if len(offsets) == 1 else \
-            (int(inst.fields["data0"]), int(inst.fields["data1"]))
+        registers = tuple(int(inst.fields[name]) for name in ("data0", "data1")[:elements])
     else:
         first = int(inst.fields["vdst"])
-        registers = (first, first + nbytes // 4)[:len(offsets)]
-    for register in registers + (int(inst.fields["addr"]),):
-        _vgpr(out, register + (nbytes // 4 - 1 if register != int(inst.fields["addr"]) else 0),
-              False)
+        registers = tuple(first + k * dwords for k in range(elements))
+    addr = int(inst.fields["addr"])
+    _vgpr(out, addr, False)
+    for register in registers:
+        _vgpr(out, register + dwords - 1, False)          # the last dword it moves
     emit = out.lines.append
-    emit(f"        if not rt.lds_move(vgpr, sgpr, lds, wave_group, w0, w1, e, "
-         f"{int(inst.fields['addr'])}, {offsets!r}, {registers!r}, {nbytes}, {write}, "
-         f"{out.generation >= 9}):  # op:{semantic.op}")
+    emit(f"        if not rt.lds_move(vgpr, sgpr, lds, wave_group, w0, w1, e, {addr}, "
+         f"{offsets!r}, {registers!r}, {nbytes}, {write}, {out.generation >= 9}):"
+         f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")
 
@@ -483,9 +476,4 @@ def _barrier(out, index):
     emit("        lanes += n")
 
 
-def is_scalar_step(inst):
-    """Whether the scheduler counts ``inst`` as one lane per wave."""
-    return inst.encoding not in _VECTOR_ENCODINGS
-
-
-__all__ = ["block_source", "why_not", "Modes", "NotCompilable", "CODEGEN_VERSION", "np"]
+__all__ = ["block_source", "why_not", "Modes", "NotCompilable", "CODEGEN_VERSION"]

@@ -14,7 +14,7 @@ import types
 
 from numba import njit
 
-from ..core.program import GENERATION_RENAMES  # noqa: F401  (the semantics are registered)
+from .. import semantics  # noqa: F401  (registers every semantic)
 from ..core.registry import SEMANTICS
 
 _COPIES = {}

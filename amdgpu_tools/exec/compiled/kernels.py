@@ -25,20 +25,9 @@ _SIGN_F32 = np.uint32(0x80000000)
 
 
 @njit(cache=True)
-def exec_lanes(sgpr, w0, w1):
-    """EXEC of waves w0:w1 as (n, 64) bool."""
-    lanes = np.empty((w1 - w0, 64), np.bool_)
-    for w in range(w0, w1):
-        lo, hi = sgpr[126, w], sgpr[127, w]
-        for lane in range(32):
-            lanes[w - w0, lane] = (lo >> np.uint32(lane)) & np.uint32(1) != 0
-            lanes[w - w0, lane + 32] = (hi >> np.uint32(lane)) & np.uint32(1) != 0
-    return lanes
-
-
-@njit(cache=True)
 def read_mask(sgpr, code, w0, w1):
-    """The lane mask in the SGPR pair at ``code`` as (n, 64) bool."""
+    """The lane mask in the SGPR pair at ``code`` as (n, 64) bool (EXEC's
+    lanes at code 126)."""
     lanes = np.empty((w1 - w0, 64), np.bool_)
     for w in range(w0, w1):
         lo, hi = sgpr[code, w], sgpr[code + 1, w]
@@ -65,11 +54,6 @@ def write_mask(sgpr, code, w0, w1, values, lanes):
                     hi |= np.uint32(1) << np.uint32(lane - 32)
         sgpr[code, w] = lo
         sgpr[code + 1, w] = hi
-
-
-@njit(cache=True)
-def active_lanes(lanes):
-    return np.count_nonzero(lanes)
 
 
 @njit(cache=True)

@@ -195,10 +195,8 @@ class BlockTier:
         self.compile_seconds = 0.0
 
     def slot(self, pc, state):
-        """The Slot at ``pc`` (forming the block that starts there), or None."""
-        found = self.slots.get(pc, False)
-        if found is not False:
-            return found
+        """The Slot at a PC ``slots`` does not know yet: the block that starts
+        there is formed (None where its first instruction cannot be compiled)."""
         modes = Modes(state)
         records = []
         at = pc
@@ -223,8 +221,10 @@ class BlockTier:
 
     def ready(self, block, state):
         """The block's compiled function for the state's modes, or None:
-        interpret it this time. Called at every interpreted step of the
-        block, so the file system is looked at once per block and modes.
+        interpret it this time. The scheduler calls it at every interpreted
+        step of a block without a function for these modes (a block's modes
+        are MODE[9:0]: the VGPR count is the dispatch's, as is the tier), so
+        the file system is looked at once per block and modes.
 
         In ``auto`` mode a block whose time has come is compiled by the
         background compiler (``server.py``) while the interpreter goes on,
@@ -232,11 +232,8 @@ class BlockTier:
         already holds is loaded after ``STEPS_BEFORE_LOADING`` steps. In
         ``eager`` and ``check`` mode it is compiled here, at once.
         """
-        key = (state.float_mode_bits, state.vgpr.shape[0])
-        if block.fn is not None and block.modes_key == key:
-            return block.fn
-        if block.modes_key != key:
-            self._prepare(block, state, key)
+        if block.modes_key != state.float_mode_bits:
+            self._prepare(block, state)
         if block.failed is not None:
             return None
         block.steps += 1
@@ -254,14 +251,15 @@ class BlockTier:
                 self._refuse(block, status)
         return block.fn
 
-    def _prepare(self, block, state, key):
+    def _prepare(self, block, state):
         """The block's source and cache path for these modes, whether an
         earlier run compiled it (or failed to), and how long to wait."""
-        block.modes_key = key
+        block.modes_key = state.float_mode_bits
         block.fn = block.failed = None
         block.steps = 0
         block.submitted = False
-        key = (_code_key(block), self.program.generation, Modes(state).key(), cache_directory())
+        key = (_code_key(block), self.program.generation, state.float_mode_bits,
+               state.vgpr.shape[0], cache_directory())
         made = _SOURCES.get(key)
         if made is None:
             try:

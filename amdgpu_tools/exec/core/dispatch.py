@@ -580,8 +580,7 @@ class Scheduler:
                     slot = tier.slot(pc, state)
                 if slot is not None:
                     block = slot.block
-                    fn = block.fn if block.modes_key == (state.float_mode_bits,
-                                                         state.vgpr.shape[0]) else None
+                    fn = block.fn if block.modes_key == state.float_mode_bits else None
                     if fn is None:
                         spent = tier.compile_seconds
                         fn = tier.ready(block, state)

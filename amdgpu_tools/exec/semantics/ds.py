@@ -58,6 +58,16 @@ def _write_vgprs(state, sel, first, words, lanes):
         state.write_vgpr(sel, first + i, words[..., i], lanes)
 
 
+def element_offsets(inst, nbytes, elements=1, stride64=False):
+    """Byte offsets from ADDR of a DS access's elements: offset16 for one;
+    offset0 and offset1, counted in elements (or in 64 elements), for two.
+    (Compiled blocks read them here too.)"""
+    if elements == 1:
+        return (_offset16(inst),)
+    scale = nbytes * (64 if stride64 else 1)
+    return (int(inst.fields.get("offset0", 0)) * scale, int(inst.fields.get("offset1", 0)) * scale)
+
+
 def _lds_limit(ctx, generation):
     """Per-wave byte limit of LDS accesses: the segment size, and M0 before GFX9."""
     size = ctx.state.lds.shape[1]
@@ -208,9 +218,7 @@ def _build_read2(inst, program, nbytes, stride64):
     generation, piece_at = program.generation, _space(inst)
     fast = nbytes in (4, 8) and not _gds_bit(inst)
     dwords = nbytes // 4
-    scale = nbytes * (64 if stride64 else 1)
-    offsets = (int(inst.fields.get("offset0", 0)) * scale,
-               int(inst.fields.get("offset1", 0)) * scale)
+    offsets = element_offsets(inst, nbytes, 2, stride64)
 
     reg, vdst = int(inst.fields["addr"]), int(inst.fields["vdst"])
 
@@ -270,10 +278,8 @@ def _build_write(inst, program, nbytes, high_half=False):
 def _build_write2(inst, program, nbytes, stride64):
     generation, piece_at = program.generation, _space(inst)
     fast = nbytes in (4, 8) and not _gds_bit(inst)
-    scale = nbytes * (64 if stride64 else 1)
     dwords = nbytes // 4
-    plan = ((int(inst.fields.get("offset0", 0)) * scale, "data0"),
-            (int(inst.fields.get("offset1", 0)) * scale, "data1"))
+    plan = tuple(zip(element_offsets(inst, nbytes, 2, stride64), ("data0", "data1")))
 
     reg = int(inst.fields["addr"])
     sources = tuple(int(inst.fields[source]) for _, source in plan)
