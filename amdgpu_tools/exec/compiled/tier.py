@@ -41,6 +41,7 @@ interpreted from then on, in this run and later ones.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -51,6 +52,7 @@ import numpy as np
 
 from ...errors import KernelError, LaunchError
 from ..core.context import BARRIER
+from ..core.program import semantic_for
 from ..launch import COMPILE_MODES
 from . import server
 from .codegen import CODEGEN_VERSION, Modes, NotCompilable, block_source, why_not
@@ -91,10 +93,17 @@ def resolve_mode(requested=None) -> str:
 
 
 def cache_directory() -> Path:
-    explicit = os.environ.get("AMDGPU_TOOLS_BLOCK_CACHE")
+    """The block cache: ``$AMDGPU_TOOLS_BLOCK_CACHE``, else the user's cache
+    folder. Every dispatch asks, so the answer is kept per environment."""
+    return _cache_directory(os.environ.get("AMDGPU_TOOLS_BLOCK_CACHE"),
+                            os.environ.get("XDG_CACHE_HOME"))
+
+
+@functools.lru_cache(maxsize=8)
+def _cache_directory(explicit, xdg_cache_home) -> Path:
     if explicit:
         return Path(explicit)
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    root = xdg_cache_home or os.path.join(Path.home(), ".cache")
     return Path(root) / "amdgpu-tools" / "blocks"
 
 
@@ -104,6 +113,30 @@ _LOADED = {}
 #: (code, generation, modes, cache) -> (source, cache path) or (None, why not):
 #: every launch makes a new Program, whose blocks need not be generated again
 _SOURCES = {}
+
+
+#: (id of a decoded instruction, generation, MODE[9:0], VGPRs) -> (the
+#: instruction, its op, why the code generator cannot compile it or None).
+#: Decoded instructions are shared by every dispatch (exec/core/program.py),
+#: and every launch makes a new Program whose blocks are formed again: asking
+#: the code generator each time cost MGPUSim's nw ~0.3 s.
+_GENERATOR_ANSWERS = {}
+_GENERATOR_ANSWERS_LIMIT = 1 << 16
+
+
+def _generator_answer(inst, generation, modes):
+    """(op, why ``inst`` cannot be compiled or None), remembered."""
+    key = (id(inst), generation, modes.float_mode_bits, modes.vgprs)
+    known = _GENERATOR_ANSWERS.get(key)
+    if known is not None and known[0] is inst:
+        return known[1], known[2]
+    semantic = semantic_for(inst, generation)
+    op = semantic.op if semantic is not None else inst.op
+    reason = why_not(inst, generation, modes)
+    if len(_GENERATOR_ANSWERS) >= _GENERATOR_ANSWERS_LIMIT:
+        _GENERATOR_ANSWERS.clear()
+    _GENERATOR_ANSWERS[key] = (inst, op, reason)
+    return op, reason
 
 
 def _code_key(block):
@@ -189,10 +222,18 @@ class BlockTier:
         #: pc -> Slot, or None where no block starts or runs through
         self.slots = {}
         #: ops whose semantics Numba could not compile (kept in the cache)
-        self.refused = refused_ops()
+        self._refused = None
         #: seconds spent compiling and loading blocks in this process (the
         #: watchdog's clock does not count them against the kernel)
         self.compile_seconds = 0.0
+
+    @property
+    def refused(self) -> frozenset:
+        """The ops whose semantics Numba could not compile (read at the first
+        compilable instruction: a launch that has none never looks)."""
+        if self._refused is None:
+            self._refused = refused_ops()
+        return self._refused
 
     def slot(self, pc, state):
         """The Slot at a PC ``slots`` does not know yet: the block that starts
@@ -207,7 +248,8 @@ class BlockTier:
                 record = self.program.at(at)
             except KernelError:
                 break
-            if why_not(record.inst, self.program.generation, modes, self.refused) is not None:
+            op, reason = _generator_answer(record.inst, self.program.generation, modes)
+            if reason is not None or op in self.refused:
                 break
             records.append(record)
             at = record.next_pc
@@ -336,7 +378,7 @@ class BlockTier:
         text = re.sub(r"\x1b\[[0-9;]*m", "", error_text)       # (Numba colours its messages)
         op = _failed_op(text, block)
         if op is not None and op not in self.refused:
-            self.refused = self.refused | {op}
+            self._refused = self.refused | {op}
             remember_refused(op, text)
             for record in block.records:
                 if self.slots.get(record.pc) is not None and \
@@ -371,20 +413,30 @@ def _refused_path():
     return cache_directory() / f"refused-{fingerprint()[:16]}.txt"
 
 
+#: refused-ops file -> its ops, read once per process (every dispatch asks)
+_REFUSED = {}
+
+
 def refused_ops() -> frozenset:
     """The ops Numba failed to compile on this machine's versions (one per line)."""
-    try:
-        lines = _refused_path().read_text().splitlines()
-    except OSError:
-        return frozenset()
-    return frozenset(line.split(":", 1)[0] for line in lines if line)
+    path = _refused_path()
+    ops = _REFUSED.get(path)
+    if ops is None:
+        try:
+            lines = path.read_text().splitlines()
+        except OSError:
+            lines = []
+        ops = _REFUSED[path] = frozenset(line.split(":", 1)[0] for line in lines if line)
+    return ops
 
 
 def remember_refused(op, error_text):
     reason = " ".join(error_text.split())[:300]
+    path = _refused_path()
+    _REFUSED[path] = refused_ops() | {op}
     try:
-        _refused_path().parent.mkdir(parents=True, exist_ok=True)
-        with open(_refused_path(), "a") as out:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a") as out:
             out.write(f"{op}: {reason}\n")
     except OSError:
         pass
