@@ -189,6 +189,13 @@ class DeviceMemory:
     def allocations(self) -> list[Allocation]:
         return list(self._table[1])
 
+    def mapping(self) -> tuple[list[int], list[Allocation]]:
+        """(bases, allocations) as mapped now, sorted by base. Every map and
+        unmap replaces the pair, so its identity tells a cached copy of the
+        address space (compiled blocks keep one) whether it is still right.
+        Read-only: map and unmap through ``allocate`` and ``free``."""
+        return self._table
+
     # ------------------------------------------------------------- host access
     def view(self, address: int, size: int) -> np.ndarray:
         """A writable ``uint8`` view of ``size`` mapped bytes at ``address``."""

@@ -8,23 +8,26 @@ EXEC's popcount for a vector instruction, one per wave for a scalar one)
 and the PC where the waves go on::
 
     def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,
-              barrier_ok, base) -> (steps, lanes, next_pc)
+              barrier_ok, base, memory) -> (steps, lanes, next_pc)
 
 ``base`` is the PC of the block's first instruction: the code is position
 independent, so the cache serves a code object wherever it is loaded.
+``memory`` is the device's address space for a block that moves global
+memory (``tier.memory_view``), else None.
 
 Each instruction becomes a call of its registered semantic function (its
 compiled copy: ``jitcopy.py``) between operand reads and an EXEC-masked
 write-back (``kernels.py``), decided here once: which register, constant,
 modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
 the interpreter. What this module cannot express ends the block (``why_not``
-says why), and the interpreter runs it: global and scalar memory, LDS atomics and
-sub-dword accesses, s_endpgm and other control flow, DPP/SDWA/op_sel,
-16-bit operands, output modifiers, MODE's directed rounding, IEEE-mode NaN
-quieting. Some instructions compile with a condition checked as they run
-(an LDS access must be aligned and in range, a barrier must have its whole
-work-group in the group); when it fails the function returns before the
-instruction and the interpreter takes it.
+says why), and the interpreter runs it: scalar memory, buffer and scratch
+accesses, atomics (LDS and global), sub-dword and typed accesses, s_endpgm
+and other control flow, DPP/SDWA/op_sel, 16-bit operands, output
+modifiers, MODE's directed rounding, IEEE-mode NaN quieting. Some instructions compile with a condition checked as they run
+(an LDS access must be aligned and in range, a global one inside one
+allocation, a barrier must have its whole work-group in the group); when it
+fails the function returns before the instruction and the interpreter takes
+it.
 """
 
 from __future__ import annotations
@@ -40,9 +43,10 @@ from ..core.program import semantic_for
 from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
 from ..semantics.control import branch_offset
 from ..semantics.ds import element_offsets
+from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 1
+CODEGEN_VERSION = 2
 
 #: Value types a compiled operand may have, with their NumPy view of the bits.
 _VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
@@ -86,6 +90,8 @@ class _Emitter:
         self._constants = {}
         #: the block's PCs (then the PC after it); None while only checking
         self.pcs = None
+        #: whether the block moves global memory (it then takes the address space)
+        self.uses_memory = False
 
     def relative(self, index):
         """The offset of instruction ``index`` from the block's start: the
@@ -128,9 +134,11 @@ _TEMPORARY = re.compile(r"\b(r|carry|bits|s|t|old|new)\b")
 
 
 def block_source(insts, pcs, generation, modes):
-    """(source, semantics): the module text of the block of ``insts`` (at
-    ``pcs``, then the PC after the last) and the ops whose semantic functions
-    it calls (every instruction must be compilable: ``why_not`` is None)."""
+    """(source, uses memory): the module text of the block of ``insts`` (at
+    ``pcs``, then the PC after the last) and whether it moves global memory,
+    when its ``memory`` argument must be the address space
+    (``tier.memory_view``; None otherwise). Every instruction must be
+    compilable: ``why_not`` is None."""
     out = _Emitter(modes, generation)
     out.pcs = list(pcs)
     for index, inst in enumerate(insts):
@@ -144,11 +152,12 @@ def block_source(insts, pcs, generation, modes):
     header = ["import numpy as np", "from numba import njit",
               "from amdgpu_tools.exec.compiled import kernels as rt",
               "from amdgpu_tools.exec.compiled.jitcopy import semantic", "",
-              f"PCS = ({', '.join(str(pc - out.pcs[0]) for pc in out.pcs)},)"]
+              f"PCS = ({', '.join(str(pc - out.pcs[0]) for pc in out.pcs)},)",
+              f"USES_MEMORY = {out.uses_memory}"]
     header += [f"f{i} = semantic({op!r})" for i, op in enumerate(out.semantics)]
     body = ["", "", "@njit(cache=True, error_model=\"numpy\")",
             "def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,",
-            "          barrier_ok, base):",
+            "          barrier_ok, base, memory):",
             "    n = w1 - w0",
             "    lanes = 0",
             "    steps = 0",
@@ -162,7 +171,7 @@ def block_source(insts, pcs, generation, modes):
         "        if base + PCS[i] >= limit:",
         "            break",
         "    return steps, lanes, base + PCS[i]", ""]
-    return "\n".join(header + body), tuple(out.semantics)
+    return "\n".join(header + body), out.uses_memory
 
 
 def emit_instruction(out, inst, index):
@@ -190,6 +199,9 @@ def emit_instruction(out, inst, index):
         return _lds_move(out, inst, semantic, index)
     if semantic.kind == "raw" and semantic.flags.get("work_group_barrier"):
         return _barrier(out, index)
+    if semantic.kind == "builder" and semantic.flags.get("vector_move") and \
+            inst.encoding in ("FLAT", "GLOBAL"):
+        return _global_move(out, inst, semantic, index)
     raise NotCompilable(f"{semantic.kind} semantics in {inst.encoding}")
 
 
@@ -460,6 +472,40 @@ def _lds_move(out, inst, semantic, index):
     emit = out.lines.append
     emit(f"        if not rt.lds_move(vgpr, sgpr, lds, wave_group, w0, w1, e, {addr}, "
          f"{offsets!r}, {registers!r}, {nbytes}, {write}, {out.generation >= 9}):"
+         f"  # op:{semantic.op}")
+    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit("        lanes += active")
+
+
+def _global_move(out, inst, semantic, index):
+    """FLAT/GLOBAL loads and stores of whole dwords: natively when every
+    active lane's access is plain global memory inside one allocation (the
+    function gets the address space as an argument); otherwise back to the
+    interpreter before the instruction, which takes apertures and faults."""
+    facts = semantic.flags
+    family = facts["address_family"]
+    nbytes = facts["data_bytes"]
+    fields = inst.fields
+    if family not in ("flat", "global") or nbytes % 4 or facts.get("signed") or \
+            int(fields.get("lds", 0)) or int(fields.get("tfe", 0)):
+        raise NotCompilable("a sub-dword, LDS-bit, tfe or non-global vector memory access")
+    dwords = nbytes // 4
+    addr = int(fields["addr"])
+    saddr = int(fields.get("saddr", 0x7F)) if family == "global" else 0x7F
+    if saddr == 0x7F:
+        _vgpr(out, addr, True)
+        saddr = -1
+    else:
+        _vgpr(out, addr, False)
+        _sgpr(saddr, True)
+    store = facts["vector_move"] == "store"
+    data = int(fields["data"] if store else fields["vdst"])
+    _vgpr(out, data + dwords - 1, False)
+    offset = address_offset(family, inst, out.generation)
+    out.uses_memory = True
+    emit = out.lines.append
+    emit(f"        if not rt.global_move(vgpr, sgpr, w0, w1, e, {addr}, {saddr}, "
+         f"np.uint64({offset}), {data}, {dwords}, {store}, {family == 'flat'}, memory):"
          f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")

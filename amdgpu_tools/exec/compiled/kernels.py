@@ -220,6 +220,79 @@ def lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, addr, offsets, register
     return True
 
 
+@njit(cache=True)
+def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords, write, flat,
+                memory):
+    """A FLAT or GLOBAL load or store of ``dwords`` whole dwords per lane,
+    to VGPRs from ``data_reg`` or from them. The address is the VGPR pair at
+    ``addr`` or, with ``saddr`` >= 0, the SGPR pair there plus the VGPR at
+    ``addr``; ``offset`` is added (64-bit two's complement). ``memory`` is
+    the device's address space as ``tier.memory_view`` lays it out.
+
+    False, having moved nothing, unless every active lane's access lies in
+    one mapped allocation (writable for a store) and, for FLAT, outside the
+    LDS and private apertures: the interpreter then takes the instruction
+    and its faults. All addresses are read before any register or byte is
+    written; lanes move in wave and lane order, as the interpreter's gather
+    and scatter do (the highest lane wins a shared byte)."""
+    bases, ends, writable, buffers, apertures = memory
+    n = w1 - w0
+    nbytes = np.uint64(4 * dwords)
+    which = np.zeros((n, 64), np.int64)
+    where = np.zeros((n, 64), np.int64)
+    for w in range(n):
+        for lane in range(64):
+            if not lanes[w, lane]:
+                continue
+            if saddr >= 0:
+                address = (np.uint64(sgpr[saddr, w0 + w]) |
+                           (np.uint64(sgpr[saddr + 1, w0 + w]) << np.uint64(32))) + \
+                    np.uint64(vgpr[addr, w0 + w, lane])
+            else:
+                address = np.uint64(vgpr[addr, w0 + w, lane]) | \
+                    (np.uint64(vgpr[addr + 1, w0 + w, lane]) << np.uint64(32))
+            address += offset
+            if flat:
+                high = address >> np.uint64(32)
+                if high == apertures[0] or high == apertures[1]:
+                    return False
+            k = np.searchsorted(bases, address, side="right") - 1
+            if k < 0 or ends[k] - bases[k] < nbytes or address > ends[k] - nbytes:
+                return False
+            if write and not writable[k]:
+                return False
+            which[w, lane] = k
+            where[w, lane] = np.int64(address - bases[k])
+    if write:
+        for w in range(n):
+            for lane in range(64):
+                if lanes[w, lane]:
+                    buffer = buffers[which[w, lane]]
+                    at = where[w, lane]
+                    for d in range(dwords):
+                        value = vgpr[data_reg + d, w0 + w, lane]
+                        for b in range(4):
+                            buffer[at + 4 * d + b] = np.uint8((value >> np.uint32(8 * b)) & 0xFF)
+        return True
+    loaded = np.zeros((dwords, n, 64), np.uint32)
+    for w in range(n):
+        for lane in range(64):
+            if lanes[w, lane]:
+                buffer = buffers[which[w, lane]]
+                at = where[w, lane]
+                for d in range(dwords):
+                    value = np.uint32(0)
+                    for b in range(4):
+                        value |= np.uint32(buffer[at + 4 * d + b]) << np.uint32(8 * b)
+                    loaded[d, w, lane] = value
+    for d in range(dwords):
+        for w in range(n):
+            for lane in range(64):
+                if lanes[w, lane]:
+                    vgpr[data_reg + d, w0 + w, lane] = loaded[d, w, lane]
+    return True
+
+
 def _result_bits(value_dtype, bits_dtype):
     """A function turning a semantic's result into the raw bits of a result
     of ``value_dtype`` (``ops.to_bits``): a result already held in that dtype

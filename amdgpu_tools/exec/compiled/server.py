@@ -142,7 +142,20 @@ def compile_into_cache(path: Path):
     module = load_module(path)
     module.block(np.zeros((1, 1, 64), np.uint32), np.zeros((128, 1), np.uint32),
                  np.zeros(1, np.bool_), np.zeros((1, 4), np.uint8), np.zeros(1, np.int64),
-                 0, 0, 0, 0, 0, False, 0)
+                 0, 0, 0, 0, 0, False, 0, example_memory(module))
+
+
+def example_memory(module):
+    """A ``memory`` argument of the types the executor passes the block of
+    ``module`` (``tier.memory_view`` for one that moves global memory, else
+    None): a call with it compiles the function the executor will call."""
+    if not module.USES_MEMORY:
+        return None
+    import numpy as np
+    from numba import types
+    from numba.typed import List
+    return (np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.bool_),
+            List.empty_list(types.uint8[::1]), np.zeros(2, np.uint64))
 
 
 def main():

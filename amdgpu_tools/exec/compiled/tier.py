@@ -53,6 +53,7 @@ import numpy as np
 from ...errors import KernelError, LaunchError
 from ..core.context import BARRIER
 from ..core.program import semantic_for
+from ..semantics.vmem import layout_values
 from ..launch import COMPILE_MODES
 from . import server
 from .codegen import CODEGEN_VERSION, Modes, NotCompilable, block_source, why_not
@@ -110,7 +111,8 @@ def _cache_directory(explicit, xdg_cache_home) -> Path:
 _FINGERPRINT = None
 #: cache path -> the compiled function loaded from it in this process
 _LOADED = {}
-#: (code, generation, modes, cache) -> (source, cache path) or (None, why not):
+#: (code, generation, modes, cache) -> (source, cache path, uses memory) or
+#: (None, why not, False):
 #: every launch makes a new Program, whose blocks need not be generated again
 _SOURCES = {}
 
@@ -180,7 +182,7 @@ class Block:
     """A run of compilable instructions and, once compiled, its native code."""
 
     __slots__ = ("pcs", "records", "steps", "fn", "failed", "modes_key", "source", "path",
-                 "wait", "cached", "submitted")
+                 "wait", "cached", "submitted", "uses_memory")
 
     def __init__(self, records):
         self.records = records
@@ -197,6 +199,8 @@ class Block:
         #: whether the cache holds its machine code; whether it was handed to
         #: the background compiler
         self.cached = self.submitted = False
+        #: whether it moves global memory (its function takes the address space)
+        self.uses_memory = False
 
     def __len__(self):
         return len(self.records)
@@ -305,18 +309,19 @@ class BlockTier:
         made = _SOURCES.get(key)
         if made is None:
             try:
-                source, _ = block_source([r.inst for r in block.records], block.pcs,
-                                         self.program.generation, Modes(state))
+                source, uses_memory = block_source([r.inst for r in block.records],
+                                                   block.pcs, self.program.generation,
+                                                   Modes(state))
             except NotCompilable as reason:      # not in these modes
-                made = (None, str(reason))
+                made = (None, str(reason), False)
             else:
                 digest = hashlib.sha256((fingerprint() + source).encode()).hexdigest()[:32]
-                made = (source, cache_directory() / f"b{digest}.py")
+                made = (source, cache_directory() / f"b{digest}.py", uses_memory)
             _SOURCES[key] = made
         if made[0] is None:
             block.failed = made[1]
             return
-        block.source, block.path = made
+        block.source, block.path, block.uses_memory = made
         failed = block.path.with_suffix(".failed")
         block.cached = block.path in _LOADED or any(
             block.path.parent.glob(f"__pycache__/{block.path.stem}.*.nbi"))
@@ -357,9 +362,10 @@ class BlockTier:
             return None
         started = time.monotonic()
         try:
-            fn = server.load_module(block.path).block
+            module = server.load_module(block.path)
+            fn = module.block
             fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group, 0, 0, 0, 0, 0,
-               False, 0)                                              # compiles; runs nothing
+               False, 0, server.example_memory(module))               # compiles; runs nothing
         except SyntaxError:                 # the code generator's own bug: never hidden
             raise
         except Exception as error:          # Numba's typing and lowering errors
@@ -442,26 +448,62 @@ def remember_refused(op, error_text):
         pass
 
 
+def memory_view(state, mapping):
+    """The device memory ``mapping`` (``DeviceMemory.mapping``) as a block
+    that moves global memory takes it: (allocation bases, ends, writable
+    flags, a Numba list of their bytes, the LDS and private apertures' high
+    32 bits). The scheduler keeps it while the mapping stays the same.
+
+    An allocation whose bytes are not one writable C-contiguous uint8
+    array is laid out empty: an access there goes back to the interpreter."""
+    from numba import types
+    from numba.typed import List
+    shared, private, _ = layout_values(state)
+    bases, allocations = mapping
+    buffers = List.empty_list(types.uint8[::1])
+    ends = np.empty(len(bases), np.uint64)
+    writable = np.empty(len(bases), np.bool_)
+    for index, allocation in enumerate(allocations):
+        data = allocation.data
+        usable = isinstance(data, np.ndarray) and data.dtype == np.uint8 and \
+            data.ndim == 1 and data.flags.c_contiguous and data.flags.writeable
+        buffers.append(data if usable else _EMPTY_BYTES)
+        ends[index] = allocation.address + (data.size if usable else 0)
+        writable[index] = allocation.writable
+    apertures = np.array([shared >> 32, private >> 32], np.uint64)
+    return np.asarray(bases, np.uint64), ends, writable, buffers, apertures
+
+
+_EMPTY_BYTES = np.zeros(0, np.uint8)
+
+
 #: A limit PC above every code address (no group waits above the running one).
 NO_LIMIT = 1 << 62
 
 
-def check_run(fn, block, ctx, start, max_steps, limit, barrier_ok, count_lanes, uniform_next):
+def check_run(fn, block, ctx, start, max_steps, limit, barrier_ok, memory, count_lanes,
+              uniform_next):
     """Run the block from instruction ``start`` natively and then, from the
-    same registers, by the interpreter for as many steps as the native run
-    took; a KernelError when any register, the lane count or where the waves
-    went differs. Leaves the interpreter's registers; returns what the
-    native function returns: (steps, lanes, next PC)."""
+    same registers and memory, by the interpreter for as many steps as the
+    native run took; a KernelError when any register, LDS or device memory
+    byte, the lane count or where the waves went differs. Leaves the
+    interpreter's registers and memory; returns what the native function
+    returns: (steps, lanes, next PC).
+
+    A block that moves global memory has every allocation copied before and
+    after its native run: slow, as a checking mode may be."""
     state, sel, n = ctx.state, ctx.sel, ctx.n
     w0, w1 = sel.start, sel.stop
+    buffers = [a.data for a in state.memory.mapping()[1]] if memory is not None else []
     saved = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(), state.scc[w0:w1].copy(),
-             state.lds.copy()]
+             state.lds.copy()] + [buffer.copy() for buffer in buffers]
     steps, native_lanes, native_pc = fn(state.vgpr, state.sgpr, state.scc, state.lds,
                                         state.wave_group, w0, w1, start, max_steps, limit,
-                                        barrier_ok, block.pcs[0])
-    native = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(),
-              state.scc[w0:w1].copy(), state.lds.copy()]
-    state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1], state.lds[:] = saved
+                                        barrier_ok, block.pcs[0], memory)
+    live = [state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1], state.lds] + buffers
+    native = [array.copy() for array in live]
+    for array, before in zip(live, saved):
+        array[...] = before
     lanes = 0
     pc = block.pcs[start]
     records = {record.pc: record for record in block.records}
@@ -475,10 +517,10 @@ def check_run(fn, block, ctx, start, max_steps, limit, barrier_ok, count_lanes, 
             uniform_next(record, outcome)
         if pc is None:
             raise ctx.fault("a compiled block ran on past a branch its waves disagree on")
-    interpreted = [state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1], state.lds]
     where_from = f"{steps} step(s) from 0x{block.pcs[start]:x} of the block at " \
         f"0x{block.pcs[0]:x} ({block.path})"
-    for what, mine, theirs in zip(("v", "s", "scc", "lds"), native, interpreted):
+    names = ["v", "s", "scc", "lds"] + [f"memory {i}" for i in range(len(buffers))]
+    for what, mine, theirs in zip(names, native, live):
         differ = np.argwhere(mine != theirs)
         if differ.size:
             where = differ[0]
@@ -486,6 +528,9 @@ def check_run(fn, block, ctx, start, max_steps, limit, barrier_ok, count_lanes, 
                 place = f"LDS byte {int(where[1])} of work-group row {int(where[0])}"
             elif what == "scc":
                 place = f"scc of wave {w0 + int(where[0])}"
+            elif what.startswith("memory"):
+                base = int(memory[0][int(what.split()[1])])
+                place = f"device memory byte 0x{base + int(where[0]):x}"
             else:
                 place = f"{what}{where[0]} of wave {w0 + int(where[1])}"
             ctx.record = block.records[start]

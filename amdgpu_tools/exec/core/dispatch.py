@@ -350,6 +350,9 @@ class Scheduler:
         self.at_barrier = self.resume_pc = self.live_per_group = self.arrived_per_group = None
         #: how many waves are parked at s_barrier (``at_barrier`` counted)
         self.parked = 0
+        #: (device memory mapping, its layout for compiled blocks that move
+        #: global memory), made at the first such block
+        self.block_memory = None
         if waves:
             self.groups[int(request.setup.entry_address)] = slice(0, waves)
 
@@ -664,11 +667,13 @@ class Scheduler:
         groups wait, none on a periodic check step (which may hand the turn
         to them). A group running alone goes on through check steps, whose
         checks then run afterwards, in order: alone, no check can stop it,
-        and a block touches no memory, so serving the host later changes
-        nothing it reads.
+        and serving the host later changes nothing the block reads, unless
+        it reads global memory (which the host may write): such a block
+        stops before a check step when there is a host to serve.
         """
         n = ctx.n
-        alone = not self.groups and not self.deferred
+        alone = not self.groups and not self.deferred and \
+            not (block.uses_memory and host_service is not None)
         room = ALONE_NATIVE_STEPS if alone else CHECK_STEPS - 1 - (steps & (CHECK_STEPS - 1))
         max_steps = min(room, (self.budget.max_instructions - executed) // n)
         if max_steps <= 0:
@@ -678,15 +683,16 @@ class Scheduler:
         state = self.state
         limit = compiled.NO_LIMIT if limit is None else limit
         # alone and none parked: the group holds every live wave of its work-groups
-        barrier_ok = alone and not self.parked
+        barrier_ok = not self.groups and not self.deferred and not self.parked
+        memory = self._block_memory() if block.uses_memory else None
         try:
             if self.program.block_tier.mode == "check":
                 ran = compiled.check_run(fn, block, ctx, start, max_steps, limit, barrier_ok,
-                                         count_lanes, self._uniform_next)
+                                         memory, count_lanes, self._uniform_next)
             else:
                 ran = fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group,
                          sel.start, sel.stop, start, max_steps, limit, barrier_ok,
-                         block.pcs[0])
+                         block.pcs[0], memory)
         except (MemoryFault, OperandError, IndexError, ValueError, TypeError,
                 ArithmeticError) as error:
             raise ctx.fault(f"internal executor error in a compiled block: "
@@ -699,6 +705,14 @@ class Scheduler:
         for check in range(first_check, steps + done + 1, CHECK_STEPS):
             self._periodic(ctx, check, host_service, slice_end)
         return ran
+
+    def _block_memory(self):
+        """The device memory laid out for compiled blocks (``compiled.memory_view``),
+        made again when something was mapped or unmapped since."""
+        mapping = self.state.memory.mapping()
+        if self.block_memory is None or self.block_memory[0] is not mapping:
+            self.block_memory = (mapping, compiled.memory_view(self.state, mapping))
+        return self.block_memory[1]
 
     def _tier(self):
         """The program's compiled-block tier, or None where blocks must not run

@@ -46,7 +46,7 @@ _OFF = 0x7F                       # GFX9 saddr value meaning "no SGPR address"
 _MASK32 = _U64(0xFFFFFFFF)
 
 # ------------------------------------------------------------------ context
-def _layout_values(state):
+def layout_values(state):
     """Apertures, generation-specific scratch base and hidden base of the dispatch."""
     layout = dispatch_layout(state)
     if layout is not None:
@@ -58,7 +58,7 @@ def _layout_values(state):
 
 
 def _scratch_wave_base(ctx, generation):
-    _, _, hidden = _layout_values(ctx.state)
+    _, _, hidden = layout_values(ctx.state)
     flat_scratch = ctx.state.read_sgpr64(ctx.sel, flat_scratch_code(generation))
     return flat_scratch_wave_base(flat_scratch, generation, hidden)
 
@@ -88,7 +88,7 @@ def _private_piece(ctx, generation, offsets, lanes, nbytes):
 
 def flat_pieces(ctx, generation, addresses, lanes, nbytes):
     """Split the lanes of a FLAT access by aperture into LDS/private/global pieces."""
-    shared, private, _ = _layout_values(ctx.state)
+    shared, private, _ = layout_values(ctx.state)
     segment = classify_flat(addresses, shared, private)
     if not (segment != SEGMENT_GLOBAL).any():
         return [_global_piece(ctx.state.memory, addresses, lanes, nbytes)]
@@ -127,11 +127,20 @@ def _sign_extend(value, bits):
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
+def address_offset(family, inst, generation) -> int:
+    """The byte offset a FLAT or GLOBAL instruction adds to its address, as a
+    64-bit two's complement: FLAT's unsigned 12 bits on GFX9 (none before),
+    GLOBAL's signed 13 bits."""
+    if family == "flat":
+        return int(inst.fields.get("offset", 0)) & 0xFFF if generation >= 9 else 0
+    return _sign_extend(int(inst.fields.get("offset", 0)), 13) & 0xFFFF_FFFF_FFFF_FFFF
+
+
 def _flat_plan(inst, program):
     """FLAT: 64-bit VGPR address (+ unsigned 12-bit offset on GFX9) through the apertures."""
     generation = program.generation
     reg = int(inst.fields["addr"])
-    offset = _U64(int(inst.fields.get("offset", 0)) & 0xFFF) if generation >= 9 else _U64(0)
+    offset = _U64(address_offset("flat", inst, generation))
 
     def plan(ctx, nbytes, whole):
         lanes = ctx.exec_lanes()
@@ -144,7 +153,7 @@ def _global_plan(inst, program):
     """GLOBAL: VGPR pair + signed 13-bit offset, or SGPR pair + VGPR dword + offset."""
     reg = int(inst.fields["addr"])
     saddr = int(inst.fields.get("saddr", _OFF))
-    offset = _sign_extend(int(inst.fields.get("offset", 0)), 13)
+    offset = address_offset("global", inst, program.generation)
 
     def plan(ctx, nbytes, whole):
         lanes = ctx.exec_lanes()
@@ -155,7 +164,7 @@ def _global_plan(inst, program):
             base = state.read_sgpr64(ctx.sel, saddr)
             addresses = base[:, None] + state.vgpr[reg, ctx.sel].astype(_U64)
         if offset:
-            addresses += _U64(offset & 0xFFFF_FFFF_FFFF_FFFF)
+            addresses += _U64(offset)
         return [_global_piece(state.memory, addresses, lanes, nbytes)]
     return plan
 
@@ -556,12 +565,15 @@ def _data_dwords(widths, *slots):
 def load(name, lds=False):
     """A load of the row's sub-dword element (data_bytes, signed) extended to a
     dword, or of whole dwords as the row's vdata/vdst is wide. ``lds``: it has
-    an lds-bit form, which sends the (zero-extended) dword to LDS instead."""
+    an lds-bit form, which sends the (zero-extended) dword to LDS instead.
+    Its facts (``vector_move``, ``address_family``, ``data_bytes``,
+    ``signed``) let compiled blocks move plain dwords (exec/compiled)."""
     family, widths = _row(name)
     facts = table_facts(name)
     nbytes, signed = facts.data_bytes or 4 * _data_dwords(widths, "vdata", "vdst"), facts.signed
     lds_values = (lambda i, p, plan: _loaded_words(plan, nbytes, False)) if lds else None
-    builder(name, data_bytes=nbytes, signed=signed)(_memory_builder(
+    builder(name, data_bytes=nbytes, signed=signed, vector_move="load",
+            address_family=family)(_memory_builder(
         family, lambda i, p, plan, s, d: _load_action(
             plan, d, nbytes, signed, tfe=bool(i.fields.get("tfe"))), lds_values))
 
@@ -580,8 +592,8 @@ def store(name):
     as the row's vdata/data is wide."""
     family, widths = _row(name)
     nbytes = table_facts(name).data_bytes or 4 * _data_dwords(widths, "vdata", "data")
-    builder(name, data_bytes=nbytes)(_memory_builder(
-        family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes)))
+    builder(name, data_bytes=nbytes, vector_move="store", address_family=family)(
+        _memory_builder(family, lambda i, p, plan, s, d: _store_action(plan, s, nbytes)))
 
 
 def store_high_half(name):
