@@ -367,6 +367,22 @@ def test_global_access_outside_memory_faults_as_interpreted(compile_mode):
     assert messages[0] == messages[1]
 
 
+def test_forked_worker_runs_only_blocks_loaded_before_the_fork(monkeypatch, tmp_path):
+    """Loading machine code costs ~0.1 s a block and a worker forgets it when
+    its dispatch ends: in a worker only what its parent loaded runs natively."""
+    from amdgpu_tools.exec.core import workers
+    monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "eager")
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    vgpr, sgpr = _inputs(3, 1)
+    counts = []
+    for in_worker in (True, False, True):
+        monkeypatch.setattr(workers, "_IN_WORKER", in_worker)
+        with recorded_dispatches() as results:
+            run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
+        counts.append(results[0].compiled_instructions)
+    assert counts[0] == 0 and counts[1] > 0 and counts[2] == counts[1]
+
+
 def test_auto_mode_compiles_hot_blocks_only(compile_mode, monkeypatch, tmp_path):
     """A short run compiles nothing; once a block's interpreted steps reach the
     threshold the background compiler gets it and the interpreter goes on;

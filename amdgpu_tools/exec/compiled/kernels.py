@@ -118,7 +118,20 @@ def scc_bits(scc, w0, w1):
 
 @njit(cache=True)
 def flush_f32(bits):
-    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 flushes)."""
+    """Denormal f32 bits -> signed zero (MODE.FP_DENORM f32 flushes): a
+    flushed copy, or ``bits`` itself when it holds no denormal (the common
+    case costs a scan, no allocation; callers never write the result)."""
+    rows, cols = bits.shape
+    for r in range(rows):
+        for c in range(cols):
+            value = bits[r, c]
+            if value & _EXPONENT_F32 == 0 and value & _MAGNITUDE_F32 != 0:
+                return _flushed_f32(bits)
+    return bits
+
+
+@njit(cache=True)
+def _flushed_f32(bits):
     out = bits.copy()
     rows, cols = out.shape
     for r in range(rows):

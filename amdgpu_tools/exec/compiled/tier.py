@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import KernelError, LaunchError
+from ..core import workers
 from ..core.context import BARRIER
 from ..core.program import semantic_for
 from ..semantics.vmem import layout_values
@@ -322,6 +323,12 @@ class BlockTier:
             block.failed = made[1]
             return
         block.source, block.path, block.uses_memory = made
+        if workers.in_worker() and block.path not in _LOADED:
+            # loading machine code costs ~0.1 s a block, and a forked worker
+            # forgets it when its dispatch ends: only what the process it was
+            # forked from had loaded runs natively there
+            block.failed = "not loaded before the worker process was forked"
+            return
         failed = block.path.with_suffix(".failed")
         block.cached = block.path in _LOADED or any(
             block.path.parent.glob(f"__pycache__/{block.path.stem}.*.nbi"))

@@ -167,8 +167,20 @@ class _Children:
             os.close(fd)
 
 
+#: True in a forked worker process (set as it starts)
+_IN_WORKER = False
+
+
+def in_worker() -> bool:
+    """Whether this process is a worker ``run_forked`` started: whatever it
+    loads or builds dies with it at the end of the dispatch."""
+    return _IN_WORKER
+
+
 def _child(fd, work, index, host):
     """Run ``work(index)`` in the child, report through ``fd`` and exit."""
+    global _IN_WORKER
+    _IN_WORKER = True
     status = 0
     try:
         _die_with(host)
