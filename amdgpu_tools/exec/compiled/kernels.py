@@ -276,33 +276,28 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
                 return False
             which[w, lane] = k
             where[w, lane] = np.int64(address - bases[k])
-    if write:
-        for w in range(n):
-            for lane in range(64):
-                if lanes[w, lane]:
-                    buffer = buffers[which[w, lane]]
-                    at = where[w, lane]
-                    for d in range(dwords):
-                        value = vgpr[data_reg + d, w0 + w, lane]
-                        for b in range(4):
-                            buffer[at + 4 * d + b] = np.uint8((value >> np.uint32(8 * b)) & 0xFF)
-        return True
-    loaded = np.zeros((dwords, n, 64), np.uint32)
+    loaded = np.zeros((0 if write else dwords, n, 64), np.uint32)
     for w in range(n):
         for lane in range(64):
             if lanes[w, lane]:
                 buffer = buffers[which[w, lane]]
                 at = where[w, lane]
                 for d in range(dwords):
-                    value = np.uint32(0)
-                    for b in range(4):
-                        value |= np.uint32(buffer[at + 4 * d + b]) << np.uint32(8 * b)
-                    loaded[d, w, lane] = value
-    for d in range(dwords):
-        for w in range(n):
-            for lane in range(64):
-                if lanes[w, lane]:
-                    vgpr[data_reg + d, w0 + w, lane] = loaded[d, w, lane]
+                    if write:
+                        value = vgpr[data_reg + d, w0 + w, lane]
+                        for b in range(4):
+                            buffer[at + 4 * d + b] = np.uint8((value >> np.uint32(8 * b)) & 0xFF)
+                    else:
+                        value = np.uint32(0)
+                        for b in range(4):
+                            value |= np.uint32(buffer[at + 4 * d + b]) << np.uint32(8 * b)
+                        loaded[d, w, lane] = value
+    if not write:
+        for d in range(dwords):
+            for w in range(n):
+                for lane in range(64):
+                    if lanes[w, lane]:
+                        vgpr[data_reg + d, w0 + w, lane] = loaded[d, w, lane]
     return True
 
 
