@@ -355,6 +355,16 @@ def test_global_loads_and_stores(compile_mode, mcpu, items):
         assert (result.compiled_instructions >= 6 * 9 * -(-items // 64)) == (mode != "off")
 
 
+def test_blocks_compile_once_whatever_the_batch_state(compile_mode):
+    """A kernel's first batch is built (its arrays writable), later ones are
+    copies of its prototype (geometry arrays read-only): each block must be
+    compiled, or loaded, for one set of argument types only."""
+    for _ in range(3):
+        _global_loop("gfx900", "eager", compile_mode, 64)
+    functions = [tier._LOADED[path] for path in tier._LOADED if path.parent.name == "blocks"]
+    assert functions and all(len(fn.signatures) == 1 for fn in functions)
+
+
 def test_global_access_outside_memory_faults_as_interpreted(compile_mode):
     """A lane whose access leaves its allocation sends the block back to the
     interpreter, which reports the fault as it always does."""

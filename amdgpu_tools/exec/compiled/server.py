@@ -141,8 +141,20 @@ def compile_into_cache(path: Path):
 
     module = load_module(path)
     module.block(np.zeros((1, 1, 64), np.uint32), np.zeros((128, 1), np.uint32),
-                 np.zeros(1, np.bool_), np.zeros((1, 4), np.uint8), np.zeros(1, np.int64),
-                 0, 0, 0, 0, 0, False, 0, example_memory(module))
+                 np.zeros(1, np.bool_), np.zeros((1, 4), np.uint8),
+                 read_only(np.zeros(1, np.int64)), 0, 0, 0, 0, 0, False, 0,
+                 example_memory(module))
+
+
+def read_only(array):
+    """A read-only view of ``array``. Numba compiles a function again for
+    every combination of argument types, writability included, so the
+    executor always passes a block the read-only ``wave_group`` (a batch
+    built from scratch has it writable, a copy of a prototype read-only:
+    each block would be compiled, or loaded, twice)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def example_memory(module):

@@ -371,8 +371,8 @@ class BlockTier:
         try:
             module = server.load_module(block.path)
             fn = module.block
-            fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group, 0, 0, 0, 0, 0,
-               False, 0, server.example_memory(module))               # compiles; runs nothing
+            fn(state.vgpr, state.sgpr, state.scc, state.lds, server.read_only(state.wave_group),
+               0, 0, 0, 0, 0, False, 0, server.example_memory(module))  # compiles; runs nothing
         except SyntaxError:                 # the code generator's own bug: never hidden
             raise
         except Exception as error:          # Numba's typing and lowering errors
@@ -488,8 +488,8 @@ _EMPTY_BYTES = np.zeros(0, np.uint8)
 NO_LIMIT = 1 << 62
 
 
-def check_run(fn, block, ctx, start, max_steps, limit, barrier_ok, memory, count_lanes,
-              uniform_next):
+def check_run(fn, block, ctx, wave_group, start, max_steps, limit, barrier_ok, memory,
+              count_lanes, uniform_next):
     """Run the block from instruction ``start`` natively and then, from the
     same registers and memory, by the interpreter for as many steps as the
     native run took; a KernelError when any register, LDS or device memory
@@ -505,7 +505,7 @@ def check_run(fn, block, ctx, start, max_steps, limit, barrier_ok, memory, count
     saved = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(), state.scc[w0:w1].copy(),
              state.lds.copy()] + [buffer.copy() for buffer in buffers]
     steps, native_lanes, native_pc = fn(state.vgpr, state.sgpr, state.scc, state.lds,
-                                        state.wave_group, w0, w1, start, max_steps, limit,
+                                        wave_group, w0, w1, start, max_steps, limit,
                                         barrier_ok, block.pcs[0], memory)
     live = [state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1], state.lds] + buffers
     native = [array.copy() for array in live]

@@ -50,6 +50,7 @@ import numpy as np
 from ...errors import KernelError, MemoryFault, WatchdogTimeout
 from . import gpr_index, parallel, prototype, workers
 from ..compiled import tier as compiled
+from ..compiled.server import read_only
 from .. import setup as setup_mod
 from .context import BARRIER, END, Branch, Context, Jump, Retry
 from ..launch import DispatchResult
@@ -353,6 +354,8 @@ class Scheduler:
         #: (device memory mapping, its layout for compiled blocks that move
         #: global memory), made at the first such block
         self.block_memory = None
+        #: the read-only view of ``state.wave_group`` compiled blocks take
+        self.block_wave_group = None
         if waves:
             self.groups[int(request.setup.entry_address)] = slice(0, waves)
 
@@ -685,12 +688,15 @@ class Scheduler:
         # alone and none parked: the group holds every live wave of its work-groups
         barrier_ok = not self.groups and not self.deferred and not self.parked
         memory = self._block_memory() if block.uses_memory else None
+        wave_group = self.block_wave_group
+        if wave_group is None:
+            wave_group = self.block_wave_group = read_only(state.wave_group)
         try:
             if self.program.block_tier.mode == "check":
-                ran = compiled.check_run(fn, block, ctx, start, max_steps, limit, barrier_ok,
-                                         memory, count_lanes, self._uniform_next)
+                ran = compiled.check_run(fn, block, ctx, wave_group, start, max_steps, limit,
+                                         barrier_ok, memory, count_lanes, self._uniform_next)
             else:
-                ran = fn(state.vgpr, state.sgpr, state.scc, state.lds, state.wave_group,
+                ran = fn(state.vgpr, state.sgpr, state.scc, state.lds, wave_group,
                          sel.start, sel.stop, start, max_steps, limit, barrier_ok,
                          block.pcs[0], memory)
         except (MemoryFault, OperandError, IndexError, ValueError, TypeError,
