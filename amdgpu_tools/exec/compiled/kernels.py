@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import from_dtype, njit, types
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 
 _EXPONENT_F32 = np.uint32(0x7F800000)
 _MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
@@ -233,6 +233,18 @@ def lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, addr, offsets, register
     return True
 
 
+@intrinsic
+def _bytes_at(typingctx, address):
+    """The host address ``address`` (uint64) as a byte pointer: an
+    allocation's bytes, indexed without making an array (a Numba typed list
+    of the allocations' arrays would cost ~1.4 s of compiling per process)."""
+    signature = types.CPointer(types.uint8)(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.uint8)))
+    return signature, codegen
+
+
 @njit(cache=True)
 def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords, write, flat,
                 memory):
@@ -248,7 +260,7 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
     and its faults. All addresses are read before any register or byte is
     written; lanes move in wave and lane order, as the interpreter's gather
     and scatter do (the highest lane wins a shared byte)."""
-    bases, ends, writable, buffers, apertures = memory
+    bases, ends, writable, addresses, apertures = memory
     n = w1 - w0
     nbytes = np.uint64(4 * dwords)
     which = np.zeros((n, 64), np.int64)
@@ -280,7 +292,7 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
     for w in range(n):
         for lane in range(64):
             if lanes[w, lane]:
-                buffer = buffers[which[w, lane]]
+                buffer = _bytes_at(addresses[which[w, lane]])
                 at = where[w, lane]
                 for d in range(dwords):
                     if write:

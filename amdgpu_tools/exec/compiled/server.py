@@ -164,10 +164,8 @@ def example_memory(module):
     if not module.USES_MEMORY:
         return None
     import numpy as np
-    from numba import types
-    from numba.typed import List
     return (np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.bool_),
-            List.empty_list(types.uint8[::1]), np.zeros(2, np.uint64))
+            np.zeros(0, np.uint64), np.zeros(2, np.uint64))
 
 
 def main():

@@ -458,30 +458,28 @@ def remember_refused(op, error_text):
 def memory_view(state, mapping):
     """The device memory ``mapping`` (``DeviceMemory.mapping``) as a block
     that moves global memory takes it: (allocation bases, ends, writable
-    flags, a Numba list of their bytes, the LDS and private apertures' high
-    32 bits). The scheduler keeps it while the mapping stays the same.
+    flags, the host addresses of their bytes, the LDS and private
+    apertures' high 32 bits), all uint64/bool arrays. The scheduler keeps it
+    while the mapping stays the same, and with it the allocations, whose
+    bytes the native code reaches by address.
 
     An allocation whose bytes are not one writable C-contiguous uint8
     array is laid out empty: an access there goes back to the interpreter."""
-    from numba import types
-    from numba.typed import List
     shared, private, _ = layout_values(state)
     bases, allocations = mapping
-    buffers = List.empty_list(types.uint8[::1])
     ends = np.empty(len(bases), np.uint64)
     writable = np.empty(len(bases), np.bool_)
+    addresses = np.zeros(len(bases), np.uint64)
     for index, allocation in enumerate(allocations):
         data = allocation.data
         usable = isinstance(data, np.ndarray) and data.dtype == np.uint8 and \
             data.ndim == 1 and data.flags.c_contiguous and data.flags.writeable
-        buffers.append(data if usable else _EMPTY_BYTES)
         ends[index] = allocation.address + (data.size if usable else 0)
         writable[index] = allocation.writable
+        if usable:
+            addresses[index] = data.ctypes.data
     apertures = np.array([shared >> 32, private >> 32], np.uint64)
-    return np.asarray(bases, np.uint64), ends, writable, buffers, apertures
-
-
-_EMPTY_BYTES = np.zeros(0, np.uint8)
+    return np.asarray(bases, np.uint64), ends, writable, addresses, apertures
 
 
 #: A limit PC above every code address (no group waits above the running one).
