@@ -693,8 +693,12 @@ class Scheduler:
             wave_group = self.block_wave_group = read_only(state.wave_group)
         try:
             if self.program.block_tier.mode == "check":
+                checking = time.monotonic()
                 ran = compiled.check_run(fn, block, ctx, wave_group, start, max_steps, limit,
                                          barrier_ok, memory, count_lanes, self._uniform_next)
+                # checking is not the kernel's time (copies of every allocation, the
+                # replay): the watchdog's clock waits; the instruction budget still counts
+                self.budget.deadline += time.monotonic() - checking
             else:
                 ran = fn(state.vgpr, state.sgpr, state.scc, state.lds, wave_group,
                          sel.start, sel.stop, start, max_steps, limit, barrier_ok,
