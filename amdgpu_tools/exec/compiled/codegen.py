@@ -113,12 +113,10 @@ class _Emitter:
         return name
 
 
-def why_not(inst, generation, modes, refused=frozenset()):
-    """Why ``inst`` cannot be compiled (a sentence), or None when it can;
-    ``refused``: ops whose semantics Numba failed to compile before."""
-    semantic = semantic_for(inst, generation)
-    if semantic is not None and semantic.op in refused:
-        return f"Numba cannot compile {semantic.op}'s semantics"
+def why_not(inst, generation, modes):
+    """Why the code generator cannot compile ``inst`` (a sentence), or None
+    when it can (whether Numba compiles the semantic it calls is the tier's
+    to remember)."""
     try:
         emit_instruction(_Emitter(modes, generation), inst, 0)
     except NotCompilable as reason:

@@ -137,13 +137,20 @@ def compile_into_cache(path: Path):
     """Import the block module at ``path`` and compile its function for the
     argument types the executor passes (Numba writes the machine code to the
     cache beside the module)."""
-    import numpy as np
+    compile_for_executor(load_module(path))
 
-    module = load_module(path)
+
+def compile_for_executor(module):
+    """Compile the block function of ``module`` (or load its machine code)
+    for the argument types the scheduler passes: the batch's arrays, the
+    read-only ``wave_group``, and the address space or None. One call made
+    here and in the executor, so both file the same machine code; it runs
+    nothing (no waves)."""
+    import numpy as np
     module.block(np.zeros((1, 1, 64), np.uint32), np.zeros((128, 1), np.uint32),
                  np.zeros(1, np.bool_), np.zeros((1, 4), np.uint8),
                  read_only(np.zeros(1, np.int64)), 0, 0, 0, 0, 0, False, 0,
-                 example_memory(module))
+                 _example_memory(module))
 
 
 def read_only(array):
@@ -157,7 +164,7 @@ def read_only(array):
     return view
 
 
-def example_memory(module):
+def _example_memory(module):
     """A ``memory`` argument of the types the executor passes the block of
     ``module`` (``tier.memory_view`` for one that moves global memory, else
     None): a call with it compiles the function the executor will call."""

@@ -1,8 +1,9 @@
 """Tiering: which blocks get compiled, when, where the compiled code is kept.
 
 A *block* is the longest run of instructions from a PC that ``codegen``
-can compile (ALU work, branches, no-ops; it ends before the first
-instruction it cannot, such as a memory access). Every PC of a block knows
+can compile (ALU work, branches, no-ops, LDS moves, barriers, FLAT/GLOBAL
+dword loads and stores; it ends before the first instruction it cannot,
+such as a scalar memory access). Every PC of a block knows
 its block and its index in it, so waves arriving anywhere in it (a branch
 into the middle, a group stopped part-way) run the rest natively, and a
 loop inside a block runs natively until it exits.
@@ -16,16 +17,16 @@ When to compile (``AMDGPU_TOOLS_COMPILE`` or ``Device(compile=...)``):
     in the cache, the block runs natively. Compiling takes seconds, so short
     runs never ask for it, and with a spare core a long run does not wait
     for it. A block the cache already holds is loaded after
-    ``STEPS_BEFORE_LOADING`` steps (loading costs milliseconds).
+    ``STEPS_BEFORE_LOADING`` steps (loading costs ~0.1-0.3 s). A forked
+    worker runs only the blocks loaded before it was forked.
 ``eager``
     every block compiled in this process at its first run (tests).
 ``check``
     eager, and every block run is run twice: natively, then by the
-    interpreter from the same registers for as many steps; any difference
-    in a VGPR, SGPR or SCC of the waves, in LDS, in the lanes counted or in
-    where the waves go next ends the dispatch with an error naming the block. A
-    block touches no memory but LDS (global and scalar memory instructions
-    end blocks), so registers and LDS are all it can change.
+    interpreter from the same registers and memory for as many steps; any
+    difference in a VGPR, SGPR or SCC of the waves, in LDS or device memory,
+    in the lanes counted or in where the waves go next ends the dispatch
+    with an error naming the block.
 ``off``
     the interpreter only.
 
@@ -135,7 +136,7 @@ def _generator_answer(inst, generation, modes):
         return known[1], known[2]
     semantic = semantic_for(inst, generation)
     op = semantic.op if semantic is not None else inst.op
-    reason = why_not(inst, generation, modes)
+    reason = why_not(inst, generation, modes)    # refused ops: checked by the caller
     if len(_GENERATOR_ANSWERS) >= _GENERATOR_ANSWERS_LIMIT:
         _GENERATOR_ANSWERS.clear()
     _GENERATOR_ANSWERS[key] = (inst, op, reason)
@@ -287,13 +288,13 @@ class BlockTier:
         if block.steps < block.wait:
             return None
         if self.mode != "auto" or block.cached:
-            block.fn = self._load(block, state)
+            block.fn = self._load(block)
         elif not block.submitted:
             block.submitted = self._write(block) and server.compiler().submit(block.path)
         else:
             status = server.compiler().status(block.path)
             if status == "ok":
-                block.fn = self._load(block, state)
+                block.fn = self._load(block)
             elif status is not None:
                 self._refuse(block, status)
         return block.fn
@@ -356,12 +357,12 @@ class BlockTier:
             return False
         return True
 
-    def _load(self, block, state):
-        """Import the block's module and compile it for these argument types
-        (or load its machine code from the cache); None when Numba cannot
-        compile it. A block loaded once is kept for the process (``_LOADED``):
-        every launch makes a new Program, and loading machine code from the
-        cache costs tens of milliseconds."""
+    def _load(self, block):
+        """Import the block's module and compile it for the scheduler's
+        argument types (or load its machine code from the cache); None when
+        Numba cannot compile it. A block loaded once is kept for the process
+        (``_LOADED``): every launch makes a new Program, and loading machine
+        code from the cache costs ~0.1-0.3 s."""
         loaded = _LOADED.get(block.path)
         if loaded is not None:
             return loaded
@@ -370,9 +371,8 @@ class BlockTier:
         started = time.monotonic()
         try:
             module = server.load_module(block.path)
+            server.compile_for_executor(module)      # or loads its machine code
             fn = module.block
-            fn(state.vgpr, state.sgpr, state.scc, state.lds, server.read_only(state.wave_group),
-               0, 0, 0, 0, 0, False, 0, server.example_memory(module))  # compiles; runs nothing
         except SyntaxError:                 # the code generator's own bug: never hidden
             raise
         except Exception as error:          # Numba's typing and lowering errors

@@ -675,8 +675,8 @@ class Scheduler:
         stops before a check step when there is a host to serve.
         """
         n = ctx.n
-        alone = not self.groups and not self.deferred and \
-            not (block.uses_memory and host_service is not None)
+        others_wait = bool(self.groups or self.deferred)
+        alone = not others_wait and not (block.uses_memory and host_service is not None)
         room = ALONE_NATIVE_STEPS if alone else CHECK_STEPS - 1 - (steps & (CHECK_STEPS - 1))
         max_steps = min(room, (self.budget.max_instructions - executed) // n)
         if max_steps <= 0:
@@ -686,7 +686,7 @@ class Scheduler:
         state = self.state
         limit = compiled.NO_LIMIT if limit is None else limit
         # alone and none parked: the group holds every live wave of its work-groups
-        barrier_ok = not self.groups and not self.deferred and not self.parked
+        barrier_ok = not others_wait and not self.parked
         memory = self._block_memory() if block.uses_memory else None
         wave_group = self.block_wave_group
         if wave_group is None:
