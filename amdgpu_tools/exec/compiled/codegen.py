@@ -46,7 +46,7 @@ from ..semantics.ds import element_offsets
 from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 2
+CODEGEN_VERSION = 3
 
 #: Value types a compiled operand may have, with their NumPy view of the bits.
 _VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
@@ -58,6 +58,15 @@ _RESULTS = {"u32": "rt.bits_u32", "b32": "rt.bits_u32", "i32": "rt.bits_i32",
 #: Raw semantics that do nothing (no state, no outcome) and may sit in a block.
 _NO_OPS = frozenset({"s_nop", "s_waitcnt"})
 _VECTOR_ENCODINGS = frozenset({"VOP1", "VOP2", "VOP3", "VOPC"})
+
+#: source type -> the kernels.py helper viewing one lane's bits as it
+LANE_VIEWS = {"u32": "rt.lane_u32", "b32": "rt.lane_u32", "i32": "rt.lane_i32",
+              "f32": "rt.lane_f32", "u64": "rt.lane_u64", "b64": "rt.lane_u64",
+              "i64": "rt.lane_i64", "f64": "rt.lane_f64"}
+#: result type -> the kernels.py helper turning one lane's result into bits
+LANE_RESULTS = {"u32": "rt.lane_bits_u32", "b32": "rt.lane_bits_u32", "i32": "rt.lane_bits_i32",
+                "f32": "rt.lane_bits_f32", "u64": "rt.lane_bits_u64", "b64": "rt.lane_bits_u64",
+                "i64": "rt.lane_bits_i64", "f64": "rt.lane_bits_f64"}
 
 
 class NotCompilable(Exception):
@@ -81,9 +90,11 @@ class Modes:
 class _Emitter:
     """Collects the lines of one block function and its constant prologue."""
 
-    def __init__(self, modes, generation):
+    def __init__(self, modes, generation, lane_ops=frozenset()):
         self.modes = modes
         self.generation = generation
+        #: ops applied lane by lane (their scalar forms: lanewise.py)
+        self.lane_ops = lane_ops
         self.semantics = []         # ops whose compiled copies the block calls
         self.prologue = []
         self.lines = []
@@ -98,18 +109,25 @@ class _Emitter:
         generated code is the same wherever the code object is loaded."""
         return self.pcs[index] - self.pcs[0] if self.pcs else 0
 
-    def semantic_name(self, op):
-        if op not in self.semantics:
-            self.semantics.append(op)
-        return f"f{self.semantics.index(op)}"
+    def semantic_name(self, op, lanes=False):
+        if (op, lanes) not in self.semantics:
+            self.semantics.append((op, lanes))
+        return f"f{self.semantics.index((op, lanes))}"
+
+    def lanewise(self, semantic):
+        """Whether ``semantic`` is applied lane by lane in this block."""
+        return semantic.op in self.lane_ops
 
     def constant(self, value, dtype, shape):
-        """A hoisted constant array (made once per call) holding ``value``."""
+        """A hoisted constant (made once per call) holding ``value``: an array
+        of ``shape``, or a scalar where ``shape`` is None."""
         key = (int(value), dtype, shape)
         name = self._constants.get(key)
         if name is None:
             name = self._constants[key] = f"k{len(self._constants)}"
-            self.prologue.append(f"    {name} = np.full({shape}, {dtype}({int(value)}))")
+            made = f"{dtype}({int(value)})" if shape is None else \
+                f"np.full({shape}, {dtype}({int(value)}))"
+            self.prologue.append(f"    {name} = {made}")
         return name
 
 
@@ -131,13 +149,15 @@ def why_not(inst, generation, modes):
 _TEMPORARY = re.compile(r"\b(r|carry|bits|s|t|old|new)\b")
 
 
-def block_source(insts, pcs, generation, modes):
+def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     """(source, uses memory): the module text of the block of ``insts`` (at
     ``pcs``, then the PC after the last) and whether it moves global memory,
     when its ``memory`` argument must be the address space
     (``tier.memory_view``; None otherwise). Every instruction must be
-    compilable: ``why_not`` is None."""
-    out = _Emitter(modes, generation)
+    compilable: ``why_not`` is None. The VALU and compare ops in
+    ``lane_ops`` are applied lane by lane (``lanewise.probe`` found their
+    scalar forms exact), the others to whole arrays of lanes."""
+    out = _Emitter(modes, generation, lane_ops)
     out.pcs = list(pcs)
     for index, inst in enumerate(insts):
         out.lines.append(f"        {'if' if index == 0 else 'elif'} i == {index}:    # {inst.op}")
@@ -152,7 +172,8 @@ def block_source(insts, pcs, generation, modes):
               "from amdgpu_tools.exec.compiled.jitcopy import semantic", "",
               f"PCS = ({', '.join(str(pc - out.pcs[0]) for pc in out.pcs)},)",
               f"USES_MEMORY = {out.uses_memory}"]
-    header += [f"f{i} = semantic({op!r})" for i, op in enumerate(out.semantics)]
+    header += [f"f{i} = semantic({op!r}{', lanes=True' if lanes else ''})"
+               for i, (op, lanes) in enumerate(out.semantics)]
     body = ["", "", "@njit(cache=True, error_model=\"numpy\")",
             "def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,",
             "          barrier_ok, base, memory):",
@@ -211,37 +232,46 @@ def _registered_here(semantic):
 
 
 # -------------------------------------------------------------------- VALU
-def _vgpr(out, reg, wide):
+def _vgpr(out, reg, wide, lane=False):
+    """VGPR ``reg`` (a pair: ``wide``) of the waves, or of lane ``l`` of wave ``ww``."""
     if not 0 <= reg < out.modes.vgprs - (1 if wide else 0):
         raise NotCompilable(f"v{reg} is past the kernel's VGPRs")
+    if lane:
+        return f"rt.lane_pair(vgpr, {reg}, ww, l)" if wide else f"vgpr[{reg}, ww, l]"
     return f"rt.vgpr_pair(vgpr, {reg}, w0, w1)" if wide else f"rt.vgpr_rows(vgpr, {reg}, w0, w1)"
 
 
-def _sgpr(code, wide):
+def _sgpr(code, wide, lane=False):
+    """SGPR ``code`` (a pair: ``wide``) of the waves, or of wave ``ww``."""
     if code + (1 if wide else 0) > 127:
         raise NotCompilable(f"scalar operand {code}")
+    if lane:
+        return f"rt.lane_sgpr_pair(sgpr, {code}, ww)" if wide else f"sgpr[{code}, ww]"
     return f"rt.sgpr_pair_column(sgpr, {code}, w0, w1)" if wide else \
         f"rt.sgpr_column(sgpr, {code}, w0, w1)"
 
 
-def _vector_source(out, inst, semantic, position, code, type_, abs_, neg):
-    """The expression of one VALU source, typed as the semantic sees it."""
+def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane):
+    """The expression of one VALU source, typed as the semantic sees it: of
+    its (n, 64) or (n, 1) array, or with ``lane``, of lane ``l`` of wave
+    ``ww`` (a scalar)."""
     if type_ not in _VIEWS:
         raise NotCompilable(f"{type_} operands")
     wide = ops.bits_of(type_) == 64
     bits_dtype = "np.uint64" if wide else "np.uint32"
     if ops.is_constant(code):
-        bits = out.constant(ops.constant_bits(code, type_, inst.literal), bits_dtype, "(1, 1)")
+        bits = out.constant(ops.constant_bits(code, type_, inst.literal), bits_dtype,
+                            None if lane else "(1, 1)")
         flushable = False
     elif code >= 256:
-        bits, flushable = _vgpr(out, code - 256, wide), True
+        bits, flushable = _vgpr(out, code - 256, wide, lane), True
     elif code <= 127:
-        bits, flushable = _sgpr(code, wide), True
+        bits, flushable = _sgpr(code, wide, lane), True
     else:
         raise NotCompilable(f"source operand {code}")
     if flushable and not semantic.flags.get("no_flush"):
         if type_ == "f32" and not out.modes.denorm_f32 & _ALLOW_INPUT:
-            bits = f"rt.flush_f32({bits})"
+            bits = f"rt.{'lane_flush_f32' if lane else 'flush_f32'}({bits})"
         elif type_ == "f64" and not out.modes.denorm_f64_f16 & _ALLOW_INPUT:
             raise NotCompilable("f64 denormal flush")
     # (abs/neg act on float operands only, as ops.source_modifier applies them)
@@ -253,17 +283,19 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg):
             bits = f"({bits} & {bits_dtype}({~sign & ((1 << width) - 1)}))"
         if use_neg:
             bits = f"({bits} ^ {bits_dtype}({sign}))"
+    if lane:
+        return f"{LANE_VIEWS[type_]}({bits})"
     view = _VIEWS[type_]
     return f"{bits}.view({view})" if view else bits
 
 
-def _vector_sources(out, inst, semantic):
+def _vector_sources(out, inst, semantic, lane):
     """The expressions of a VALU or compare's sources, in the semantic's order."""
     is_vop3 = inst.encoding == "VOP3"
     neg = field(inst, "neg") if is_vop3 else 0
     abs_ = field(inst, "abs") if is_vop3 else 0
     codes = _source_codes(inst, semantic)
-    return [_vector_source(out, inst, semantic, i, code, type_, abs_, neg)
+    return [_vector_source(out, inst, semantic, i, code, type_, abs_, neg, lane)
             for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
 
 
@@ -281,31 +313,69 @@ def _valu(out, inst, semantic):
         mode = out.modes.round_f32 if dst_type == "f32" else out.modes.round_f64_f16
         if mode:
             raise NotCompilable("directed rounding")
-    args = _vector_sources(out, inst, semantic)
+    lane = out.lanewise(semantic)
+    args = _vector_sources(out, inst, semantic, lane)
     if flags["carry_in"]:
         code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
         if code > 126:
             raise NotCompilable("carry-in from a special operand")
-        args.append(f"rt.read_mask(sgpr, {code}, w0, w1)")
+        args.append(f"rt.lane_mask_bit(sgpr, {code}, ww, l)" if lane else
+                    f"rt.read_mask(sgpr, {code}, w0, w1)")
     wide = ops.bits_of(dst_type) == 64
     dst = field(inst, "vdst")
     _vgpr(out, dst, wide)
-    emit = out.lines.append
-    emit(f"        r = {out.semantic_name(semantic.op)}({', '.join(args)})  # op:{semantic.op}")
+    carry_to = None
     if flags["carry_out"]:
-        code = field(inst, "sdst") if is_vop3 else VCC_LO
-        if code > 126 or code in (EXEC_LO - 1, EXEC_LO):
+        carry_to = field(inst, "sdst") if is_vop3 else VCC_LO
+        if carry_to > 126 or carry_to in (EXEC_LO - 1, EXEC_LO):
             raise NotCompilable("carry-out to EXEC or a special operand")
-        emit("        r, carry = r")
-        emit(f"        rt.write_mask(sgpr, {code}, w0, w1, np.asarray(carry), e)")
-    emit(f"        bits = {_RESULTS[dst_type]}(r)")
-    if dst_type == "f32" and not flags.get("no_flush") and \
-            not out.modes.denorm_f32 & _ALLOW_OUTPUT:
-        emit("        bits = rt.flush_f32(bits)")
+    flush = dst_type == "f32" and not flags.get("no_flush") and \
+        not out.modes.denorm_f32 & _ALLOW_OUTPUT
     if dst_type == "f64" and not flags.get("no_flush") and \
             not out.modes.denorm_f64_f16 & _ALLOW_OUTPUT:
         raise NotCompilable("f64 denormal flush")
+    call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})  # op:{semantic.op}"
+    if lane:
+        return _lane_valu(out, call, dst_type, dst, carry_to, flush)
+    emit = out.lines.append
+    emit(f"        r = {call}")
+    if carry_to is not None:
+        emit("        r, carry = r")
+        emit(f"        rt.write_mask(sgpr, {carry_to}, w0, w1, np.asarray(carry), e)")
+    emit(f"        bits = {_RESULTS[dst_type]}(r)")
+    if flush:
+        emit("        bits = rt.flush_f32(bits)")
     emit(f"        rt.{'store64' if wide else 'store32'}(vgpr, {dst}, w0, w1, bits, e)")
+    emit("        lanes += active")
+
+
+def _lane_valu(out, call, dst_type, dst, carry_to, flush):
+    """A VALU op lane by lane: the result of each active lane written as it
+    is made (a lane reads only its own lanes), the carry-out mask after the
+    wave's lanes, so that a carry-in from the same SGPRs reads the old one."""
+    emit = out.lines.append
+    emit("        for w in range(n):")
+    emit("            ww = w0 + w")
+    if carry_to is not None:
+        emit("            lo = np.uint32(0)")
+        emit("            hi = np.uint32(0)")
+    emit("            for l in range(64):")
+    emit("                if e[w, l]:")
+    emit(f"                    r = {call}")
+    if carry_to is not None:
+        emit("                    r, carry = r")
+        emit("                    if carry:")
+        emit("                        lo, hi = rt.lane_set(lo, hi, l)")
+    emit(f"                    bits = {LANE_RESULTS[dst_type]}(r)")
+    if flush:
+        emit("                    bits = rt.lane_flush_f32(bits)")
+    if ops.bits_of(dst_type) == 64:
+        emit(f"                    rt.lane_store64(vgpr, {dst}, ww, l, bits)")
+    else:
+        emit(f"                    vgpr[{dst}, ww, l] = bits")
+    if carry_to is not None:
+        emit(f"            sgpr[{carry_to}, ww] = lo")
+        emit(f"            sgpr[{carry_to + 1}, ww] = hi")
     emit("        lanes += active")
 
 
@@ -313,13 +383,16 @@ def _vcmp(out, inst, semantic):
     is_vop3 = inst.encoding == "VOP3"
     if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp")):
         raise NotCompilable("op_sel or clamp on a compare")
-    args = _vector_sources(out, inst, semantic)
+    lane = out.lanewise(semantic)
+    args = _vector_sources(out, inst, semantic, lane)
     dst = field(inst, "sdst", "vdst") if is_vop3 else VCC_LO
     if dst > 126:
         raise NotCompilable("a compare into a special operand")
+    call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})"
+    if lane:
+        return _lane_vcmp(out, call, semantic.op, dst, semantic.flags["exec_write"])
     emit = out.lines.append
-    emit(f"        r = np.asarray({out.semantic_name(semantic.op)}({', '.join(args)}))"
-         f"  # op:{semantic.op}")
+    emit(f"        r = np.asarray({call})  # op:{semantic.op}")
     if semantic.flags["exec_write"]:
         emit(f"        rt.write_mask(sgpr, {EXEC_LO}, w0, w1, r, e)")
         if dst != EXEC_LO:
@@ -329,6 +402,26 @@ def _vcmp(out, inst, semantic):
     else:
         emit(f"        rt.write_mask(sgpr, {dst}, w0, w1, r, e)")
         emit("        lanes += active")
+
+
+def _lane_vcmp(out, call, op, dst, exec_write):
+    """A compare lane by lane, its mask written after each wave's lanes (to
+    EXEC too for v_cmpx)."""
+    emit = out.lines.append
+    emit("        for w in range(n):")
+    emit("            ww = w0 + w")
+    emit("            lo = np.uint32(0)")
+    emit("            hi = np.uint32(0)")
+    emit("            for l in range(64):")
+    emit("                if e[w, l]:")
+    emit(f"                    if {call}:  # op:{op}")
+    emit("                        lo, hi = rt.lane_set(lo, hi, l)")
+    for code in ((EXEC_LO, dst) if exec_write and dst != EXEC_LO else (dst,)):
+        emit(f"            sgpr[{code}, ww] = lo")
+        emit(f"            sgpr[{code + 1}, ww] = hi")
+    emit("        lanes += active")
+    if exec_write:
+        _exec_changed(emit)
 
 
 def _exec_changed(emit):

@@ -20,30 +20,37 @@ from ..core.registry import SEMANTICS
 _COPIES = {}
 
 
-def compiled_copy(fn, label):
+def compiled_copy(fn, label, lanes=False):
     """``fn`` compiled by Numba, with its global Python helpers compiled the
     same way. ``label`` (the op it was first compiled for) goes into the
     copy's qualified name: Numba names machine code by module, qualified
     name and a per-process counter, so two different lambdas of one module
     (every ``_unary(...)`` registration has one) could get the same symbol in
     two processes, and code compiled in one (the background compiler) and
-    loaded in another would call the wrong one."""
-    copy = _COPIES.get(fn)
+    loaded in another would call the wrong one.
+
+    ``lanes``: the scalar form, called on one lane's values, whose ``np`` is
+    ``lanewise.lane_numpy()`` (lanewise.py says when blocks may use it)."""
+    copy = _COPIES.get((fn, lanes))
     if copy is not None:
         return copy
     namespace = dict(fn.__globals__)
+    if lanes:
+        from .lanewise import lane_numpy
+        namespace["np"] = lane_numpy()
     for name in _global_names(fn.__code__):
         value = namespace.get(name)
         if isinstance(value, types.FunctionType) and value is not fn:
-            namespace[name] = compiled_copy(value, label)
+            namespace[name] = compiled_copy(value, label, lanes)
     closure = fn.__closure__
     if closure:
-        closure = tuple(types.CellType(compiled_copy(cell.cell_contents, label))
+        closure = tuple(types.CellType(compiled_copy(cell.cell_contents, label, lanes))
                         if isinstance(cell.cell_contents, types.FunctionType) else cell
                         for cell in closure)
     twin = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, closure)
-    twin.__qualname__ = f"{fn.__qualname__}@{label}:{fn.__code__.co_firstlineno}"
-    copy = _COPIES[fn] = njit(twin, error_model="numpy")
+    form = "lane@" if lanes else ""
+    twin.__qualname__ = f"{fn.__qualname__}@{form}{label}:{fn.__code__.co_firstlineno}"
+    copy = _COPIES[(fn, lanes)] = njit(twin, error_model="numpy")
     return copy
 
 
@@ -56,11 +63,13 @@ def _global_names(code):
     return names
 
 
-def semantic(op):
+def semantic(op, lanes=False):
     """The compiled copy of ``op``'s registered semantic function (of a
-    builder: the ``combine`` function its registration states)."""
+    builder: the ``combine`` function its registration states); ``lanes``:
+    its scalar form."""
     registered = SEMANTICS[op]
     if registered.kind == "builder":
         facts = registered.flags
-        return compiled_copy(facts["combine"] if "combine" in facts else facts["taken"], op)
-    return compiled_copy(registered.fn, op)
+        return compiled_copy(facts["combine"] if "combine" in facts else facts["taken"], op,
+                             lanes)
+    return compiled_copy(registered.fn, op, lanes)

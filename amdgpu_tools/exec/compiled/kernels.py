@@ -341,3 +341,105 @@ bits_f32 = _result_bits(np.float32, np.uint32)
 bits_u64 = _result_bits(np.uint64, np.uint64)
 bits_i64 = _result_bits(np.int64, np.uint64)
 bits_f64 = _result_bits(np.float64, np.uint64)
+
+
+# ------------------------------------------------------ one lane at a time
+# The lane-by-lane form of an instruction (lanewise.py) reads and writes one
+# lane's registers as scalars, with the same rules as the array helpers above.
+
+@njit(cache=True)
+def lane_pair(vgpr, reg, w, lane):
+    """VGPRs reg, reg+1 of one lane as uint64."""
+    return np.uint64(vgpr[reg, w, lane]) | (np.uint64(vgpr[reg + 1, w, lane]) << np.uint64(32))
+
+
+@njit(cache=True)
+def lane_sgpr_pair(sgpr, code, w):
+    """SGPRs code, code+1 of wave ``w`` as uint64."""
+    return np.uint64(sgpr[code, w]) | (np.uint64(sgpr[code + 1, w]) << np.uint64(32))
+
+
+@njit(cache=True)
+def lane_mask_bit(sgpr, code, w, lane):
+    """Whether ``lane``'s bit is set in the lane mask in the SGPR pair at ``code``."""
+    return (sgpr[code + (lane >> 5), w] >> np.uint32(lane & 31)) & np.uint32(1) != 0
+
+
+@njit(cache=True)
+def lane_flush_f32(bits):
+    """One lane's f32 bits with a denormal flushed to signed zero."""
+    bits = np.uint32(bits)
+    if bits & _EXPONENT_F32 == 0 and bits & _MAGNITUDE_F32 != 0:
+        return bits & _SIGN_F32
+    return bits
+
+
+@njit(cache=True)
+def lane_store64(vgpr, reg, w, lane, bits):
+    """Write uint64 ``bits`` to VGPRs reg, reg+1 of one lane."""
+    vgpr[reg, w, lane] = np.uint32(bits & np.uint64(0xFFFFFFFF))
+    vgpr[reg + 1, w, lane] = np.uint32(bits >> np.uint64(32))
+
+
+@njit(cache=True)
+def lane_set(lo, hi, lane):
+    """The lane mask (lo, hi) with ``lane``'s bit set."""
+    if lane < 32:
+        return np.uint32(lo | (np.uint32(1) << np.uint32(lane))), np.uint32(hi)
+    return np.uint32(lo), np.uint32(hi | (np.uint32(1) << np.uint32(lane - 32)))
+
+
+def _lane_result_bits(value_dtype, bits_dtype):
+    """One lane's result -> its raw bits, as ``ops.to_bits`` converts an
+    array (``astype`` to the result type, then a bit cast)."""
+    value_type, bits_type = np.dtype(value_dtype).type, np.dtype(bits_dtype).type
+
+    def convert(result):
+        raise NotImplementedError("only compiled blocks call this")
+
+    @overload(convert)
+    def choose(result):
+        if isinstance(result, types.Array):
+            return lambda result: value_type(result[()]).view(bits_type)
+        return lambda result: value_type(result).view(bits_type)
+    return convert
+
+
+# one lane's raw bits -> the value a semantic sees, per source type (a bit cast)
+@njit(cache=True)
+def lane_u32(bits):
+    return np.uint32(bits)
+
+
+@njit(cache=True)
+def lane_i32(bits):
+    return np.uint32(bits).view(np.int32)
+
+
+@njit(cache=True)
+def lane_f32(bits):
+    return np.uint32(bits).view(np.float32)
+
+
+@njit(cache=True)
+def lane_u64(bits):
+    return np.uint64(bits)
+
+
+@njit(cache=True)
+def lane_i64(bits):
+    return np.uint64(bits).view(np.int64)
+
+
+@njit(cache=True)
+def lane_f64(bits):
+    return np.uint64(bits).view(np.float64)
+
+
+#: result type -> one lane's bits converter
+lane_bits_u32 = _lane_result_bits(np.uint32, np.uint32)
+lane_bits_i32 = _lane_result_bits(np.int32, np.uint32)
+lane_bits_f32 = _lane_result_bits(np.float32, np.uint32)
+lane_bits_u64 = _lane_result_bits(np.uint64, np.uint64)
+lane_bits_i64 = _lane_result_bits(np.int64, np.uint64)
+lane_bits_f64 = _lane_result_bits(np.float64, np.uint64)

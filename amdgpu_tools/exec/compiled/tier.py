@@ -158,7 +158,8 @@ def _code_key(block):
 #: renames), the generator, its helpers and the compiled copies.
 _SHAPING_SOURCES = ("semantics/*.py", "core/formats.py", "core/operands.py",
                     "core/registry.py", "core/program.py", "core/state.py",
-                    "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py")
+                    "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py",
+                    "compiled/lanewise.py")
 
 
 def fingerprint() -> str:
@@ -183,8 +184,8 @@ def fingerprint() -> str:
 class Block:
     """A run of compilable instructions and, once compiled, its native code."""
 
-    __slots__ = ("pcs", "records", "steps", "fn", "failed", "modes_key", "source", "path",
-                 "wait", "cached", "submitted", "uses_memory")
+    __slots__ = ("pcs", "records", "steps", "fn", "failed", "modes_key", "modes", "source",
+                 "path", "wait", "cached", "submitted", "uses_memory")
 
     def __init__(self, records):
         self.records = records
@@ -194,6 +195,9 @@ class Block:
         self.fn = None
         self.failed = None
         self.modes_key = None
+        #: the Modes its source is generated for; the source that names its
+        #: cache file (every op on whole arrays: see BlockTier._write)
+        self.modes = None
         self.source = None
         self.path = None
         #: interpreted steps before it is compiled or loaded
@@ -303,6 +307,7 @@ class BlockTier:
         """The block's source and cache path for these modes, whether an
         earlier run compiled it (or failed to), and how long to wait."""
         block.modes_key = state.float_mode_bits
+        block.modes = Modes(state)
         block.fn = block.failed = None
         block.steps = 0
         block.submitted = False
@@ -313,7 +318,7 @@ class BlockTier:
             try:
                 source, uses_memory = block_source([r.inst for r in block.records],
                                                    block.pcs, self.program.generation,
-                                                   Modes(state))
+                                                   block.modes)
             except NotCompilable as reason:      # not in these modes
                 made = (None, str(reason), False)
             else:
@@ -344,18 +349,36 @@ class BlockTier:
 
     def _write(self, block):
         """Write the block's module into the cache (once); False when the
-        cache is not writable (the block is then interpreted)."""
+        cache is not writable (the block is then interpreted).
+
+        What is written applies the ops whose scalar forms are exact lane by
+        lane (``lanewise_ops``, which probes an op the first time it is
+        seen). The file is named after the source with every op on whole
+        arrays: the verdicts follow from the sources the fingerprint covers,
+        so one name stands for one text, and a block is named, and looked up
+        in the cache, without probing anything."""
         path = block.path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists():
                 temporary = path.with_suffix(f".{os.getpid()}.tmp")
-                temporary.write_text(block.source)
+                temporary.write_text(self._lanewise_source(block))
                 os.replace(temporary, path)
         except OSError as error:
             block.failed = f"the block cache is not writable: {error}"
             return False
         return True
+
+    def _lanewise_source(self, block):
+        """The block's source with its exact scalar forms applied lane by lane."""
+        insts = [record.inst for record in block.records]
+        generation = self.program.generation
+        ops = set()
+        for inst in insts:
+            semantic = semantic_for(inst, generation)
+            if semantic is not None and semantic.kind in ("valu", "vcmp"):
+                ops.add(semantic.op)
+        return block_source(insts, block.pcs, generation, block.modes, lanewise_ops(ops))[0]
 
     def _load(self, block):
         """Import the block's module and compile it for the scheduler's
@@ -413,7 +436,10 @@ _CALL_SITE = re.compile(r"typing of call at (.+?\.py) \((\d+)\)")
 def _failed_op(text, block):
     """The op whose line of the block Numba's error points at (the last
     call site in the block's own file), or None."""
-    lines = block.source.splitlines()
+    try:
+        lines = block.path.read_text().splitlines()
+    except OSError:
+        lines = []
     for path, line in reversed(_CALL_SITE.findall(text)):
         if Path(path).name == block.path.name and 0 < int(line) <= len(lines):
             tag = _OP_TAG.search(lines[int(line) - 1])
@@ -453,6 +479,47 @@ def remember_refused(op, error_text):
             out.write(f"{op}: {reason}\n")
     except OSError:
         pass
+
+
+def _lanewise_path():
+    return cache_directory() / f"lanewise-{fingerprint()[:16]}.txt"
+
+
+#: verdicts file -> {op: None (applied lane by lane) or why not}, read once per process
+_LANEWISE = {}
+
+
+def lanewise_ops(ops) -> frozenset:
+    """Those of ``ops`` (VALU and compare ops) whose scalar forms give the
+    interpreter's bits (``lanewise.probe``): probed once per machine and
+    version of the sources, the verdicts kept in the cache beside the
+    refused ops ("op: yes" or "op: no, why")."""
+    path = _lanewise_path()
+    verdicts = _LANEWISE.get(path)
+    if verdicts is None:
+        verdicts = _LANEWISE[path] = {}
+        try:
+            lines = path.read_text().splitlines()
+        except OSError:
+            lines = []
+        for line in lines:
+            op, _, verdict = line.partition(": ")
+            verdicts[op] = None if verdict == "yes" else verdict
+    unknown = [op for op in ops if op not in verdicts]
+    if unknown:
+        from . import lanewise
+        from ..core.registry import SEMANTICS
+        for op in unknown:
+            verdicts[op] = lanewise.probe(SEMANTICS[op])
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a") as out:
+                for op in unknown:
+                    reason = verdicts[op]
+                    out.write(f"{op}: {'yes' if reason is None else 'no, ' + reason}\n")
+        except OSError:
+            pass
+    return frozenset(op for op in ops if verdicts[op] is None)
 
 
 def memory_view(state, mapping):

@@ -1,0 +1,82 @@
+"""Semantics applied lane by lane in compiled blocks (exec/compiled/lanewise.py):
+the probe that admits an op's scalar form only where it gives the
+interpreter's bits, and blocks built with and without scalar forms."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from amdgpu_tools.exec import semantics  # noqa: F401  (registers every semantic)
+from amdgpu_tools.exec.compiled import tier
+from amdgpu_tools.exec.compiled.lanewise import probe
+from amdgpu_tools.exec.core.registry import SEMANTICS, Semantic
+
+from .test_compiled_blocks import ALU_BLOCK, _same_registers, _state, compile_mode  # noqa: F401
+
+
+def _valu(fn, dst, *srcs, **flags):
+    return Semantic("v_test_" + fn.__name__, "valu", fn, dst, srcs,
+                    {"carry_in": False, "carry_out": False, **flags})
+
+
+def carry_by_compare(a, b):
+    """An add whose carry is ``sum < a``: right for wrapping uint32 arrays,
+    wrong for Numba's scalars, which widen the sum to 64 bits."""
+    total = a + b
+    return total, total < a
+
+
+def carry_by_shift(a, b):
+    """The same add with its carry taken from a 64-bit sum: right both ways."""
+    total = a.astype(np.uint64) + b
+    return total, (total >> np.uint64(32)) != 0
+
+
+def half_by_python_float(a, b):
+    """a * 0.1 + b: a Python float turns Numba's f32 scalars into f64 (one
+    rounding at the end), where the f32 arrays round twice."""
+    return a * 0.1 + b
+
+
+def test_probe_rejects_a_scalar_form_that_widens():
+    reason = probe(_valu(carry_by_compare, "u32", "u32", "u32", carry_out=True))
+    assert reason is not None and "carry differs" in reason
+
+
+def test_probe_rejects_a_scalar_form_that_rounds_once():
+    reason = probe(_valu(half_by_python_float, "f32", "f32", "f32"))
+    assert reason is not None and "result differs" in reason
+
+
+def test_probe_admits_an_exact_scalar_form():
+    assert probe(_valu(carry_by_shift, "u32", "u32", "u32", carry_out=True)) is None
+
+
+@pytest.mark.parametrize("op", ["v_add_co_u32", "v_addc_co_u32", "v_cndmask_b32", "v_mac_f32",
+                                "v_cmp_lt_f32", "v_cmpx_ne_u32", "v_lshlrev_b64",
+                                "v_mad_u64_u32", "v_mul_hi_u32"])
+def test_probe_admits_common_ops(op):
+    assert probe(SEMANTICS[op]) is None
+
+
+def test_probe_refuses_what_numba_cannot_type():
+    """v_bfrev_b32 reshapes its source: no scalar form."""
+    assert probe(SEMANTICS["v_bfrev_b32"]).startswith("Numba cannot compile its scalar form")
+
+
+@pytest.mark.parametrize("waves", [1, 3])
+def test_lane_and_array_forms_give_the_interpreters_registers(compile_mode, monkeypatch, waves):
+    """ALU_BLOCK with every VALU op lane by lane (the probe admits them all)
+    and with none: both in check mode, both equal to the interpreter."""
+    reference = _state(ALU_BLOCK, "off", compile_mode, waves=waves)
+    assert tier.lanewise_ops({"v_add_co_u32", "v_cmp_gt_f32", "v_mac_f32"}) == \
+        {"v_add_co_u32", "v_cmp_gt_f32", "v_mac_f32"}
+    lanewise = _state(ALU_BLOCK, "check", compile_mode, waves=waves)
+    monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tier.cache_directory()) + "-arrays")
+    arrays = _state(ALU_BLOCK, "check", compile_mode, waves=waves)
+    _same_registers(reference, lanewise)
+    _same_registers(reference, arrays)
