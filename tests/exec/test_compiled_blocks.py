@@ -467,7 +467,8 @@ def test_check_mode_catches_a_wrong_block(monkeypatch, tmp_path):
     monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
     real = jitcopy.semantic
     wrong = njit(lambda a, b: (a ^ b) + np.uint32(1))
-    monkeypatch.setattr(jitcopy, "semantic", lambda op: wrong if op == "v_xor_b32" else real(op))
+    monkeypatch.setattr(jitcopy, "semantic",
+                        lambda op, lanes=False: wrong if op == "v_xor_b32" else real(op, lanes))
     vgpr, sgpr = _inputs(4, 1)
     with pytest.raises(KernelError, match=r"compiled block differs from the interpreter.*v3"):
         run_snippet(LOOP, vgpr=vgpr, sgpr=sgpr, vgprs=24)
@@ -482,11 +483,11 @@ def test_op_numba_refuses_ends_blocks(monkeypatch, tmp_path):
     real = jitcopy.semantic
     table = {"note": "a dict: Numba cannot type a call of it"}
 
-    def refusing(op):
+    def refusing(op, lanes=False):
         if op == "v_xor_b32":
             from numba import njit
             return njit(lambda a, b: table["note"])
-        return real(op)
+        return real(op, lanes)
     monkeypatch.setattr(jitcopy, "semantic", refusing)
     vgpr, sgpr = _inputs(5, 1)
     with recorded_dispatches() as results:

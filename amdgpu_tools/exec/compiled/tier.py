@@ -143,13 +143,22 @@ def _generator_answer(inst, generation, modes):
     return op, reason
 
 
-def _code_key(block):
+#: Blocks formed by earlier dispatches: (binding key, MODE bits, VGPRs, refused
+#: ops, PC) -> (the block's code bytes, its records, its code key). Every launch
+#: makes a new Program; forming its blocks again (fetching and binding every
+#: instruction, asking the code generator about each) cost MGPUSim's nw ~3 ms a
+#: launch, a third of its time once its blocks ran natively.
+_FORMED = {}
+_FORMED_LIMIT = 1 << 14
+
+
+def _code_key(records):
     """What a block's generated source depends on in its code: each
     instruction as decoded, and where it sits relative to the first."""
-    first = block.pcs[0]
+    first = records[0].pc
     return tuple((record.pc - first, record.inst.encoding, record.inst.op,
                   tuple(sorted(record.inst.fields.items())), record.inst.literal)
-                 for record in block.records)
+                 for record in records)
 
 
 #: The sources compiled code depends on besides the block's text (which
@@ -184,11 +193,13 @@ def fingerprint() -> str:
 class Block:
     """A run of compilable instructions and, once compiled, its native code."""
 
-    __slots__ = ("pcs", "records", "steps", "fn", "failed", "modes_key", "modes", "source",
-                 "path", "wait", "cached", "submitted", "uses_memory")
+    __slots__ = ("pcs", "records", "code_key", "steps", "fn", "failed", "modes_key", "modes",
+                 "source", "path", "wait", "cached", "submitted", "uses_memory")
 
-    def __init__(self, records):
+    def __init__(self, records, code_key=None):
         self.records = records
+        #: what its generated source depends on in its code (``_code_key``)
+        self.code_key = _code_key(records) if code_key is None else code_key
         #: the PC of each instruction, then the PC after the last
         self.pcs = [record.pc for record in records] + [records[-1].next_pc]
         self.steps = 0
@@ -247,7 +258,30 @@ class BlockTier:
 
     def slot(self, pc, state):
         """The Slot at a PC ``slots`` does not know yet: the block that starts
-        there is formed (None where its first instruction cannot be compiled)."""
+        there is formed, or taken from an earlier dispatch that formed it from
+        the same bytes (None where its first instruction cannot be compiled)."""
+        key = (self.program.binding_key, state.float_mode_bits, state.vgpr.shape[0],
+               self.refused, pc)
+        formed = _FORMED.get(key)
+        if formed is not None and self.program.code(pc, formed[1][-1].next_pc) == formed[0]:
+            block = Block(formed[1], formed[2])
+        else:
+            block = self._form(pc, state)
+            if block is None:
+                self.slots[pc] = None
+                return None
+            if len(_FORMED) >= _FORMED_LIMIT:
+                _FORMED.clear()
+            code = self.program.code(pc, block.pcs[-1])
+            if code is not None:
+                _FORMED[key] = (code, block.records, block.code_key)
+        for index, record in enumerate(block.records):
+            self.slots.setdefault(record.pc, Slot(block, index))
+        return self.slots[pc]
+
+    def _form(self, pc, state):
+        """The block of the compilable instructions from ``pc`` on, up to
+        the next block or MAX_BLOCK_INSTRUCTIONS (None: none at ``pc``)."""
         modes = Modes(state)
         records = []
         at = pc
@@ -263,13 +297,7 @@ class BlockTier:
                 break
             records.append(record)
             at = record.next_pc
-        if not records:
-            self.slots[pc] = None
-            return None
-        block = Block(records)
-        for index, record in enumerate(records):
-            self.slots.setdefault(record.pc, Slot(block, index))
-        return self.slots[pc]
+        return Block(records) if records else None
 
     def ready(self, block, state):
         """The block's compiled function for the state's modes, or None:
@@ -311,7 +339,7 @@ class BlockTier:
         block.fn = block.failed = None
         block.steps = 0
         block.submitted = False
-        key = (_code_key(block), self.program.generation, state.float_mode_bits,
+        key = (block.code_key, self.program.generation, state.float_mode_bits,
                state.vgpr.shape[0], cache_directory())
         made = _SOURCES.get(key)
         if made is None:

@@ -118,6 +118,23 @@ class Program:
             record = self._records[pc] = self._build(pc)
         return record
 
+    @property
+    def binding_key(self):
+        """What decoding and binding depend on besides the bytes (target,
+        generation, decoder, apertures): code read under equal keys at equal
+        bytes decodes and binds the same."""
+        return self._binding_key
+
+    def code(self, start: int, end: int):
+        """The code bytes start:end, or None where they are not mapped (in one
+        allocation)."""
+        try:
+            allocation = self.memory.allocation_at(start, end - start)
+        except MemoryFault:
+            return None
+        offset = start - allocation.address
+        return bytes(allocation.buffer[offset:offset + end - start])
+
     def _fetch(self, pc):
         try:
             allocation = self.memory.allocation_at(pc, 4)
