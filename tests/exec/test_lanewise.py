@@ -43,7 +43,7 @@ def half_by_python_float(a, b):
 
 def test_probe_rejects_a_scalar_form_that_widens():
     reason = probe(_valu(carry_by_compare, "u32", "u32", "u32", carry_out=True))
-    assert reason is not None and "carry differs" in reason
+    assert reason is not None and "carry or SCC differs" in reason
 
 
 def test_probe_rejects_a_scalar_form_that_rounds_once():
@@ -62,6 +62,26 @@ def test_probe_admits_common_ops(op):
     assert probe(SEMANTICS[op]) is None
 
 
+def scc_by_compare(a, b):
+    """An SALU add whose SCC is ``sum < a`` (wrong for widened scalars)."""
+    total = a + b
+    return total, total < a
+
+
+def test_probe_rejects_an_salu_scalar_form_that_widens():
+    semantic = Semantic("s_test_add", "salu", scc_by_compare, "u32", ("u32", "u32"),
+                        {"scc_in": False, "scc_out": True})
+    reason = probe(semantic)
+    assert reason is not None and "carry or SCC differs" in reason
+
+
+@pytest.mark.parametrize("op", ["s_add_u32", "s_addc_u32", "s_add_i32", "s_cmp_lt_i32",
+                                "s_cselect_b32", "s_lshl_b64", "s_and_b64", "s_addk_i32",
+                                "s_cmpk_lg_u32", "s_mul_i32"])
+def test_probe_admits_common_salu_ops(op):
+    assert probe(SEMANTICS[op]) is None
+
+
 def test_probe_refuses_what_numba_cannot_type():
     """v_bfrev_b32 reshapes its source: no scalar form."""
     assert probe(SEMANTICS["v_bfrev_b32"]).startswith("Numba cannot compile its scalar form")
@@ -69,11 +89,13 @@ def test_probe_refuses_what_numba_cannot_type():
 
 @pytest.mark.parametrize("waves", [1, 3])
 def test_lane_and_array_forms_give_the_interpreters_registers(compile_mode, monkeypatch, waves):
-    """ALU_BLOCK with every VALU op lane by lane (the probe admits them all)
-    and with none: both in check mode, both equal to the interpreter."""
+    """ALU_BLOCK with every VALU, compare and SALU op lane by lane (the probe
+    admits them all) and with none: both in check mode, both equal to the
+    interpreter."""
     reference = _state(ALU_BLOCK, "off", compile_mode, waves=waves)
-    assert tier.lanewise_ops({"v_add_co_u32", "v_cmp_gt_f32", "v_mac_f32"}) == \
-        {"v_add_co_u32", "v_cmp_gt_f32", "v_mac_f32"}
+    some = {"v_add_co_u32", "v_cmp_gt_f32", "v_mac_f32", "v_fma_f32", "s_addc_u32",
+            "s_cselect_b32", "s_lshl_b64"}
+    assert tier.lanewise_ops(some) == some
     lanewise = _state(ALU_BLOCK, "check", compile_mode, waves=waves)
     monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tier.cache_directory()) + "-arrays")

@@ -154,7 +154,7 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     ``pcs``, then the PC after the last) and whether it moves global memory,
     when its ``memory`` argument must be the address space
     (``tier.memory_view``; None otherwise). Every instruction must be
-    compilable: ``why_not`` is None. The VALU and compare ops in
+    compilable: ``why_not`` is None. The VALU, compare and SALU ops in
     ``lane_ops`` are applied lane by lane (``lanewise.probe`` found their
     scalar forms exact), the others to whole arrays of lanes."""
     out = _Emitter(modes, generation, lane_ops)
@@ -431,19 +431,26 @@ def _exec_changed(emit):
 
 
 # -------------------------------------------------------------------- SALU
-def _scalar_source(out, inst, code, type_):
+def _scalar_source(out, inst, code, type_, lane=False):
+    """An SALU source's raw bits: (n,) for the waves, or with ``lane`` the
+    scalar of wave ``ww``."""
     if type_ not in _VIEWS:
         raise NotCompilable(f"{type_} operands")
     wide = ops.bits_of(type_) == 64
     if ops.is_constant(code):
         return out.constant(ops.constant_bits(code, type_, inst.literal),
-                            "np.uint64" if wide else "np.uint32", "1")
+                            "np.uint64" if wide else "np.uint32", None if lane else "1")
     if code <= 127 - (1 if wide else 0):
+        if lane:
+            return f"rt.lane_sgpr_pair(sgpr, {code}, ww)" if wide else \
+                f"rt.lane_u32(sgpr[{code}, ww])"
         return f"rt.sgpr_pair_row(sgpr, {code}, w0, w1)" if wide else \
             f"rt.sgpr_row(sgpr, {code}, w0, w1)"
     if code == ops.SCC_CODE:
-        bits = "rt.scc_bits(scc, w0, w1)"
-        return f"{bits}.astype(np.uint64)" if wide else bits
+        bits = "rt.lane_scc_bits(scc, ww)" if lane else "rt.scc_bits(scc, w0, w1)"
+        if wide:
+            return f"np.uint64({bits})" if lane else f"{bits}.astype(np.uint64)"
+        return bits
     raise NotCompilable(f"scalar operand {code}")
 
 
@@ -453,27 +460,31 @@ def _salu(out, inst, semantic):
     has_dst = dst_type not in (None, "none")
     if has_dst and dst_type not in _RESULTS:
         raise NotCompilable(f"{dst_type} result")
+    lane = out.lanewise(semantic)
     if inst.encoding == "SOPK":
         dst = field(inst, "sdst")
         args = []
         if len(semantic.srcs) == 2:
-            args.append(_scalar_source(out, inst, dst, semantic.srcs[0]))
-        args.append(out.constant(field(inst, "simm16"), "np.uint32", "1"))
+            args.append(_scalar_source(out, inst, dst, semantic.srcs[0], lane))
+        args.append(out.constant(field(inst, "simm16"), "np.uint32", None if lane else "1"))
     else:
-        args = [_scalar_source(out, inst, field(inst, name), type_)
+        args = [_scalar_source(out, inst, field(inst, name), type_, lane)
                 for name, type_ in zip(("ssrc0", "ssrc1"), semantic.srcs)]
         dst = field(inst, "sdst") if has_dst else None
     if flags["scc_in"]:
-        args.append("scc[w0:w1].copy()")
+        args.append("scc[ww]" if lane else "scc[w0:w1].copy()")
     wide = has_dst and ops.bits_of(dst_type) == 64
     if has_dst and dst + (1 if wide else 0) > 127:
         raise NotCompilable(f"scalar destination {dst}")
     if flags.get("dst_in"):
         if not has_dst:
             raise NotCompilable("an old destination without a destination")
-        args.append(_scalar_source(out, inst, dst, dst_type))
+        args.append(_scalar_source(out, inst, dst, dst_type, lane))
+    call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})  # op:{semantic.op}"
+    if lane:
+        return _lane_salu(out, call, flags["scc_out"], dst if has_dst else None, wide)
     emit = out.lines.append
-    emit(f"        r = {out.semantic_name(semantic.op)}({', '.join(args)})  # op:{semantic.op}")
+    emit(f"        r = {call}")
     if flags["scc_out"]:
         emit("        r, s = r")
         emit("        rt.write_scc(scc, w0, w1, np.atleast_1d(np.asarray(s)))")
@@ -483,6 +494,26 @@ def _salu(out, inst, semantic):
         if dst in (EXEC_LO, EXEC_HI) or (wide and dst == EXEC_LO - 1):
             _exec_changed(emit)
     emit("        lanes += n")
+
+
+def _lane_salu(out, call, scc_out, dst, wide):
+    """An SALU op wave by wave on scalars (its raw result bits stored as the
+    interpreter's writer stores them; SCC = the flag's truth)."""
+    emit = out.lines.append
+    emit("        for w in range(n):")
+    emit("            ww = w0 + w")
+    emit(f"            r = {call}")
+    if scc_out:
+        emit("            r, s = r")
+        emit("            scc[ww] = True if s else False")
+    if dst is not None:
+        if wide:
+            emit(f"            rt.lane_sstore64(sgpr, {dst}, ww, rt.lane_bits_u64(r))")
+        else:
+            emit(f"            sgpr[{dst}, ww] = rt.lane_bits_u32(r)")
+    emit("        lanes += n")
+    if dst is not None and (dst in (EXEC_LO, EXEC_HI) or (wide and dst == EXEC_LO - 1)):
+        _exec_changed(emit)
 
 
 def _saveexec(out, inst, semantic):

@@ -35,9 +35,11 @@ def compiled_copy(fn, label, lanes=False):
     if copy is not None:
         return copy
     namespace = dict(fn.__globals__)
+    options = {}
     if lanes:
-        from .lanewise import lane_numpy
+        from .lanewise import LanePipeline, lane_numpy
         namespace["np"] = lane_numpy()
+        options["pipeline_class"] = LanePipeline
     for name in _global_names(fn.__code__):
         value = namespace.get(name)
         if isinstance(value, types.FunctionType) and value is not fn:
@@ -50,7 +52,7 @@ def compiled_copy(fn, label, lanes=False):
     twin = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, closure)
     form = "lane@" if lanes else ""
     twin.__qualname__ = f"{fn.__qualname__}@{form}{label}:{fn.__code__.co_firstlineno}"
-    copy = _COPIES[(fn, lanes)] = njit(twin, error_model="numpy")
+    copy = _COPIES[(fn, lanes)] = njit(twin, error_model="numpy", **options)
     return copy
 
 

@@ -360,6 +360,19 @@ def lane_sgpr_pair(sgpr, code, w):
 
 
 @njit(cache=True)
+def lane_scc_bits(scc, w):
+    """SCC of wave ``w`` as uint32 0/1 (SCC read as a source operand)."""
+    return np.uint32(1) if scc[w] else np.uint32(0)
+
+
+@njit(cache=True)
+def lane_sstore64(sgpr, code, w, bits):
+    """SGPRs code, code+1 of wave ``w`` = uint64 ``bits``."""
+    sgpr[code, w] = np.uint32(bits & np.uint64(0xFFFFFFFF))
+    sgpr[code + 1, w] = np.uint32(bits >> np.uint64(32))
+
+
+@njit(cache=True)
 def lane_mask_bit(sgpr, code, w, lane):
     """Whether ``lane``'s bit is set in the lane mask in the SGPR pair at ``code``."""
     return (sgpr[code + (lane >> 5), w] >> np.uint32(lane & 31)) & np.uint32(1) != 0

@@ -28,12 +28,29 @@ import types
 
 import numpy as np
 from numba import njit
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.typed_passes import NoPythonSupportedFeatureValidation
 from numba import types as nbtypes
 from numba.extending import overload, overload_method
 
 from .codegen import LANE_RESULTS, LANE_VIEWS
 
 _LANE_NUMPY = None
+
+
+class LanePipeline(CompilerBase):
+    """Numba's nopython pipeline less its check that ``.view`` is called on an
+    array or on an ``np.<dtype>(...)`` value. A semantic's helpers view what
+    ``asarray`` gave them: an array in the interpreter, a NumPy scalar of
+    that dtype in the scalar form, where Numba's scalar ``view`` is the same
+    bit cast. (The check's other concerns are the array form's too, which
+    passed it.)"""
+
+    def define_pipelines(self):
+        manager = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        manager.passes = [entry for entry in manager.passes
+                          if entry[0] is not NoPythonSupportedFeatureValidation]
+        return [manager]
 
 
 def lane_numpy():
@@ -121,104 +138,152 @@ _RANDOM = 4096
 _CROSSED_FOR_THREE = 16
 
 
-def _battery(source_types, carry_in):
-    """Raw bits for each source and the carry-in lanes of one probe: every
-    combination of the special values (of the first few, for three
-    sources), then random bits, some of them specials mixed in."""
+def _battery(widths):
+    """A column of raw bits (a bool column for width 0: a carry or SCC) for
+    each input of one probe: every combination of the special values (of a
+    few of them, for three inputs), then random bits, some of them specials
+    mixed in."""
     rng = np.random.default_rng(1234)
-    specials = [np.array(_SPECIAL_64 if _wide(type_) else _SPECIAL_32, np.uint64)
-                for type_ in source_types]
-    if len(source_types) == 3:
-        specials = [values[::max(1, len(values) // _CROSSED_FOR_THREE)] for values in specials]
-    crossed = np.meshgrid(*specials, indexing="ij") if specials else []
+    values = [np.array(_SPECIAL_64 if bits == 64 else _SPECIAL_32 if bits else (0, 1), np.uint64)
+              for bits in widths]
+    if len(widths) >= 3:
+        values = [v[::max(1, len(v) // _CROSSED_FOR_THREE)] for v in values]
+    crossed = np.meshgrid(*values, indexing="ij")
     columns = []
-    for type_, grid, values in zip(source_types, crossed, specials):
-        dtype = np.uint64 if _wide(type_) else np.uint32
+    for bits, grid, specials in zip(widths, crossed, values):
         draws = rng.integers(0, 1 << 64, _RANDOM, dtype=np.uint64, endpoint=False)
-        picks = rng.integers(0, len(values), _RANDOM)
-        mixed = np.where(rng.random(_RANDOM) < 0.3, values[picks], draws)
-        columns.append(np.concatenate([grid.reshape(-1), mixed]).astype(dtype))
-    count = len(columns[0]) if columns else _RANDOM
-    carries = rng.random(count) < 0.5 if carry_in else None
-    return columns, carries
+        picks = rng.integers(0, len(specials), _RANDOM)
+        mixed = np.where(rng.random(_RANDOM) < 0.3, specials[picks], draws)
+        column = np.concatenate([grid.reshape(-1), mixed])
+        columns.append(column & np.uint64(1) != 0 if bits == 0 else
+                       column.astype(np.uint64 if bits == 64 else np.uint32))
+    return columns
 
 
 def _wide(type_):
     return type_ in ("u64", "b64", "i64", "f64")
 
 
-def probe(semantic):
-    """None when ``semantic``'s scalar form gives the interpreter's result
-    (and carry) bits on every value of the battery, else why not."""
+class _Form:
+    """How a semantic's scalar form is called and what it gives back: its
+    inputs ((bits of the battery column: 32, 64 or 0 for bool, the
+    expression reading one value of it, with ``{}`` for the value), its
+    result (the kernels.py converter to bits, or None), whether it also
+    gives a flag (carry or SCC) and whether the result is a compare's truth."""
+
+    def __init__(self, inputs, result=None, flag=False, compare=False):
+        self.inputs, self.result, self.flag, self.compare = inputs, result, flag, compare
+
+
+def _form(semantic):
+    """The _Form of a VALU, compare or SALU semantic, or why it has none."""
     flags = semantic.flags
-    compare = semantic.kind == "vcmp"
     sources = tuple(semantic.srcs)
-    result = "mask" if compare else semantic.dst
-    if any(type_ not in LANE_VIEWS for type_ in sources) or \
-            (not compare and result not in LANE_RESULTS):
+    if any(type_ not in LANE_VIEWS for type_ in sources):
         return "a 16-bit or packed operand"
-    carry_in = bool(flags.get("carry_in"))
-    carry_out = bool(flags.get("carry_out"))
-    columns, carries = _battery(sources, carry_in)
+    if semantic.kind in ("valu", "vcmp"):
+        inputs = [(64 if _wide(type_) else 32, LANE_VIEWS[type_] + "({})") for type_ in sources]
+        if flags.get("carry_in"):
+            inputs.append((0, "{}"))
+        if semantic.kind == "vcmp":
+            return _Form(inputs, compare=True)
+        if semantic.dst not in LANE_RESULTS:
+            return "a 16-bit or packed result"
+        return _Form(inputs, LANE_RESULTS[semantic.dst], bool(flags.get("carry_out")))
+    # SALU: raw bits in and out, as the interpreter's getters and writer move them
+    inputs = [(64, "rt.lane_u64({})") if _wide(type_) else (32, "rt.lane_u32({})")
+              for type_ in sources]
+    has_dst = semantic.dst not in (None, "none")
+    if has_dst and semantic.dst not in LANE_RESULTS:
+        return "a 16-bit result"
+    wide = has_dst and _wide(semantic.dst)
+    if flags.get("scc_in"):
+        inputs.append((0, "{}"))
+    if flags.get("dst_in"):
+        inputs.append((64, "rt.lane_u64({})") if wide else (32, "rt.lane_u32({})"))
+    result = ("rt.lane_bits_u64" if wide else "rt.lane_bits_u32") if has_dst else None
+    return _Form(inputs, result, bool(flags.get("scc_out")))
+
+
+def probe(semantic):
+    """None when ``semantic``'s scalar form gives the interpreter's result,
+    carry and SCC bits on every value of the battery, else why not."""
+    form = _form(semantic)
+    if isinstance(form, str):
+        return form
+    columns = _battery([bits for bits, _ in form.inputs])
     try:
-        lanes = _run_scalar_form(semantic, columns, carries, compare, carry_out)
+        got = _run_scalar_form(semantic, form, columns)
     except Exception as error:          # Numba's typing and lowering errors
         first = str(error).strip().splitlines()
         return f"Numba cannot compile its scalar form: {first[0] if first else error}"
-    expected = _run_as_interpreted(semantic, columns, carries, compare, carry_out)
-    for got, want, what in zip(lanes, expected, ("result", "carry")):
-        differs = np.flatnonzero(got != want)
+    expected = _run_as_interpreted(semantic, form, columns)
+    for mine, theirs, what in zip(got, expected, ("result", "carry or SCC")):
+        differs = np.flatnonzero(mine != theirs)
         if differs.size:
             k = differs[0]
             values = ", ".join(hex(int(column[k])) for column in columns)
-            return f"its scalar form's {what} differs at sources ({values})"
+            return f"its scalar form's {what} differs at inputs ({values})"
     return None
 
 
-def _run_scalar_form(semantic, columns, carries, compare, carry_out):
-    """The scalar form over the battery, one lane at a time, reading its
-    sources through the helpers a block uses."""
+def _run_scalar_form(semantic, form, columns):
+    """The scalar form over the battery, one value at a time, read and
+    written through the helpers a block uses, truth tested as a block tests it."""
     from . import kernels as rt
     from .jitcopy import compiled_copy
-    args = [f"{LANE_VIEWS[type_]}(s{k}[i])" for k, type_ in enumerate(semantic.srcs)]
-    if carries is not None:
-        args.append("c[i]")
-    lines = ["def run(s0, s1, s2, c, out, carry):",
+    names = [f"x{k}" for k in range(len(columns))]
+    args = [read.format(f"{name}[i]") for name, (_, read) in zip(names, form.inputs)]
+    lines = [f"def run({', '.join(names + ['out', 'flag'])}):",
              "    for i in range(out.shape[0]):",
              f"        r = f({', '.join(args)})"]
-    if carry_out:           # (truth tested as a block tests it)
-        lines += ["        r, k = r", "        if k:", "            carry[i] = True"]
-    lines += ["        if r:", "            out[i] = True"] if compare else \
-        [f"        out[i] = {LANE_RESULTS[semantic.dst]}(r)"]
+    if form.flag:
+        lines += ["        r, k = r", "        if k:", "            flag[i] = True"]
+    if form.compare:
+        lines += ["        if r:", "            out[i] = True"]
+    elif form.result is not None:
+        lines.append(f"        out[i] = {form.result}(r)")
     namespace = {"f": compiled_copy(semantic.fn, semantic.op, lanes=True), "rt": rt, "np": np}
     exec("\n".join(lines), namespace)
     run = njit(error_model="numpy")(namespace["run"])
     count = len(columns[0])
-    out = np.zeros(count, np.bool_ if compare else
-                   (np.uint64 if _wide(semantic.dst) else np.uint32))
-    carry = np.zeros(count, np.bool_)
-    padded = columns + [np.zeros(1, np.uint32)] * (3 - len(columns))
-    run(*padded, carries if carries is not None else np.zeros(1, np.bool_), out, carry)
-    return out, carry
+    wide = form.result is not None and "64" in form.result
+    out = np.zeros(count, np.bool_ if form.compare or form.result is None else
+                   np.uint64 if wide else np.uint32)
+    flag = np.zeros(count, np.bool_)
+    run(*columns, out, flag)
+    return out, flag
 
 
-def _run_as_interpreted(semantic, columns, carries, compare, carry_out):
+def _run_as_interpreted(semantic, form, columns):
     """The semantic over the battery as the interpreter runs it: NumPy
-    arrays of the typed sources, the result converted by ``ops.to_bits``."""
+    arrays of the typed sources (of raw bits, for SALU), the result turned
+    into bits as the interpreter's writers do."""
     from ..core import operands as ops
+    from ..core.formats import _scalar_bits
     count = len(columns[0])
-    args = [ops.typed(column.reshape(1, -1), type_)
-            for column, type_ in zip(columns, semantic.srcs)]
-    if carries is not None:
-        args.append(carries.reshape(1, -1))
+    vector = semantic.kind in ("valu", "vcmp")
+    args = [column.reshape(1, -1) if vector else column for column in columns]
+    if vector:
+        args[:len(semantic.srcs)] = [ops.typed(arg, type_)
+                                     for arg, type_ in zip(args, semantic.srcs)]
     with np.errstate(all="ignore"):
         value = semantic.fn(*args)
-        carry = np.zeros(count, np.bool_)
-        if carry_out:
-            value, carry = value
-            carry = np.broadcast_to(np.asarray(carry, np.bool_), (1, count)).reshape(-1)
-        if compare:
-            bits = np.broadcast_to(np.asarray(value, np.bool_), (1, count)).reshape(-1)
+        flag = np.zeros(count, np.bool_)
+        if form.flag:
+            value, flag = value
+            flag = _spread(np.asarray(flag, np.bool_), count)
+        if form.compare:
+            bits = _spread(np.asarray(value, np.bool_), count)
+        elif form.result is None:
+            bits = np.zeros(count, np.bool_)
+        elif vector:
+            bits = _spread(ops.to_bits(value, semantic.dst), count)
         else:
-            bits = np.broadcast_to(ops.to_bits(value, semantic.dst), (1, count)).reshape(-1)
-    return bits, carry
+            bits = _spread(_scalar_bits(value, _wide(semantic.dst)), count)
+    return bits, flag
+
+
+def _spread(values, count):
+    """``values`` (a scalar, (count,) or (1, count)) as (count,)."""
+    return np.broadcast_to(values, (1, count)).reshape(-1)

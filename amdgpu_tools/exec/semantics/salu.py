@@ -62,17 +62,24 @@ def _signed_overflow(a, b, result):
     return ((~(a ^ b)) & (a ^ result)) < 0
 
 
+def _wrapped_i32(value):
+    """A sum or difference of two int32 values wrapped to 32 bits (the
+    explicit cast keeps it so where the values are scalars, whose arithmetic
+    Numba widens: compiled blocks' scalar forms)."""
+    return np.asarray(value).astype(np.int32)
+
+
 @salu("s_add_i32", "i32", "i32", "i32", scc_out=True)
 def s_add_i32(a, b):
     a, b = i32(a), i32(b)
-    result = a + b
+    result = _wrapped_i32(a + b)
     return result, _signed_overflow(a, b, result)
 
 
 @salu("s_sub_i32", "i32", "i32", "i32", scc_out=True)
 def s_sub_i32(a, b):
     a, b = i32(a), i32(b)
-    result = a - b
+    result = _wrapped_i32(a - b)
     return result, ((a ^ b) & (a ^ result)) < 0
 
 
@@ -621,7 +628,7 @@ def s_cmovk_i32(old, imm, scc):
 @salu("s_addk_i32", "i32", "i32", "u32", scc_out=True)
 def s_addk_i32(old, imm):
     a, b = i32(old), sext16(imm).view(np.int32)
-    result = a + b
+    result = _wrapped_i32(a + b)
     return result, _signed_overflow(a, b, result)
 
 
