@@ -82,6 +82,13 @@ def test_probe_admits_common_salu_ops(op):
     assert probe(SEMANTICS[op]) is None
 
 
+@pytest.mark.parametrize("op", ["s_and_saveexec_b64", "s_or_saveexec_b64", "s_andn2_wrexec_b64",
+                                "s_cbranch_scc1", "s_cbranch_vccz", "s_cbranch_execz",
+                                "s_cbranch_execnz"])
+def test_probe_admits_saveexec_and_branches(op):
+    assert probe(SEMANTICS[op]) is None
+
+
 def test_probe_refuses_what_numba_cannot_type():
     """v_bfrev_b32 reshapes its source: no scalar form."""
     assert probe(SEMANTICS["v_bfrev_b32"]).startswith("Numba cannot compile its scalar form")
@@ -94,7 +101,7 @@ def test_lane_and_array_forms_give_the_interpreters_registers(compile_mode, monk
     interpreter."""
     reference = _state(ALU_BLOCK, "off", compile_mode, waves=waves)
     some = {"v_add_co_u32", "v_cmp_gt_f32", "v_mac_f32", "v_fma_f32", "s_addc_u32",
-            "s_cselect_b32", "s_lshl_b64"}
+            "s_cselect_b32", "s_lshl_b64", "s_and_saveexec_b64"}
     assert tier.lanewise_ops(some) == some
     lanewise = _state(ALU_BLOCK, "check", compile_mode, waves=waves)
     monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())

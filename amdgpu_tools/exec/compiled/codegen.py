@@ -114,6 +114,14 @@ class _Emitter:
             self.semantics.append((op, lanes))
         return f"f{self.semantics.index((op, lanes))}"
 
+    def scratch(self):
+        """The name of the (6, n, 64) int64 room memory moves work in, made
+        once in the prologue."""
+        if "scratch" not in self._constants:
+            self._constants["scratch"] = "scratch"
+            self.prologue.append("    scratch = np.empty((6, n, 64), np.int64)")
+        return "scratch"
+
     def lanewise(self, semantic):
         """Whether ``semantic`` is applied lane by lane in this block."""
         return semantic.op in self.lane_ops
@@ -425,9 +433,9 @@ def _lane_vcmp(out, call, op, dst, exec_write):
 
 
 def _exec_changed(emit):
-    """EXEC was written: its lanes (``e``) and their count (``active``) again."""
-    emit(f"        e = rt.read_mask(sgpr, {EXEC_LO}, w0, w1)")
-    emit("        active = np.count_nonzero(e)")
+    """EXEC was written: its lanes (``e``, rewritten in place) and their
+    count (``active``) again."""
+    emit(f"        active = rt.read_mask_into(e, sgpr, {EXEC_LO}, w0, w1)")
 
 
 # -------------------------------------------------------------------- SALU
@@ -522,12 +530,25 @@ def _saveexec(out, inst, semantic):
     dst = field(inst, "sdst", "sdata")
     if dst + 1 > 127:
         raise NotCompilable(f"scalar destination {dst}")
-    source = _scalar_source(out, inst, field(inst, "ssrc0"), "b64")
+    lane = out.lanewise(semantic)
+    source = _scalar_source(out, inst, field(inst, "ssrc0"), "b64", lane)
     emit = out.lines.append
+    saved = "old" if semantic.flags["saves_old_exec"] else "new"
+    if lane:
+        emit("        for w in range(n):")
+        emit("            ww = w0 + w")
+        emit(f"            old = rt.lane_sgpr_pair(sgpr, {EXEC_LO}, ww)")
+        emit(f"            new = rt.lane_bits_u64({out.semantic_name(semantic.op, True)}"
+             f"(rt.lane_u64({source}), rt.lane_u64(old)))  # op:{semantic.op}")
+        emit(f"            rt.lane_sstore64(sgpr, {dst}, ww, {saved})")
+        emit(f"            rt.lane_sstore64(sgpr, {EXEC_LO}, ww, new)")
+        emit("            scc[ww] = new != 0")
+        _exec_changed(emit)
+        emit("        lanes += n")
+        return
     emit(f"        old = rt.sgpr_pair_row(sgpr, {EXEC_LO}, w0, w1)")
     emit(f"        new = np.atleast_1d(np.asarray({out.semantic_name(semantic.op)}({source}, old)))"
          f"  # op:{semantic.op}")
-    saved = "old" if semantic.flags["saves_old_exec"] else "new"
     emit(f"        rt.sstore64(sgpr, {dst}, w0, w1, {saved})")
     emit(f"        rt.sstore64(sgpr, {EXEC_LO}, w0, w1, new)")
     emit("        rt.write_scc(scc, w0, w1, new)")
@@ -539,6 +560,10 @@ def _saveexec(out, inst, semantic):
 _BRANCH_VALUES = {"scc": "scc[w0:w1].copy()",
                   "vcc": f"sgpr[{VCC_LO}, w0:w1] | sgpr[{VCC_LO + 1}, w0:w1]",
                   "exec": f"sgpr[{EXEC_LO}, w0:w1] | sgpr[{EXEC_HI}, w0:w1]"}
+#: The same for wave ``ww`` alone (the predicate's scalar form).
+_LANE_BRANCH_VALUES = {"scc": "scc[ww]",
+                       "vcc": f"rt.lane_u32(sgpr[{VCC_LO}, ww] | sgpr[{VCC_LO + 1}, ww])",
+                       "exec": f"rt.lane_u32(sgpr[{EXEC_LO}, ww] | sgpr[{EXEC_HI}, ww])"}
 
 
 def _branch(out, inst, semantic, index):
@@ -557,13 +582,22 @@ def _branch(out, inst, semantic, index):
         emit("        lanes += n")
         emit(f"        {go}")
         return
-    predicate = out.semantic_name(semantic.op)
-    emit(f"        t = np.atleast_1d(np.asarray({predicate}({_BRANCH_VALUES[tests]})))"
-         f"  # op:{semantic.op}")
-    emit("        if t.all():")
+    lane = out.lanewise(semantic)
+    predicate = out.semantic_name(semantic.op, lane)
+    if lane:                            # t: how many waves take it
+        emit("        t = 0")
+        emit("        for w in range(n):")
+        emit("            ww = w0 + w")
+        emit(f"            if {predicate}({_LANE_BRANCH_VALUES[tests]}):  # op:{semantic.op}")
+        emit("                t += 1")
+        emit("        if t == n:")
+    else:
+        emit(f"        t = np.atleast_1d(np.asarray({predicate}({_BRANCH_VALUES[tests]})))"
+             f"  # op:{semantic.op}")
+        emit("        if t.all():")
     emit("            lanes += n")
     emit(f"            {go}")
-    emit("        elif t.any():")
+    emit("        elif t.any():" if not lane else "        elif t:")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        else:")
     emit("            lanes += n")
@@ -593,7 +627,8 @@ def _lds_move(out, inst, semantic, index):
         _vgpr(out, register + dwords - 1, False)          # the last dword it moves
     emit = out.lines.append
     emit(f"        if not rt.lds_move(vgpr, sgpr, lds, wave_group, w0, w1, e, {addr}, "
-         f"{offsets!r}, {registers!r}, {nbytes}, {write}, {out.generation >= 9}):"
+         f"{offsets!r}, {registers!r}, {nbytes}, {write}, {out.generation >= 9}, "
+         f"{out.scratch()}):"
          f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")
@@ -627,7 +662,8 @@ def _global_move(out, inst, semantic, index):
     out.uses_memory = True
     emit = out.lines.append
     emit(f"        if not rt.global_move(vgpr, sgpr, w0, w1, e, {addr}, {saddr}, "
-         f"np.uint64({offset}), {data}, {dwords}, {store}, {family == 'flat'}, memory):"
+         f"np.uint64({offset}), {data}, {dwords}, {store}, {family == 'flat'}, memory, "
+         f"{out.scratch()}):"
          f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")

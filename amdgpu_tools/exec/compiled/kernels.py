@@ -38,6 +38,21 @@ def read_mask(sgpr, code, w0, w1):
 
 
 @njit(cache=True)
+def read_mask_into(lanes, sgpr, code, w0, w1):
+    """``read_mask`` into the (n, 64) bool array ``lanes``; the lanes set."""
+    count = 0
+    for w in range(w0, w1):
+        lo, hi = sgpr[code, w], sgpr[code + 1, w]
+        for lane in range(32):
+            low = (lo >> np.uint32(lane)) & np.uint32(1) != 0
+            high = (hi >> np.uint32(lane)) & np.uint32(1) != 0
+            lanes[w - w0, lane] = low
+            lanes[w - w0, lane + 32] = high
+            count += low + high
+    return count
+
+
+@njit(cache=True)
 def write_mask(sgpr, code, w0, w1, values, lanes):
     """Write ``values & lanes`` (bool, broadcast to (n, 64)) as a lane mask to
     the SGPR pair at ``code``."""
@@ -191,7 +206,7 @@ def sstore64(sgpr, code, w0, w1, values):
 
 @njit(cache=True)
 def lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, addr, offsets, registers, nbytes,
-             write, gen9):
+             write, gen9, scratch):
     """A ds_read/ds_write(2) of whole dwords (``nbytes`` 4 or 8) at ADDR + each
     of ``offsets``, to or from the VGPRs from each of ``registers``; False,
     having moved nothing, unless every active lane's access is aligned to its
@@ -205,7 +220,7 @@ def lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, addr, offsets, register
     if size & 3:
         return False
     n = w1 - w0
-    index = np.zeros((len(offsets), n, 64), np.int64)
+    index = scratch[:len(offsets)]
     for k in range(len(offsets)):
         if offsets[k] & align:
             return False
@@ -247,12 +262,14 @@ def _bytes_at(typingctx, address):
 
 @njit(cache=True)
 def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords, write, flat,
-                memory):
+                memory, scratch):
     """A FLAT or GLOBAL load or store of ``dwords`` whole dwords per lane,
     to VGPRs from ``data_reg`` or from them. The address is the VGPR pair at
     ``addr`` or, with ``saddr`` >= 0, the SGPR pair there plus the VGPR at
     ``addr``; ``offset`` is added (64-bit two's complement). ``memory`` is
-    the device's address space as ``tier.memory_view`` lays it out.
+    the device's address space as ``tier.memory_view`` lays it out;
+    ``scratch`` the (6, n, 64) int64 room the block lends it (made once per
+    call of the block, not per instruction).
 
     False, having moved nothing, unless every active lane's access lies in
     one mapped allocation (writable for a store) and, for FLAT, outside the
@@ -263,8 +280,8 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
     bases, ends, writable, addresses, apertures = memory
     n = w1 - w0
     nbytes = np.uint64(4 * dwords)
-    which = np.zeros((n, 64), np.int64)
-    where = np.zeros((n, 64), np.int64)
+    which = scratch[0]
+    where = scratch[1]
     for w in range(n):
         for lane in range(64):
             if not lanes[w, lane]:
@@ -288,7 +305,7 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
                 return False
             which[w, lane] = k
             where[w, lane] = np.int64(address - bases[k])
-    loaded = np.zeros((0 if write else dwords, n, 64), np.uint32)
+    loaded = scratch[2:2 + dwords]
     for w in range(n):
         for lane in range(64):
             if lanes[w, lane]:

@@ -176,8 +176,18 @@ class _Form:
 
 
 def _form(semantic):
-    """The _Form of a VALU, compare or SALU semantic, or why it has none."""
+    """The _Form of a VALU, compare or SALU semantic, a saveexec's combine
+    or a conditional branch's predicate, or why it has none."""
     flags = semantic.flags
+    if semantic.kind == "builder":
+        if "combine" in flags:          # new EXEC = combine(source, old EXEC)
+            return _Form([(64, "rt.lane_u64({})")] * 2, "rt.lane_bits_u64")
+        tests = flags.get("tests")
+        if tests == "scc":
+            return _Form([(0, "{}")], compare=True)
+        if tests in ("vcc", "exec"):    # an SGPR pair's halves OR'ed
+            return _Form([(32, "rt.lane_u32({})")], compare=True)
+        return "no scalar form"
     sources = tuple(semantic.srcs)
     if any(type_ not in LANE_VIEWS for type_ in sources):
         return "a 16-bit or packed operand"
@@ -243,7 +253,8 @@ def _run_scalar_form(semantic, form, columns):
         lines += ["        if r:", "            out[i] = True"]
     elif form.result is not None:
         lines.append(f"        out[i] = {form.result}(r)")
-    namespace = {"f": compiled_copy(semantic.fn, semantic.op, lanes=True), "rt": rt, "np": np}
+    namespace = {"f": compiled_copy(_subject(semantic), semantic.op, lanes=True), "rt": rt,
+                 "np": np}
     exec("\n".join(lines), namespace)
     run = njit(error_model="numpy")(namespace["run"])
     count = len(columns[0])
@@ -268,7 +279,7 @@ def _run_as_interpreted(semantic, form, columns):
         args[:len(semantic.srcs)] = [ops.typed(arg, type_)
                                      for arg, type_ in zip(args, semantic.srcs)]
     with np.errstate(all="ignore"):
-        value = semantic.fn(*args)
+        value = _subject(semantic)(*args)
         flag = np.zeros(count, np.bool_)
         if form.flag:
             value, flag = value
@@ -280,8 +291,17 @@ def _run_as_interpreted(semantic, form, columns):
         elif vector:
             bits = _spread(ops.to_bits(value, semantic.dst), count)
         else:
-            bits = _spread(_scalar_bits(value, _wide(semantic.dst)), count)
+            bits = _spread(_scalar_bits(value, "64" in form.result), count)
     return bits, flag
+
+
+def _subject(semantic):
+    """The function a scalar form is made of: the semantic's, or a
+    builder's ``combine`` or ``taken`` (what ``jitcopy.semantic`` compiles)."""
+    if semantic.kind == "builder":
+        facts = semantic.flags
+        return facts["combine"] if "combine" in facts else facts["taken"]
+    return semantic.fn
 
 
 def _spread(values, count):

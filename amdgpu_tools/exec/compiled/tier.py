@@ -404,7 +404,9 @@ class BlockTier:
         ops = set()
         for inst in insts:
             semantic = semantic_for(inst, generation)
-            if semantic is not None and semantic.kind in ("valu", "vcmp", "salu"):
+            if semantic is not None and (semantic.kind in ("valu", "vcmp", "salu") or
+                                         "combine" in semantic.flags or
+                                         semantic.flags.get("tests") is not None):
                 ops.add(semantic.op)
         return block_source(insts, block.pcs, generation, block.modes, lanewise_ops(ops))[0]
 
@@ -518,10 +520,11 @@ _LANEWISE = {}
 
 
 def lanewise_ops(ops) -> frozenset:
-    """Those of ``ops`` (VALU, compare and SALU ops) whose scalar forms give the
-    interpreter's bits (``lanewise.probe``): probed once per machine and
-    version of the sources, the verdicts kept in the cache beside the
-    refused ops ("op: yes" or "op: no, why")."""
+    """Those of ``ops`` (VALU, compare and SALU ops, saveexecs, conditional
+    branches) whose scalar forms give the interpreter's bits
+    (``lanewise.probe``): probed once per machine and version of the
+    sources, the verdicts kept in the cache beside the refused ops ("op:
+    yes" or "op: no, why")."""
     path = _lanewise_path()
     verdicts = _LANEWISE.get(path)
     if verdicts is None:
