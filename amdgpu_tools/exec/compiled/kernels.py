@@ -282,6 +282,7 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
     nbytes = np.uint64(4 * dwords)
     which = scratch[0]
     where = scratch[1]
+    k = -1                   # the last lane's allocation: its neighbours' too, mostly
     for w in range(n):
         for lane in range(64):
             if not lanes[w, lane]:
@@ -298,7 +299,8 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
                 high = address >> np.uint64(32)
                 if high == apertures[0] or high == apertures[1]:
                     return False
-            k = np.searchsorted(bases, address, side="right") - 1
+            if k < 0 or address < bases[k] or address >= ends[k]:
+                k = np.searchsorted(bases, address, side="right") - 1
             if k < 0 or ends[k] - bases[k] < nbytes or address > ends[k] - nbytes:
                 return False
             if write and not writable[k]:

@@ -31,7 +31,8 @@ from numba import njit
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.typed_passes import NoPythonSupportedFeatureValidation
 from numba import types as nbtypes
-from numba.extending import overload, overload_method
+from numba.extending import overload, overload_attribute, overload_method
+from numba.np.numpy_support import as_dtype
 
 from .codegen import LANE_RESULTS, LANE_VIEWS
 
@@ -99,6 +100,14 @@ def _choose_where(condition, yes, no):
 @overload_method(nbtypes.Number, "astype")
 def _scalar_astype(value, dtype):
     return lambda value, dtype: dtype(value)
+
+
+@overload_attribute(nbtypes.Number, "dtype")
+def _scalar_dtype(value):
+    """A scalar's ``dtype``, as its NumPy scalar type (what ``astype`` takes
+    in a scalar form: ``x.astype(a.dtype)``)."""
+    kind = as_dtype(value).type
+    return lambda value: kind
 
 
 @overload_method(nbtypes.Boolean, "astype")

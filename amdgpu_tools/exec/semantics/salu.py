@@ -66,7 +66,7 @@ def _wrapped_i32(value):
     """A sum or difference of two int32 values wrapped to 32 bits (the
     explicit cast keeps it so where the values are scalars, whose arithmetic
     Numba widens: compiled blocks' scalar forms)."""
-    return np.asarray(value).astype(np.int32)
+    return np.asarray(value, np.int32)
 
 
 @salu("s_add_i32", "i32", "i32", "i32", scc_out=True)
@@ -217,7 +217,8 @@ _logic("s_xnor_b64", 64, _xnor)
 
 @salu("s_lshl_b32", "b32", "b32", "u32", scc_out=True)
 def s_lshl_b32(a, b):
-    result = np.asarray(a, U32) << (np.asarray(b, U32) & U32(31))
+    # (asarray: a no-op on the uint32 array; it wraps a scalar form's widened shift)
+    result = np.asarray(np.asarray(a, U32) << (np.asarray(b, U32) & U32(31)), U32)
     return result, nonzero(result)
 
 
