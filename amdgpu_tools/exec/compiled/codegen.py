@@ -114,14 +114,6 @@ class _Emitter:
             self.semantics.append((op, lanes))
         return f"f{self.semantics.index((op, lanes))}"
 
-    def scratch(self):
-        """The name of the (6, n, 64) int64 room memory moves work in, made
-        once in the prologue."""
-        if "scratch" not in self._constants:
-            self._constants["scratch"] = "scratch"
-            self.prologue.append("    scratch = np.empty((6, n, 64), np.int64)")
-        return "scratch"
-
     def lanewise(self, semantic):
         """Whether ``semantic`` is applied lane by lane in this block."""
         return semantic.op in self.lane_ops
@@ -627,8 +619,7 @@ def _lds_move(out, inst, semantic, index):
         _vgpr(out, register + dwords - 1, False)          # the last dword it moves
     emit = out.lines.append
     emit(f"        if not rt.lds_move(vgpr, sgpr, lds, wave_group, w0, w1, e, {addr}, "
-         f"{offsets!r}, {registers!r}, {nbytes}, {write}, {out.generation >= 9}, "
-         f"{out.scratch()}):"
+         f"{offsets!r}, {registers!r}, {nbytes}, {write}, {out.generation >= 9}):"
          f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")
@@ -662,8 +653,7 @@ def _global_move(out, inst, semantic, index):
     out.uses_memory = True
     emit = out.lines.append
     emit(f"        if not rt.global_move(vgpr, sgpr, w0, w1, e, {addr}, {saddr}, "
-         f"np.uint64({offset}), {data}, {dwords}, {store}, {family == 'flat'}, memory, "
-         f"{out.scratch()}):"
+         f"np.uint64({offset}), {data}, {dwords}, {store}, {family == 'flat'}, memory):"
          f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")

@@ -206,21 +206,22 @@ def sstore64(sgpr, code, w0, w1, values):
 
 @njit(cache=True)
 def lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, addr, offsets, registers, nbytes,
-             write, gen9, scratch):
+             write, gen9):
     """A ds_read/ds_write(2) of whole dwords (``nbytes`` 4 or 8) at ADDR + each
     of ``offsets``, to or from the VGPRs from each of ``registers``; False,
     having moved nothing, unless every active lane's access is aligned to its
     size and in range (the segment, and M0 before GFX9) without wrapping:
     the interpreter's fast path (semantics/ds.py), whose conditions make the
-    general path's bytes the same. All addresses are read before any VGPR is
-    written; writes go offset by offset, dword by dword, lane order last, as
-    there (the highest lane wins a shared dword)."""
+    general path's bytes the same. Each lane reads its addresses before it
+    writes a VGPR (a lane writes only its own); writes go offset by offset,
+    dword by dword, lane order last, as there (the highest lane wins a
+    shared dword). Addresses are read again for the move, not kept: no
+    array is made."""
     size = lds.shape[1]
     align = nbytes - 1
     if size & 3:
         return False
     n = w1 - w0
-    index = scratch[:len(offsets)]
     for k in range(len(offsets)):
         if offsets[k] & align:
             return False
@@ -228,23 +229,34 @@ def lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, addr, offsets, register
             limit = size
             if not gen9:
                 limit = min(size, np.int64(sgpr[124, w0 + w]))
-            base = wave_group[w0 + w] * (size >> 2)
             for lane in range(64):
                 if lanes[w, lane]:
                     start = np.int64(vgpr[addr, w0 + w, lane]) + offsets[k]
                     if start + nbytes > limit or start & align:
                         return False
-                    index[k, w, lane] = base + (start >> 2)
     words = lds.reshape(-1).view(np.uint32)
-    for k in range(len(offsets)):
-        for d in range(nbytes // 4):
-            for w in range(n):
-                for lane in range(64):
-                    if lanes[w, lane]:
-                        if write:
-                            words[index[k, w, lane] + d] = vgpr[registers[k] + d, w0 + w, lane]
-                        else:
-                            vgpr[registers[k] + d, w0 + w, lane] = words[index[k, w, lane] + d]
+    dwords = nbytes // 4
+    if write:
+        for k in range(len(offsets)):
+            for d in range(dwords):
+                for w in range(n):
+                    base = wave_group[w0 + w] * (size >> 2)
+                    for lane in range(64):
+                        if lanes[w, lane]:
+                            at = base + ((np.int64(vgpr[addr, w0 + w, lane]) + offsets[k]) >> 2)
+                            words[at + d] = vgpr[registers[k] + d, w0 + w, lane]
+        return True
+    for w in range(n):
+        base = wave_group[w0 + w] * (size >> 2)
+        for lane in range(64):
+            if lanes[w, lane]:
+                first = np.int64(vgpr[addr, w0 + w, lane])
+                at0 = base + ((first + offsets[0]) >> 2)
+                at1 = base + ((first + offsets[-1]) >> 2)
+                for k in range(len(offsets)):
+                    at = at0 if k == 0 else at1
+                    for d in range(dwords):
+                        vgpr[registers[k] + d, w0 + w, lane] = words[at + d]
     return True
 
 
@@ -261,74 +273,79 @@ def _bytes_at(typingctx, address):
 
 
 @njit(cache=True)
+def _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane):
+    """A FLAT/GLOBAL lane's address: the VGPR pair at ``addr``, or with
+    ``saddr`` >= 0 the SGPR pair there plus the VGPR at ``addr``; plus
+    ``offset`` (64-bit two's complement)."""
+    if saddr >= 0:
+        address = (np.uint64(sgpr[saddr, w]) | (np.uint64(sgpr[saddr + 1, w]) << np.uint64(32))) \
+            + np.uint64(vgpr[addr, w, lane])
+    else:
+        address = np.uint64(vgpr[addr, w, lane]) | \
+            (np.uint64(vgpr[addr + 1, w, lane]) << np.uint64(32))
+    return address + offset
+
+
+@njit(cache=True)
+def _allocation(bases, ends, address, guess):
+    """The allocation holding ``address`` (-1: none starts at or below it);
+    ``guess`` (the last lane's) is tried first: a wave's lanes mostly share one."""
+    if guess >= 0 and bases[guess] <= address < ends[guess]:
+        return guess
+    return np.searchsorted(bases, address, side="right") - 1
+
+
+@njit(cache=True)
 def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords, write, flat,
-                memory, scratch):
+                memory):
     """A FLAT or GLOBAL load or store of ``dwords`` whole dwords per lane,
-    to VGPRs from ``data_reg`` or from them. The address is the VGPR pair at
-    ``addr`` or, with ``saddr`` >= 0, the SGPR pair there plus the VGPR at
-    ``addr``; ``offset`` is added (64-bit two's complement). ``memory`` is
-    the device's address space as ``tier.memory_view`` lays it out;
-    ``scratch`` the (6, n, 64) int64 room the block lends it (made once per
-    call of the block, not per instruction).
+    to VGPRs from ``data_reg`` or from them, at each lane's address
+    (``_lane_address``). ``memory`` is the device's address space as
+    ``tier.memory_view`` lays it out.
 
     False, having moved nothing, unless every active lane's access lies in
     one mapped allocation (writable for a store) and, for FLAT, outside the
     LDS and private apertures: the interpreter then takes the instruction
-    and its faults. All addresses are read before any register or byte is
-    written; lanes move in wave and lane order, as the interpreter's gather
-    and scatter do (the highest lane wins a shared byte)."""
+    and its faults. Every address is checked before any register or byte is
+    written, and read again for the move (a lane reads its own before it
+    writes its VGPRs; no array is made); lanes move in wave and lane order,
+    as the interpreter's gather and scatter do (the highest lane wins a
+    shared byte)."""
     bases, ends, writable, addresses, apertures = memory
-    n = w1 - w0
     nbytes = np.uint64(4 * dwords)
-    which = scratch[0]
-    where = scratch[1]
-    k = -1                   # the last lane's allocation: its neighbours' too, mostly
-    for w in range(n):
+    k = -1
+    for w in range(w0, w1):
         for lane in range(64):
-            if not lanes[w, lane]:
+            if not lanes[w - w0, lane]:
                 continue
-            if saddr >= 0:
-                address = (np.uint64(sgpr[saddr, w0 + w]) |
-                           (np.uint64(sgpr[saddr + 1, w0 + w]) << np.uint64(32))) + \
-                    np.uint64(vgpr[addr, w0 + w, lane])
-            else:
-                address = np.uint64(vgpr[addr, w0 + w, lane]) | \
-                    (np.uint64(vgpr[addr + 1, w0 + w, lane]) << np.uint64(32))
-            address += offset
+            address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
             if flat:
                 high = address >> np.uint64(32)
                 if high == apertures[0] or high == apertures[1]:
                     return False
-            if k < 0 or address < bases[k] or address >= ends[k]:
-                k = np.searchsorted(bases, address, side="right") - 1
+            k = _allocation(bases, ends, address, k)
             if k < 0 or ends[k] - bases[k] < nbytes or address > ends[k] - nbytes:
                 return False
             if write and not writable[k]:
                 return False
-            which[w, lane] = k
-            where[w, lane] = np.int64(address - bases[k])
-    loaded = scratch[2:2 + dwords]
-    for w in range(n):
+    for w in range(w0, w1):
         for lane in range(64):
-            if lanes[w, lane]:
-                buffer = _bytes_at(addresses[which[w, lane]])
-                at = where[w, lane]
-                for d in range(dwords):
-                    if write:
-                        value = vgpr[data_reg + d, w0 + w, lane]
-                        for b in range(4):
-                            buffer[at + 4 * d + b] = np.uint8((value >> np.uint32(8 * b)) & 0xFF)
-                    else:
-                        value = np.uint32(0)
-                        for b in range(4):
-                            value |= np.uint32(buffer[at + 4 * d + b]) << np.uint32(8 * b)
-                        loaded[d, w, lane] = value
-    if not write:
-        for d in range(dwords):
-            for w in range(n):
-                for lane in range(64):
-                    if lanes[w, lane]:
-                        vgpr[data_reg + d, w0 + w, lane] = loaded[d, w, lane]
+            if not lanes[w - w0, lane]:
+                continue
+            address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
+            k = _allocation(bases, ends, address, k)
+            buffer = _bytes_at(addresses[k])
+            at = np.int64(address - bases[k])
+            for d in range(dwords):
+                if write:
+                    value = vgpr[data_reg + d, w, lane]
+                    for b in range(4):
+                        buffer[at + 4 * d + b] = np.uint8((value >> np.uint32(8 * b)) & 0xFF)
+                else:
+                    value = np.uint32(0)
+                    for b in range(4):
+                        value |= np.uint32(buffer[at + 4 * d + b]) << np.uint32(8 * b)
+                    vgpr[data_reg + d, w, lane] = value
     return True
 
 
