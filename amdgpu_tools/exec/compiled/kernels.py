@@ -272,6 +272,16 @@ def _bytes_at(typingctx, address):
     return signature, codegen
 
 
+@intrinsic
+def _dwords_at(typingctx, address):
+    """``_bytes_at`` as a dword pointer, for a 4-aligned ``address``."""
+    signature = types.CPointer(types.uint32)(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.uint32)))
+    return signature, codegen
+
+
 @njit(cache=True)
 def _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane):
     """A FLAT/GLOBAL lane's address: the VGPR pair at ``addr``, or with
@@ -284,15 +294,6 @@ def _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane):
         address = np.uint64(vgpr[addr, w, lane]) | \
             (np.uint64(vgpr[addr + 1, w, lane]) << np.uint64(32))
     return address + offset
-
-
-@njit(cache=True)
-def _allocation(bases, ends, address, guess):
-    """The allocation holding ``address`` (-1: none starts at or below it);
-    ``guess`` (the last lane's) is tried first: a wave's lanes mostly share one."""
-    if guess >= 0 and bases[guess] <= address < ends[guess]:
-        return guess
-    return np.searchsorted(bases, address, side="right") - 1
 
 
 @njit(cache=True)
@@ -313,7 +314,7 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
     shared byte)."""
     bases, ends, writable, addresses, apertures = memory
     nbytes = np.uint64(4 * dwords)
-    k = -1
+    k = -1                   # the last lane's allocation: mostly this lane's too
     for w in range(w0, w1):
         for lane in range(64):
             if not lanes[w - w0, lane]:
@@ -323,7 +324,10 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
                 high = address >> np.uint64(32)
                 if high == apertures[0] or high == apertures[1]:
                     return False
-            k = _allocation(bases, ends, address, k)
+            if k < 0 or address < bases[k] or address >= ends[k]:
+                # (not the last lane's allocation; inline: as a function call
+                # this test cost more than the search)
+                k = np.searchsorted(bases, address, side="right") - 1
             if k < 0 or ends[k] - bases[k] < nbytes or address > ends[k] - nbytes:
                 return False
             if write and not writable[k]:
@@ -333,9 +337,18 @@ def global_move(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords
             if not lanes[w - w0, lane]:
                 continue
             address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
-            k = _allocation(bases, ends, address, k)
-            buffer = _bytes_at(addresses[k])
+            if address < bases[k] or address >= ends[k]:
+                k = np.searchsorted(bases, address, side="right") - 1
             at = np.int64(address - bases[k])
+            if (addresses[k] + np.uint64(at)) & np.uint64(3) == 0:
+                words = _dwords_at(addresses[k] + np.uint64(at))
+                for d in range(dwords):
+                    if write:
+                        words[d] = vgpr[data_reg + d, w, lane]
+                    else:
+                        vgpr[data_reg + d, w, lane] = words[d]
+                continue
+            buffer = _bytes_at(addresses[k])
             for d in range(dwords):
                 if write:
                     value = vgpr[data_reg + d, w, lane]
