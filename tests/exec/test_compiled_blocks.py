@@ -505,3 +505,28 @@ def test_unknown_mode_is_refused(monkeypatch):
         tier.resolve_mode()
     assert tier.resolve_mode("off") == "off"
     assert os.environ["AMDGPU_TOOLS_COMPILE"] == "sometimes"
+
+
+def test_blocks_formed_once_for_the_same_code(compile_mode, monkeypatch):
+    """Every launch makes a new Program; its blocks are taken from the earlier
+    launch when the code bytes are the same, and formed anew when they differ."""
+    formed = []
+    original = tier.BlockTier._form
+
+    def counting(self, pc, state):
+        block = original(self, pc, state)
+        if block is not None:          # (where none starts, there is nothing to keep)
+            formed.append(pc)
+        return block
+    monkeypatch.setattr(tier.BlockTier, "_form", counting)
+    monkeypatch.setattr(tier, "_FORMED", {})
+    changed = LOOP.replace("v_xor_b32_e32 v3, v3, v2", "v_or_b32_e32 v3, v3, v2")
+    counts, states = [], []
+    for source in (LOOP, LOOP, changed):
+        before = len(formed)
+        states.append(_state(source, "eager", compile_mode, waves=1, seed=6))
+        counts.append(len(formed) - before)
+    assert counts[0] > 0 and counts[1] == 0 and counts[2] > 0
+    _same_registers(states[0], states[1])
+    reference = _state(changed, "off", compile_mode, waves=1, seed=6)
+    _same_registers(reference, states[2])
