@@ -143,8 +143,10 @@ def _generator_answer(inst, generation, modes):
     return op, reason
 
 
-#: Blocks formed by earlier dispatches: (binding key, MODE bits, VGPRs, refused
-#: ops, PC) -> (the block's code bytes, its records, its code key). Every launch
+#: Blocks formed by earlier dispatches: (binding key, MODE bits, VGPRs, PC) ->
+#: (the block's code bytes, its records, its code key, the refused ops it was
+#: formed under; the refused ops are read only where a block starts, as
+#: forming reads them only at a compilable instruction). Every launch
 #: makes a new Program; forming its blocks again (fetching and binding every
 #: instruction, asking the code generator about each) cost MGPUSim's nw ~3 ms a
 #: launch, a third of its time once its blocks ran natively.
@@ -260,10 +262,10 @@ class BlockTier:
         """The Slot at a PC ``slots`` does not know yet: the block that starts
         there is formed, or taken from an earlier dispatch that formed it from
         the same bytes (None where its first instruction cannot be compiled)."""
-        key = (self.program.binding_key, state.float_mode_bits, state.vgpr.shape[0],
-               self.refused, pc)
+        key = (self.program.binding_key, state.float_mode_bits, state.vgpr.shape[0], pc)
         formed = _FORMED.get(key)
-        if formed is not None and self.program.code(pc, formed[1][-1].next_pc) == formed[0]:
+        if formed is not None and formed[3] == self.refused and \
+                self.program.code(pc, formed[1][-1].next_pc) == formed[0]:
             block = Block(formed[1], formed[2])
         else:
             block = self._form(pc, state)
@@ -274,7 +276,7 @@ class BlockTier:
                 _FORMED.clear()
             code = self.program.code(pc, block.pcs[-1])
             if code is not None:
-                _FORMED[key] = (code, block.records, block.code_key)
+                _FORMED[key] = (code, block.records, block.code_key, self.refused)
         for index, record in enumerate(block.records):
             self.slots.setdefault(record.pc, Slot(block, index))
         return self.slots[pc]
