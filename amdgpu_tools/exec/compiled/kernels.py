@@ -451,57 +451,37 @@ def lane_set(lo, hi, lane):
     return np.uint32(lo), np.uint32(hi | (np.uint32(1) << np.uint32(lane - 32)))
 
 
-def _lane_result_bits(value_dtype, bits_dtype):
-    """One lane's result -> its raw bits, as ``ops.to_bits`` converts an
-    array (``astype`` to the result type, then a bit cast)."""
-    value_type, bits_type = np.dtype(value_dtype).type, np.dtype(bits_dtype).type
+def _cast_and_view(cast_dtype, view_dtype):
+    """A scalar cast to ``cast_dtype`` (a 0-d array's value first), then bit
+    cast to ``view_dtype``: one lane's raw bits -> the value a semantic sees
+    (uint -> its type), and its result -> raw bits, as ``ops.to_bits``
+    converts an array (``astype`` to the result type, then a view)."""
+    cast_type, view_type = np.dtype(cast_dtype).type, np.dtype(view_dtype).type
 
-    def convert(result):
+    def convert(value):
         raise NotImplementedError("only compiled blocks call this")
 
     @overload(convert)
-    def choose(result):
-        if isinstance(result, types.Array):
-            return lambda result: value_type(result[()]).view(bits_type)
-        return lambda result: value_type(result).view(bits_type)
+    def choose(value):
+        if isinstance(value, types.Array):
+            return lambda value: cast_type(value[()]).view(view_type)
+        if cast_type is view_type:
+            return lambda value: cast_type(value)
+        return lambda value: cast_type(value).view(view_type)
     return convert
 
 
-# one lane's raw bits -> the value a semantic sees, per source type (a bit cast)
-@njit(cache=True)
-def lane_u32(bits):
-    return np.uint32(bits)
-
-
-@njit(cache=True)
-def lane_i32(bits):
-    return np.uint32(bits).view(np.int32)
-
-
-@njit(cache=True)
-def lane_f32(bits):
-    return np.uint32(bits).view(np.float32)
-
-
-@njit(cache=True)
-def lane_u64(bits):
-    return np.uint64(bits)
-
-
-@njit(cache=True)
-def lane_i64(bits):
-    return np.uint64(bits).view(np.int64)
-
-
-@njit(cache=True)
-def lane_f64(bits):
-    return np.uint64(bits).view(np.float64)
-
-
+#: source type (codegen's names) -> one lane's bits viewed as that type
+lane_u32 = _cast_and_view(np.uint32, np.uint32)
+lane_i32 = _cast_and_view(np.uint32, np.int32)
+lane_f32 = _cast_and_view(np.uint32, np.float32)
+lane_u64 = _cast_and_view(np.uint64, np.uint64)
+lane_i64 = _cast_and_view(np.uint64, np.int64)
+lane_f64 = _cast_and_view(np.uint64, np.float64)
 #: result type -> one lane's bits converter
-lane_bits_u32 = _lane_result_bits(np.uint32, np.uint32)
-lane_bits_i32 = _lane_result_bits(np.int32, np.uint32)
-lane_bits_f32 = _lane_result_bits(np.float32, np.uint32)
-lane_bits_u64 = _lane_result_bits(np.uint64, np.uint64)
-lane_bits_i64 = _lane_result_bits(np.int64, np.uint64)
-lane_bits_f64 = _lane_result_bits(np.float64, np.uint64)
+lane_bits_u32 = _cast_and_view(np.uint32, np.uint32)
+lane_bits_i32 = _cast_and_view(np.int32, np.uint32)
+lane_bits_f32 = _cast_and_view(np.float32, np.uint32)
+lane_bits_u64 = _cast_and_view(np.uint64, np.uint64)
+lane_bits_i64 = _cast_and_view(np.int64, np.uint64)
+lane_bits_f64 = _cast_and_view(np.float64, np.uint64)
