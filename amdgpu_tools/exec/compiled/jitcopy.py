@@ -30,14 +30,14 @@ def compiled_copy(fn, label, lanes=False):
     loaded in another would call the wrong one.
 
     ``lanes``: the scalar form, called on one lane's values, whose ``np`` is
-    ``lanewise.lane_numpy()`` (lanewise.py says when blocks may use it)."""
+    ``scalar_numpy.lane_numpy()`` (lanewise.py says when blocks may use it)."""
     copy = _COPIES.get((fn, lanes))
     if copy is not None:
         return copy
     namespace = dict(fn.__globals__)
     options = {}
     if lanes:
-        from .lanewise import LanePipeline, lane_numpy
+        from .scalar_numpy import LanePipeline, lane_numpy
         namespace["np"] = lane_numpy()
         options["pipeline_class"] = LanePipeline
     for name in _global_names(fn.__code__):

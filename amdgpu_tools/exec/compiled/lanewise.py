@@ -12,11 +12,12 @@ Python float constant turns a float32 scalar expression into float64 where
 the array stays float32.
 
 So an op is applied lane by lane only once its scalar form is shown to give
-the interpreter's bits: ``lanewise(op)`` compiles the scalar form in a probe
-that reads its sources as a block would, runs it over a battery of values
-(zeros, ones, sign and carry boundaries, shift counts, infinities, NaNs,
-denormals, random bits) and compares every result and carry bit with the
-semantic run as the interpreter runs it. The verdict is kept in the block
+the interpreter's bits: ``probe`` compiles the scalar form (as
+scalar_numpy.py sets it up) in a function that reads its sources as a block
+would, runs it over a battery of values (zeros, ones, sign and carry
+boundaries, shift counts, infinities, NaNs, denormals, random bits) and
+compares every result, carry and SCC bit with the semantic run as the
+interpreter runs it. The verdict is kept in the block
 cache (like refused ops), so each op is probed once per machine and
 version of the sources. Anything else, or an op whose scalar form Numba
 cannot type, stays on the array path.
@@ -24,103 +25,11 @@ cannot type, stays on the array path.
 
 from __future__ import annotations
 
-import types
-
 import numpy as np
 from numba import njit
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
-from numba.core.typed_passes import NoPythonSupportedFeatureValidation
-from numba import types as nbtypes
-from numba.extending import overload, overload_attribute, overload_method
-from numba.np.numpy_support import as_dtype
 
 from .codegen import LANE_RESULTS, LANE_VIEWS
-
-_LANE_NUMPY = None
-
-
-class LanePipeline(CompilerBase):
-    """Numba's nopython pipeline less its check that ``.view`` is called on an
-    array or on an ``np.<dtype>(...)`` value. A semantic's helpers view what
-    ``asarray`` gave them: an array in the interpreter, a NumPy scalar of
-    that dtype in the scalar form, where Numba's scalar ``view`` is the same
-    bit cast. (The check's other concerns are the array form's too, which
-    passed it.)"""
-
-    def define_pipelines(self):
-        manager = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        manager.passes = [entry for entry in manager.passes
-                          if entry[0] is not NoPythonSupportedFeatureValidation]
-        return [manager]
-
-
-def lane_numpy():
-    """A stand-in for the ``numpy`` module in a semantic's scalar form: every
-    name is NumPy's, but ``asarray`` of a scalar is the scalar (cast to the
-    dtype asked for) and ``where`` of scalars selects one, as they do lane by
-    lane on arrays; NumPy's own return 0-d arrays, an allocation per lane."""
-    global _LANE_NUMPY
-    if _LANE_NUMPY is None:
-        module = types.ModuleType("amdgpu_tools_lane_numpy")
-        module.__dict__.update({name: getattr(np, name) for name in dir(np)
-                                if not name.startswith("__")})
-        module.asarray = _lane_asarray
-        module.where = _lane_where
-        _LANE_NUMPY = module
-    return _LANE_NUMPY
-
-
-def _lane_asarray(value, dtype=None):
-    raise NotImplementedError("only compiled code calls it")
-
-
-@overload(_lane_asarray)
-def _choose_asarray(value, dtype=None):
-    if isinstance(value, nbtypes.Array):
-        if dtype is None or isinstance(dtype, (nbtypes.NoneType, nbtypes.Omitted)):
-            return lambda value, dtype=None: value
-        return lambda value, dtype=None: value.astype(dtype)
-    if dtype is None or isinstance(dtype, (nbtypes.NoneType, nbtypes.Omitted)):
-        return lambda value, dtype=None: value
-    return lambda value, dtype=None: dtype(value)
-
-
-def _lane_where(condition, yes, no):
-    raise NotImplementedError("only compiled code calls it")
-
-
-@overload(_lane_where)
-def _choose_where(condition, yes, no):
-    if isinstance(condition, nbtypes.Array) or isinstance(yes, nbtypes.Array) or \
-            isinstance(no, nbtypes.Array):
-        return lambda condition, yes, no: np.where(condition, yes, no)
-    return lambda condition, yes, no: yes if condition else no
-
-
-@overload_method(nbtypes.Number, "astype")
-def _scalar_astype(value, dtype):
-    return lambda value, dtype: dtype(value)
-
-
-@overload_attribute(nbtypes.Number, "dtype")
-def _scalar_dtype(value):
-    """A scalar's ``dtype``, as its NumPy scalar type (what ``astype`` takes
-    in a scalar form: ``x.astype(a.dtype)``)."""
-    kind = as_dtype(value).type
-    return lambda value: kind
-
-
-@overload_method(nbtypes.Boolean, "astype")
-def _bool_astype(value, dtype):
-    return lambda value, dtype: dtype(value)
-
-
-@overload(np.clip)
-def _scalar_clip(value, low, high):
-    if isinstance(value, nbtypes.Number) and isinstance(low, nbtypes.Number) and \
-            isinstance(high, nbtypes.Number):
-        return lambda value, low, high: min(max(value, low), high)
-
+from .jitcopy import compiled_copy
 
 # ------------------------------------------------------------- the probe
 #: The values every source takes (raw bits), besides random ones: zero and
@@ -250,7 +159,6 @@ def _run_scalar_form(semantic, form, columns):
     """The scalar form over the battery, one value at a time, read and
     written through the helpers a block uses, truth tested as a block tests it."""
     from . import kernels as rt
-    from .jitcopy import compiled_copy
     names = [f"x{k}" for k in range(len(columns))]
     args = [read.format(f"{name}[i]") for name, (_, read) in zip(names, form.inputs)]
     lines = [f"def run({', '.join(names + ['out', 'flag'])}):",

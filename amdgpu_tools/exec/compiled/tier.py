@@ -172,7 +172,7 @@ def _code_key(records):
 _SHAPING_SOURCES = ("semantics/*.py", "core/formats.py", "core/operands.py",
                     "core/registry.py", "core/program.py", "core/state.py",
                     "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py",
-                    "compiled/lanewise.py")
+                    "compiled/lanewise.py", "compiled/scalar_numpy.py")
 
 
 def fingerprint() -> str:
