@@ -95,6 +95,8 @@ class _Emitter:
         self.generation = generation
         #: ops applied lane by lane (their scalar forms: lanewise.py)
         self.lane_ops = lane_ops
+        #: ops that could be, were their scalar forms admitted
+        self.lane_candidates = set()
         self.semantics = []         # ops whose compiled copies the block calls
         self.prologue = []
         self.lines = []
@@ -115,7 +117,9 @@ class _Emitter:
         return f"f{self.semantics.index((op, lanes))}"
 
     def lanewise(self, semantic):
-        """Whether ``semantic`` is applied lane by lane in this block."""
+        """Whether ``semantic`` is applied lane by lane in this block (its op
+        is a candidate either way)."""
+        self.lane_candidates.add(semantic.op)
         return semantic.op in self.lane_ops
 
     def constant(self, value, dtype, shape):
@@ -150,13 +154,13 @@ _TEMPORARY = re.compile(r"\b(r|carry|bits|s|t|old|new)\b")
 
 
 def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
-    """(source, uses memory): the module text of the block of ``insts`` (at
-    ``pcs``, then the PC after the last) and whether it moves global memory,
-    when its ``memory`` argument must be the address space
-    (``tier.memory_view``; None otherwise). Every instruction must be
-    compilable: ``why_not`` is None. The VALU, compare and SALU ops in
-    ``lane_ops`` are applied lane by lane (``lanewise.probe`` found their
-    scalar forms exact), the others to whole arrays of lanes."""
+    """(source, uses memory, lane candidates): the module text of the block
+    of ``insts`` (at ``pcs``, then the PC after the last); whether it moves
+    global memory, when its ``memory`` argument must be the address space
+    (``tier.memory_view``; None otherwise); the ops it could apply lane by
+    lane. Every instruction must be compilable: ``why_not`` is None. The
+    candidates in ``lane_ops`` are applied lane by lane (``lanewise.probe``
+    found their scalar forms exact), the others to whole arrays of lanes."""
     out = _Emitter(modes, generation, lane_ops)
     out.pcs = list(pcs)
     for index, inst in enumerate(insts):
@@ -190,7 +194,7 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
         "        if base + PCS[i] >= limit:",
         "            break",
         "    return steps, lanes, base + PCS[i]", ""]
-    return "\n".join(header + body), out.uses_memory
+    return "\n".join(header + body), out.uses_memory, frozenset(out.lane_candidates)
 
 
 def emit_instruction(out, inst, index):
@@ -354,13 +358,7 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush):
     is made (a lane reads only its own lanes), the carry-out mask after the
     wave's lanes, so that a carry-in from the same SGPRs reads the old one."""
     emit = out.lines.append
-    emit("        for w in range(n):")
-    emit("            ww = w0 + w")
-    if carry_to is not None:
-        emit("            lo = np.uint32(0)")
-        emit("            hi = np.uint32(0)")
-    emit("            for l in range(64):")
-    emit("                if e[w, l]:")
+    _open_lanes(emit, carry_to is not None)
     emit(f"                    r = {call}")
     if carry_to is not None:
         emit("                    r, carry = r")
@@ -374,9 +372,26 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush):
     else:
         emit(f"                    vgpr[{dst}, ww, l] = bits")
     if carry_to is not None:
-        emit(f"            sgpr[{carry_to}, ww] = lo")
-        emit(f"            sgpr[{carry_to + 1}, ww] = hi")
+        _store_mask(emit, carry_to)
     emit("        lanes += active")
+
+
+def _open_lanes(emit, mask):
+    """The loops over the active lanes of waves ``ww``, their body indented
+    20 spaces; with ``mask``, a lane mask (lo, hi) started per wave."""
+    emit("        for w in range(n):")
+    emit("            ww = w0 + w")
+    if mask:
+        emit("            lo = np.uint32(0)")
+        emit("            hi = np.uint32(0)")
+    emit("            for l in range(64):")
+    emit("                if e[w, l]:")
+
+
+def _store_mask(emit, code):
+    """The wave's lane mask (lo, hi) into the SGPR pair at ``code``."""
+    emit(f"            sgpr[{code}, ww] = lo")
+    emit(f"            sgpr[{code + 1}, ww] = hi")
 
 
 def _vcmp(out, inst, semantic):
@@ -408,17 +423,11 @@ def _lane_vcmp(out, call, op, dst, exec_write):
     """A compare lane by lane, its mask written after each wave's lanes (to
     EXEC too for v_cmpx)."""
     emit = out.lines.append
-    emit("        for w in range(n):")
-    emit("            ww = w0 + w")
-    emit("            lo = np.uint32(0)")
-    emit("            hi = np.uint32(0)")
-    emit("            for l in range(64):")
-    emit("                if e[w, l]:")
+    _open_lanes(emit, True)
     emit(f"                    if {call}:  # op:{op}")
     emit("                        lo, hi = rt.lane_set(lo, hi, l)")
     for code in ((EXEC_LO, dst) if exec_write and dst != EXEC_LO else (dst,)):
-        emit(f"            sgpr[{code}, ww] = lo")
-        emit(f"            sgpr[{code + 1}, ww] = hi")
+        _store_mask(emit, code)
     emit("        lanes += active")
     if exec_write:
         _exec_changed(emit)

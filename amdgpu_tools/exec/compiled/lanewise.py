@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..core import operands as ops
 from .codegen import LANE_RESULTS, LANE_VIEWS
 from .jitcopy import compiled_copy
 
@@ -79,7 +80,7 @@ def _battery(widths):
 
 
 def _wide(type_):
-    return type_ in ("u64", "b64", "i64", "f64")
+    return ops.bits_of(type_) == 64
 
 
 class _Form:
@@ -187,7 +188,6 @@ def _run_as_interpreted(semantic, form, columns):
     """The semantic over the battery as the interpreter runs it: NumPy
     arrays of the typed sources (of raw bits, for SALU), the result turned
     into bits as the interpreter's writers do."""
-    from ..core import operands as ops
     from ..core.formats import _scalar_bits
     count = len(columns[0])
     vector = semantic.kind in ("valu", "vcmp")

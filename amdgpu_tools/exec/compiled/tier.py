@@ -198,7 +198,7 @@ class Block:
     """A run of compilable instructions and, once compiled, its native code."""
 
     __slots__ = ("pcs", "records", "code_key", "steps", "fn", "failed", "modes_key", "modes",
-                 "source", "path", "wait", "cached", "submitted", "uses_memory")
+                 "lane_candidates", "path", "wait", "cached", "submitted", "uses_memory")
 
     def __init__(self, records, code_key=None):
         self.records = records
@@ -210,10 +210,10 @@ class Block:
         self.fn = None
         self.failed = None
         self.modes_key = None
-        #: the Modes its source is generated for; the source that names its
-        #: cache file (every op on whole arrays: see BlockTier._write)
+        #: the Modes its source is generated for; the ops it could apply
+        #: lane by lane (see BlockTier._write)
         self.modes = None
-        self.source = None
+        self.lane_candidates = frozenset()
         self.path = None
         #: interpreted steps before it is compiled or loaded
         self.wait = 0
@@ -348,19 +348,19 @@ class BlockTier:
         made = _SOURCES.get(key)
         if made is None:
             try:
-                source, uses_memory = block_source([r.inst for r in block.records],
-                                                   block.pcs, self.program.generation,
-                                                   block.modes)
+                source, uses_memory, candidates = block_source(
+                    [r.inst for r in block.records], block.pcs, self.program.generation,
+                    block.modes)
             except NotCompilable as reason:      # not in these modes
                 made = (None, str(reason), False)
             else:
                 digest = hashlib.sha256((fingerprint() + source).encode()).hexdigest()[:32]
-                made = (source, cache_directory() / f"b{digest}.py", uses_memory)
+                made = (candidates, cache_directory() / f"b{digest}.py", uses_memory)
             _SOURCES[key] = made
         if made[0] is None:
             block.failed = made[1]
             return
-        block.source, block.path, block.uses_memory = made
+        block.lane_candidates, block.path, block.uses_memory = made
         if workers.in_worker() and block.path not in _LOADED:
             # loading machine code costs ~0.1 s a block, and a forked worker
             # forgets it when its dispatch ends: only what the process it was
@@ -403,16 +403,9 @@ class BlockTier:
 
     def _lanewise_source(self, block):
         """The block's source with its exact scalar forms applied lane by lane."""
-        insts = [record.inst for record in block.records]
-        generation = self.program.generation
-        ops = set()
-        for inst in insts:
-            semantic = semantic_for(inst, generation)
-            if semantic is not None and (semantic.kind in ("valu", "vcmp", "salu") or
-                                         "combine" in semantic.flags or
-                                         semantic.flags.get("tests") is not None):
-                ops.add(semantic.op)
-        return block_source(insts, block.pcs, generation, block.modes, lanewise_ops(ops))[0]
+        return block_source([record.inst for record in block.records], block.pcs,
+                            self.program.generation, block.modes,
+                            lanewise_ops(block.lane_candidates))[0]
 
     def _load(self, block):
         """Import the block's module and compile it for the scheduler's
