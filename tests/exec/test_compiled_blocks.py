@@ -355,6 +355,129 @@ def test_global_loads_and_stores(compile_mode, mcpu, items):
         assert (result.compiled_instructions >= 6 * 9 * -(-items // 64)) == (mode != "off")
 
 
+#: out[i] = the dword at table[i] (a 64-bit address), then the pair there:
+#: a gather whose lanes the test points into two allocations, some unaligned.
+GATHER = """
+s_load_dwordx4 s[4:7], s[0:1], 0x0
+s_waitcnt lgkmcnt(0)
+v_lshlrev_b32_e32 v1, 3, v0
+global_load_dwordx2 v[2:3], v1, s[4:5]
+s_waitcnt vmcnt(0)
+global_load_dword v4, v[2:3], off
+global_load_dwordx2 v[6:7], v[2:3], off
+v_mul_u32_u24_e32 v5, 12, v0
+s_waitcnt vmcnt(0)
+global_store_dword v5, v4, s[6:7]
+global_store_dwordx2 v5, v[6:7], s[6:7] offset:4
+"""
+
+
+@pytest.mark.parametrize("layout", ["one allocation", "two allocations", "unaligned"])
+def test_global_gather_wherever_the_lanes_point(compile_mode, layout):
+    """Loads whose lanes point into one allocation, into two, or at unaligned
+    addresses: the native move finds the first case from the lowest and
+    highest address alone and takes the others lane by lane; all give the
+    bytes NumPy reads, natively as interpreted (100 work-items: a full wave
+    and a partial one)."""
+    items = 100
+    sources = [np.random.default_rng(seed).integers(0, 256, 4096, dtype=np.uint8)
+               for seed in (11, 12)]
+    rng = np.random.default_rng(13)
+    which = rng.integers(0, 2, items) if layout == "two allocations" else np.zeros(items, int)
+    offsets = rng.integers(0, 1000, items) * 4
+    if layout == "unaligned":
+        offsets[::3] += rng.integers(1, 4, len(offsets[::3]))
+    expected = np.stack([np.concatenate([sources[w][o:o + 8], sources[w][o:o + 4]])
+                         for w, o in zip(which, offsets)]).view(np.uint32)
+    outputs = {}
+    for mode in ("off", "check", "eager"):
+        compile_mode(mode)
+        kernel = kernel_util.Kernel(GATHER, mcpu="gfx900")
+        bases = [kernel.buffer(data) for data in sources]
+        table = np.array([bases[w] + o for w, o in zip(which, offsets)], np.uint64)
+        out = kernel.buffer(np.zeros(3 * items, np.uint32))
+        with recorded_dispatches() as results:
+            kernel.run([kernel.buffer(table), out], grid=items, block=items)
+        outputs[mode] = kernel.read(out, np.uint32, 3 * items).reshape(items, 3)
+        assert (results[0].compiled_instructions > 0) == (mode != "off")
+    expected = expected[:, [0, 0, 1]]
+    for mode, got in outputs.items():
+        np.testing.assert_array_equal(got, expected, err_msg=mode)
+
+
+#: Scalar loads of each width from a per-group base (group g reads 64 bytes
+#: at data + 64 + 64 * g), one at a negative offset, one whose offset's low
+#: bits are ignored, one overwriting its own base; every loaded SGPR stored
+#: to out + 64 * g.
+SCALAR_LOADS = """
+s_load_dwordx4 s[4:7], s[0:1], 0x0
+s_lshl_b32 s17, s2, 6
+s_waitcnt lgkmcnt(0)
+s_add_u32 s4, s4, s17
+s_addc_u32 s5, s5, 0
+s_add_u32 s6, s6, s17
+s_addc_u32 s7, s7, 0
+s_load_dwordx8 s[8:15], s[4:5], 0x60
+s_load_dword s16, s[4:5], -0x4
+s_load_dwordx4 s[20:23], s[4:5], 0x47
+s_load_dwordx2 s[4:5], s[4:5], 0x50
+s_waitcnt lgkmcnt(0)
+v_mov_b32_e32 v0, 0
+v_mov_b32_e32 v1, s8
+v_mov_b32_e32 v2, s9
+v_mov_b32_e32 v3, s10
+v_mov_b32_e32 v4, s15
+global_store_dwordx4 v0, v[1:4], s[6:7]
+v_mov_b32_e32 v1, s16
+v_mov_b32_e32 v2, s20
+v_mov_b32_e32 v3, s23
+v_mov_b32_e32 v4, s5
+global_store_dwordx4 v0, v[1:4], s[6:7] offset:16
+"""
+
+
+def _scalar_loads(mode, compile_mode, groups, data_bytes):
+    """(out, DispatchResult) after SCALAR_LOADS over ``groups`` one-wave groups."""
+    compile_mode(mode)
+    kernel = kernel_util.Kernel(SCALAR_LOADS, mcpu="gfx900")
+    data = np.arange(data_bytes // 4, dtype=np.uint32) * np.uint32(2654435761)
+    out = kernel.buffer(np.zeros(16 * groups, np.uint32))
+    with recorded_dispatches() as results:
+        kernel.run([kernel.buffer(data) + 64, out], grid=64 * groups, block=64)
+    return kernel.read(out, np.uint32, 16 * groups).reshape(groups, 16), results[0], data
+
+
+def test_scalar_loads_run_natively(compile_mode):
+    """Scalar loads with constant offsets run in the block, natively as the
+    interpreter runs them, and their dwords are the ones NumPy indexes."""
+    groups = 3
+    outputs = {}
+    for mode in ("off", "check", "eager"):
+        outputs[mode], result, data = _scalar_loads(mode, compile_mode, groups, 4096)
+        # all but the s_endpgm ran natively, the loads included
+        assert result.compiled_instructions == (0 if mode == "off" else
+                                                result.wave_instructions - groups)
+    for g in range(groups):
+        at = 16 + 16 * g                      # data + 64 + 64 * g, in dwords
+        want = [data[at + 24], data[at + 25], data[at + 26], data[at + 31], data[at - 1],
+                data[at + 17], data[at + 20], data[at + 21]]
+        for mode, got in outputs.items():
+            np.testing.assert_array_equal(got[g, :8], want, err_msg=mode)
+            np.testing.assert_array_equal(got[g, 8:], 0, err_msg=mode)
+
+
+def test_scalar_load_outside_memory_faults_as_interpreted(compile_mode):
+    """A scalar load past its allocation sends the block back to the
+    interpreter, which reports the fault as it always does."""
+    messages = []
+    for mode in ("off", "eager"):
+        with pytest.raises(KernelError) as failure:
+            _scalar_loads(mode, compile_mode, 2, 160)
+        messages.append(str(failure.value))
+    assert "memory fault" in messages[0]
+    assert messages[0] == messages[1]
+
+
 def test_blocks_compile_once_whatever_the_batch_state(compile_mode):
     """A kernel's first batch is built (its arrays writable), later ones are
     copies of its prototype (geometry arrays read-only): each block must be

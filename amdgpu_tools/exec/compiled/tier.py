@@ -2,8 +2,8 @@
 
 A *block* is the longest run of instructions from a PC that ``codegen``
 can compile (ALU work, branches, no-ops, LDS moves, barriers, FLAT/GLOBAL
-dword loads and stores; it ends before the first instruction it cannot,
-such as a scalar memory access). Every PC of a block knows
+dword loads and stores, scalar loads; it ends before the first instruction
+it cannot, such as a scalar store). Every PC of a block knows
 its block and its index in it, so waves arriving anywhere in it (a branch
 into the middle, a group stopped part-way) run the rest natively, and a
 loop inside a block runs natively until it exits.

@@ -33,25 +33,36 @@ def _sign_extend(value, bits):
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
-def _offset_getter(inst, generation):
-    """fn(state, sel) -> (n,) uint64 byte offsets, from the imm/SGPR/literal fields."""
+def immediate_offset(inst, generation):
+    """The byte offset (uint64, two's complement) of a scalar access whose
+    offset is a constant: an immediate, or CI's literal dword offset; None
+    where an SGPR supplies it or part of it."""
     fields = inst.fields
     imm = int(fields.get("imm", 0))
     offset = int(fields.get("offset", 0))
     if generation <= 7:
         if imm:
-            constant = _U64(offset * 4)
-            return lambda state, sel: constant
+            return _U64(offset * 4)
         if offset == 255:                          # CI: 32-bit literal dword offset
-            constant = _U64(((inst.literal or 0) & 0xFFFFFFFF) * 4)
-            return lambda state, sel: constant
-        sgpr = scalar_getter(offset, "u32")
-        return lambda state, sel: np.asarray(sgpr(state, sel), _U64)
+            return _U64(((inst.literal or 0) & 0xFFFFFFFF) * 4)
+        return None
     if generation == 8:
-        if imm:
-            constant = _U64(offset & 0xFFFFF)
-            return lambda state, sel: constant
-        sgpr = scalar_getter(offset & 0xFF, "u32")
+        return _U64(offset & 0xFFFFF) if imm else None
+    if not imm or (int(fields.get("soe", 0)) and int(fields.get("soffset", _SGPR_OFF)) != _SGPR_OFF):
+        return None
+    return _U64(_sign_extend(offset, 21) & 0xFFFF_FFFF_FFFF_FFFF)
+
+
+def _offset_getter(inst, generation):
+    """fn(state, sel) -> (n,) uint64 byte offsets, from the imm/SGPR/literal fields."""
+    constant = immediate_offset(inst, generation)
+    if constant is not None:
+        return lambda state, sel: constant
+    fields = inst.fields
+    imm = int(fields.get("imm", 0))
+    offset = int(fields.get("offset", 0))
+    if generation <= 8:
+        sgpr = scalar_getter(offset if generation <= 7 else offset & 0xFF, "u32")
         return lambda state, sel: np.asarray(sgpr(state, sel), _U64)
     parts = []
     if imm:
@@ -244,9 +255,12 @@ def _row(name):
 
 
 def load(name):
-    """s_load_* / s_buffer_load_*: as many dwords as the row's sdata is wide."""
+    """s_load_* / s_buffer_load_*: as many dwords as the row's sdata is wide.
+    ``scalar_load`` marks a plain load (its base an address) for compiled
+    blocks (exec/compiled/codegen.py)."""
     dwords, buffer = _row(name)
-    builder(name, data_bytes=4 * dwords)(lambda i, p: _build_load(i, p, dwords, buffer))
+    builder(name, data_bytes=4 * dwords, scalar_load=not buffer)(
+        lambda i, p: _build_load(i, p, dwords, buffer))
 
 
 def store(name):
