@@ -4,13 +4,15 @@ interpreter's bits, and blocks built with and without scalar forms."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 pytest.importorskip("numba")
 
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers every semantic)
-from amdgpu_tools.exec.compiled import tier
+from amdgpu_tools.exec.compiled import codegen, tier
 from amdgpu_tools.exec.compiled.lanewise import probe
 from amdgpu_tools.exec.core.registry import SEMANTICS, Semantic
 
@@ -92,6 +94,23 @@ def test_probe_admits_saveexec_and_branches(op):
 def test_probe_refuses_what_numba_cannot_type():
     """v_bfrev_b32 reshapes its source: no scalar form."""
     assert probe(SEMANTICS["v_bfrev_b32"]).startswith("Numba cannot compile its scalar form")
+
+
+@pytest.mark.parametrize("waves", [1, 3])
+def test_long_block_lane_loops_give_the_interpreters_registers(compile_mode, monkeypatch,
+                                                                waves):
+    """ALU_BLOCK with its lane loops as a long block has them (one loop
+    testing each lane, no path for waves with every lane active), in check
+    mode: equal to the interpreter, whose EXEC goes from full to partial."""
+    reference = _state(ALU_BLOCK, "off", compile_mode, waves=waves)
+    monkeypatch.setattr(codegen, "FULL_PATH_MAX_INSTRUCTIONS", 0)
+    cache = Path(str(tier.cache_directory()) + "-long")
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(cache))
+    long_form = _state(ALU_BLOCK, "check", compile_mode, waves=waves)
+    _same_registers(reference, long_form)
+    sources = [path.read_text() for path in cache.glob("b*.py")]
+    assert any("for l in range(64)" in text for text in sources)
+    assert not any("if full[w]" in text for text in sources)
 
 
 @pytest.mark.parametrize("waves", [1, 3])

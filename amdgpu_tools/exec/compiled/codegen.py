@@ -27,9 +27,11 @@ DPP/SDWA/op_sel, 16-bit operands, output modifiers, MODE's directed
 rounding, IEEE-mode NaN quieting. Some instructions compile with a
 condition checked as they run (an LDS access must be aligned and in range,
 a global or scalar load's inside one allocation, a barrier must have its
-whole work-group in the group); when it
-fails the function returns before the instruction and the interpreter takes
-it.
+whole work-group in the group); when it fails the function returns before
+the instruction and the interpreter takes it.
+
+A lane loop of a short block has a second copy without EXEC tests for the
+waves whose lanes are all active, which LLVM vectorises (``_lane_loops``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
 CODEGEN_VERSION = 4
+
+#: The longest block whose lane loops get a second path for waves with every
+#: lane active (``_lane_loops``). Measured on MGPUSim's nw: its blocks of
+#: ~200 instructions took ~7 min each to compile with both paths.
+FULL_PATH_MAX_INSTRUCTIONS = 64
 
 #: Value types a compiled operand may have, with their NumPy view of the bits.
 _VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
@@ -108,6 +115,8 @@ class _Emitter:
         self.pcs = None
         #: whether the block moves global memory (it then takes the address space)
         self.uses_memory = False
+        #: whether lane loops get a path for waves with every lane active
+        self.full_paths = True
 
     def relative(self, index):
         """The offset of instruction ``index`` from the block's start: the
@@ -166,6 +175,7 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     found their scalar forms exact), the others to whole arrays of lanes."""
     out = _Emitter(modes, generation, lane_ops)
     out.pcs = list(pcs)
+    out.full_paths = len(insts) <= FULL_PATH_MAX_INSTRUCTIONS
     for index, inst in enumerate(insts):
         out.lines.append(f"        {'if' if index == 0 else 'elif'} i == {index}:    # {inst.op}")
         mark = len(out.lines)
@@ -374,7 +384,7 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush):
         body.append(f"rt.lane_store64(vgpr, {dst}, ww, l, bits)")
     else:
         body.append(f"vgpr[{dst}, ww, l] = bits")
-    _lane_loops(out.lines.append, body, () if carry_to is None else (carry_to,))
+    _lane_loops(out, body, () if carry_to is None else (carry_to,))
     out.lines.append("        lanes += active")
 
 
@@ -384,27 +394,33 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush):
 _MASK_BIT = "mask |= (np.uint64(1) if {} else np.uint64(0)) << np.uint64(l)"
 
 
-def _lane_loops(emit, body, masks=()):
+def _lane_loops(out, body, masks=()):
     """The loops over the active lanes of waves ``ww`` running ``body``
-    (lines, indented as a statement): one without a test for a wave whose
-    lanes are all active (``full``; LLVM vectorises it, ~3x faster than the
-    loop testing each lane), one testing each lane's EXEC bit for the other
-    waves. With ``masks``, the body sets bits of ``mask`` (``_MASK_BIT``),
-    started per wave and stored after its lanes to the SGPR pair at each
-    code of ``masks``."""
+    (lines, indented as a statement). In a short block (``out.full_paths``),
+    two: one without a test for a wave whose lanes are all active (``full``;
+    LLVM vectorises it, ~3x faster than the loop testing each lane), one
+    testing each lane's EXEC bit for the other waves; in a long one, only
+    the second (the first would double the code Numba analyses, whose time
+    grows faster than the code). With ``masks``, the body sets bits of
+    ``mask`` (``_MASK_BIT``), started per wave and stored after its lanes to
+    the SGPR pair at each code of ``masks``."""
+    emit = out.lines.append
     emit("        for w in range(n):")
     emit("            ww = w0 + w")
     if masks:
         emit("            mask = np.uint64(0)")
-    emit("            if full[w]:")
-    emit("                for l in range(64):")
+    depth = 12                          # the lane loop's indent
+    if out.full_paths:
+        emit("            if full[w]:")
+        emit("                for l in range(64):")
+        for line in body:
+            emit(" " * 20 + line)
+        emit("            else:")
+        depth = 16
+    emit(" " * depth + "for l in range(64):")
+    emit(" " * (depth + 4) + "if e[w, l]:")
     for line in body:
-        emit("                    " + line)
-    emit("            else:")
-    emit("                for l in range(64):")
-    emit("                    if e[w, l]:")
-    for line in body:
-        emit("                        " + line)
+        emit(" " * (depth + 8) + line)
     for code in masks:
         emit(f"            rt.lane_sstore64(sgpr, {code}, ww, mask)")
 
@@ -439,7 +455,7 @@ def _lane_vcmp(out, call, op, dst, exec_write):
     EXEC too for v_cmpx)."""
     emit = out.lines.append
     masks = (EXEC_LO, dst) if exec_write and dst != EXEC_LO else (dst,)
-    _lane_loops(emit, [_MASK_BIT.format(call) + f"  # op:{op}"], masks)
+    _lane_loops(out, [_MASK_BIT.format(call) + f"  # op:{op}"], masks)
     emit("        lanes += active")
     if exec_write:
         _exec_changed(emit)
