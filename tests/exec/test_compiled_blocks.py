@@ -642,14 +642,24 @@ def test_blocks_formed_once_for_the_same_code(compile_mode, monkeypatch):
             formed.append(pc)
         return block
     monkeypatch.setattr(tier.BlockTier, "_form", counting)
+    prepared = []
+    original_prepare = tier.BlockTier._prepare
+
+    def counting_prepare(self, block, state):
+        prepared.append(block)
+        return original_prepare(self, block, state)
+    monkeypatch.setattr(tier.BlockTier, "_prepare", counting_prepare)
     monkeypatch.setattr(tier, "_FORMED", {})
     changed = LOOP.replace("v_xor_b32_e32 v3, v3, v2", "v_or_b32_e32 v3, v3, v2")
-    counts, states = [], []
+    counts, preparations, states = [], [], []
     for source in (LOOP, LOOP, changed):
-        before = len(formed)
+        before, prepared_before = len(formed), len(prepared)
         states.append(_state(source, "eager", compile_mode, waves=1, seed=6))
         counts.append(len(formed) - before)
+        preparations.append(len(prepared) - prepared_before)
     assert counts[0] > 0 and counts[1] == 0 and counts[2] > 0
+    # the loaded blocks are taken as they are: their cache files are not looked at again
+    assert preparations[0] > 0 and preparations[1] == 0 and preparations[2] > 0
     _same_registers(states[0], states[1])
     reference = _state(changed, "off", compile_mode, waves=1, seed=6)
     _same_registers(reference, states[2])

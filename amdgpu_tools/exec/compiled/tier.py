@@ -145,13 +145,16 @@ def _generator_answer(inst, generation, modes):
     return op, reason
 
 
-#: Blocks formed by earlier dispatches: (binding key, MODE bits, VGPRs, PC) ->
-#: (the block's code bytes, its records, its code key, the refused ops it was
+#: Blocks formed by earlier dispatches: (binding key, MODE bits, VGPRs, PC,
+#: block cache) -> (the block's code bytes, the Block, the refused ops it was
 #: formed under; the refused ops are read only where a block starts, as
 #: forming reads them only at a compilable instruction). Every launch
 #: makes a new Program; forming its blocks again (fetching and binding every
 #: instruction, asking the code generator about each) cost MGPUSim's nw ~3 ms a
-#: launch, a third of its time once its blocks ran natively.
+#: launch, a third of its time once its blocks ran natively. A Block whose
+#: machine code is loaded is taken as it is (preparing it again looked at the
+#: cache's files: ~0.1 ms a block and launch); one not loaded yet is made
+#: anew from its records (a forked worker must not load it: ``_prepare``).
 _FORMED = {}
 _FORMED_LIMIT = 1 << 14
 
@@ -264,11 +267,14 @@ class BlockTier:
         """The Slot at a PC ``slots`` does not know yet: the block that starts
         there is formed, or taken from an earlier dispatch that formed it from
         the same bytes (None where its first instruction cannot be compiled)."""
-        key = (self.program.binding_key, state.float_mode_bits, state.vgpr.shape[0], pc)
+        key = (self.program.binding_key, state.float_mode_bits, state.vgpr.shape[0], pc,
+               cache_directory())
         formed = _FORMED.get(key)
-        if formed is not None and formed[3] == self.refused and \
-                self.program.code(pc, formed[1][-1].next_pc) == formed[0]:
-            block = Block(formed[1], formed[2])
+        if formed is not None and formed[2] == self.refused and \
+                self.program.code(pc, formed[1].pcs[-1]) == formed[0]:
+            block = formed[1]
+            if block.fn is None:          # not loaded yet: prepared again, by this process
+                block = Block(block.records, block.code_key)
         else:
             block = self._form(pc, state)
             if block is None:
@@ -278,7 +284,7 @@ class BlockTier:
                 _FORMED.clear()
             code = self.program.code(pc, block.pcs[-1])
             if code is not None:
-                _FORMED[key] = (code, block.records, block.code_key, self.refused)
+                _FORMED[key] = (code, block, self.refused)
         for index, record in enumerate(block.records):
             self.slots.setdefault(record.pc, Slot(block, index))
         return self.slots[pc]
