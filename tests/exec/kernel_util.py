@@ -94,7 +94,7 @@ class Kernel:
 
 
 def run_snippet(source, *, sgpr=None, vgpr=None, exec_mask=None, scc=False, mcpu="gfx900",
-                waves=1, vgprs=16, float_mode=None, lds=0, workgroup=64):
+                waves=1, vgprs=16, float_mode=None, lds=0, workgroup=64, ieee_mode=None):
     """Run ``source`` on ``waves`` waves whose registers start as given and
     return the final WaveState (registers read after s_endpgm).
 
@@ -103,9 +103,11 @@ def run_snippet(source, *, sgpr=None, vgpr=None, exec_mask=None, scc=False, mcpu
     ``lds``: bytes of LDS per work-group of ``workgroup`` work-items.
     """
     kernel = Kernel(source, mcpu=mcpu, vgprs=vgprs, lds=lds)
+    from dataclasses import replace
     if float_mode is not None:
-        from dataclasses import replace
         kernel.setup = replace(kernel.setup, float_mode=float_mode)
+    if ieee_mode is not None:
+        kernel.setup = replace(kernel.setup, ieee_mode=ieee_mode)
     captured = {}
 
     def initialize(state, request, layout, group_ids):

@@ -24,7 +24,7 @@ says why), and the interpreter runs it: scalar stores, atomics and loads
 with an SGPR offset, buffer and scratch accesses, atomics (LDS and global),
 sub-dword and typed accesses, s_endpgm and other control flow,
 DPP/SDWA/op_sel, 16-bit operands, output modifiers, MODE's directed
-rounding, IEEE-mode NaN quieting. Some instructions compile with a
+rounding, the float min/max/med3 family. Some instructions compile with a
 condition checked as they run (an LDS access must be aligned and in range,
 a global or scalar load's inside one allocation, a barrier must have its
 whole work-group in the group); when it fails the function returns before
@@ -325,8 +325,11 @@ def _valu(out, inst, semantic):
     is_vop3 = inst.encoding == "VOP3"
     if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp") or field(inst, "omod")):
         raise NotCompilable("op_sel, clamp or omod")
-    if flags.get("ieee_nan") and out.modes.ieee_mode:
-        raise NotCompilable("IEEE-mode NaN quieting")
+    if flags.get("ieee_nan"):
+        # (in IEEE mode a signalling NaN source makes the result NaN; in either
+        # mode Numba's fmin/fmax order +0 and -0 otherwise than NumPy's, which
+        # the interpreter runs: the check mode caught max(+0, -0) = -0)
+        raise NotCompilable("float min/max/med3: NaN quieting and the order of signed zeros")
     dst_type = semantic.dst
     if dst_type not in _RESULTS:
         raise NotCompilable(f"{dst_type} result")
