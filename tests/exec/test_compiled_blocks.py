@@ -670,36 +670,37 @@ def test_unknown_mode_is_refused(monkeypatch):
     assert os.environ["AMDGPU_TOOLS_COMPILE"] == "sometimes"
 
 
+def _calls(monkeypatch, owner, name):
+    """What the method ``name`` of class ``owner`` returns at each call from
+    now on (the list fills as it is called)."""
+    results = []
+    original = getattr(owner, name)
+
+    def recording(self, *args):
+        results.append(original(self, *args))
+        return results[-1]
+    monkeypatch.setattr(owner, name, recording)
+    return results
+
+
 def test_blocks_formed_once_for_the_same_code(compile_mode, monkeypatch):
     """Every launch makes a new Program; its blocks are taken from the earlier
     launch when the code bytes are the same, and formed anew when they differ."""
-    formed = []
-    original = tier.BlockTier._form
-
-    def counting(self, pc, state):
-        block = original(self, pc, state)
-        if block is not None:          # (where none starts, there is nothing to keep)
-            formed.append(pc)
-        return block
-    monkeypatch.setattr(tier.BlockTier, "_form", counting)
-    prepared = []
-    original_prepare = tier.BlockTier._prepare
-
-    def counting_prepare(self, block, state):
-        prepared.append(block)
-        return original_prepare(self, block, state)
-    monkeypatch.setattr(tier.BlockTier, "_prepare", counting_prepare)
+    forms = _calls(monkeypatch, tier.BlockTier, "_form")
+    preparations = _calls(monkeypatch, tier.BlockTier, "_prepare")
     monkeypatch.setattr(tier, "_FORMED", {})
     changed = LOOP.replace("v_xor_b32_e32 v3, v3, v2", "v_or_b32_e32 v3, v3, v2")
-    counts, preparations, states = [], [], []
+    formed, prepared, states = [], [], []
     for source in (LOOP, LOOP, changed):
-        before, prepared_before = len(formed), len(prepared)
+        forms.clear()
+        preparations.clear()
         states.append(_state(source, "eager", compile_mode, waves=1, seed=6))
-        counts.append(len(formed) - before)
-        preparations.append(len(prepared) - prepared_before)
-    assert counts[0] > 0 and counts[1] == 0 and counts[2] > 0
+        # (where no block starts, nothing is formed to keep)
+        formed.append(sum(block is not None for block in forms))
+        prepared.append(len(preparations))
+    assert formed[0] > 0 and formed[1] == 0 and formed[2] > 0
     # the loaded blocks are taken as they are: their cache files are not looked at again
-    assert preparations[0] > 0 and preparations[1] == 0 and preparations[2] > 0
+    assert prepared[0] > 0 and prepared[1] == 0 and prepared[2] > 0
     _same_registers(states[0], states[1])
     reference = _state(changed, "off", compile_mode, waves=1, seed=6)
     _same_registers(reference, states[2])
