@@ -198,9 +198,9 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
             "    lanes = 0",
             "    steps = 0",
             "    i = start",
-            f"    e = rt.read_mask(sgpr, {EXEC_LO}, w0, w1)",
-            "    full = rt.full_waves(e)",
-            "    active = np.count_nonzero(e)"]
+            "    e = np.empty((n, 64), np.bool_)",
+            "    full = np.empty(n, np.bool_)",
+            f"    active = rt.read_mask_into(e, full, sgpr, {EXEC_LO}, w0, w1)"]
     body += out.prologue + ["    while steps < max_steps:"] + out.lines + [
         "        else:",
         "            break",
@@ -692,8 +692,10 @@ def _global_move(out, inst, semantic, index):
     offset = address_offset(family, inst, out.generation)
     out.uses_memory = True
     emit = out.lines.append
-    emit(f"        if not rt.global_move(vgpr, sgpr, w0, w1, e, full, {addr}, {saddr}, "
-         f"np.uint64({offset}), {data}, {dwords}, {store}, {family == 'flat'}, memory):"
+    if dwords > 4:
+        raise NotCompilable("a vector access of more than four dwords")
+    emit(f"        if not rt.global_move_x{dwords}(vgpr, sgpr, w0, w1, e, full, {addr}, {saddr}, "
+         f"np.uint64({offset}), {data}, {store}, {family == 'flat'}, memory):"
          f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")

@@ -38,24 +38,11 @@ def read_mask(sgpr, code, w0, w1):
 
 
 @njit(cache=True)
-def full_waves(lanes):
-    """(n,) bool: whether each wave of the (n, 64) lane mask ``lanes`` has
-    every lane set. A lane loop runs such a wave without testing lanes,
-    which LLVM vectorises (about 3x faster than a loop testing each lane:
-    the tests keep it scalar)."""
-    full = np.empty(lanes.shape[0], np.bool_)
-    for w in range(lanes.shape[0]):
-        every = True
-        for lane in range(64):
-            every = every and lanes[w, lane]
-        full[w] = every
-    return full
-
-
-@njit(cache=True)
 def read_mask_into(lanes, full, sgpr, code, w0, w1):
-    """``read_mask`` into the (n, 64) bool array ``lanes`` (and ``full_waves``
-    into ``full``); the lanes set."""
+    """``read_mask`` into the (n, 64) bool array ``lanes``, and into the (n,)
+    bool array ``full`` whether each wave has every lane set (a lane loop
+    runs such a wave without testing lanes, which LLVM vectorises: about 3x
+    faster than a loop testing each lane); the lanes set."""
     count = 0
     for w in range(w0, w1):
         lo, hi = sgpr[code, w], sgpr[code + 1, w]
@@ -224,7 +211,7 @@ def sstore64(sgpr, code, w0, w1, values):
 def _lds_mover(nbytes):
     """The LDS move of ``nbytes`` (4 or 8) a lane: one function per size (a
     loop over a size known only as the program runs cost the global moves
-    ~3x, see ``_span_mover``)::
+    ~3x, see ``_global_mover``)::
 
         lds_move(vgpr, sgpr, lds, wave_group, w0, w1, lanes, full, addr,
                  offsets, registers, write, gen9) -> bool
@@ -331,14 +318,18 @@ def _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane):
     return address + offset
 
 
-@njit(cache=True)
-def global_move(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, dwords, write,
-                flat, memory):
-    """A FLAT or GLOBAL load or store of ``dwords`` whole dwords per lane,
+def _global_mover(dwords):
+    """The FLAT or GLOBAL load or store of ``dwords`` (1-4) whole dwords per
+    lane, one function per size (a loop over a size known only as the
+    program runs cost the move ~3x: 2.7 against 1.1 ns a lane)::
+
+        global_move(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset,
+                    data_reg, write, flat, memory) -> bool
+
     to VGPRs from ``data_reg`` or from them, at each lane's address
     (``_lane_address``). ``memory`` is the device's address space as
     ``tier.memory_view`` lays it out; ``full`` says which waves have every
-    lane active (``full_waves``).
+    lane active (``read_mask_into``).
 
     False, having moved nothing, unless every active lane's access lies in
     a mapped allocation (writable for a store) and, for FLAT, outside the
@@ -351,57 +342,40 @@ def global_move(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, 
 
     The usual case, every lane's dword-aligned access inside one allocation,
     is found from the lowest and highest address and moves through dword
-    pointers with nothing tested per lane (``_global_move_span``); any other
-    goes lane by lane (``_global_move_lanes``)."""
-    bases, ends, writable, addresses, apertures = memory
+    pointers with nothing tested per lane; any other goes lane by lane
+    (``_global_move_lanes``)."""
     nbytes = np.uint64(4 * dwords)
-    lowest = np.uint64(0xFFFFFFFFFFFFFFFF)
-    highest = np.uint64(0)
-    bits = np.uint64(0)             # every address or-ed: their alignment
-    for w in range(w0, w1):
-        if full[w - w0]:
-            for lane in range(64):
-                address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
-                lowest = min(lowest, address)
-                highest = max(highest, address)
-                bits |= address
-        else:
-            for lane in range(64):
-                if lanes[w - w0, lane]:
+
+    @njit(cache=True)
+    def global_move(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, write,
+                    flat, memory):
+        bases, ends, writable, addresses, apertures = memory
+        lowest = np.uint64(0xFFFFFFFFFFFFFFFF)
+        highest = np.uint64(0)
+        bits = np.uint64(0)             # every address or-ed: their alignment
+        for w in range(w0, w1):
+            if full[w - w0]:
+                for lane in range(64):
                     address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
                     lowest = min(lowest, address)
                     highest = max(highest, address)
                     bits |= address
-    if lowest > highest:
-        return True                 # no lane active
-    k = np.searchsorted(bases, lowest, side="right") - 1
-    if k >= 0 and ends[k] - bases[k] >= nbytes and highest <= ends[k] - nbytes and \
-            (writable[k] or not write) and ((addresses[k] - bases[k]) | bits) & np.uint64(3) == 0 \
-            and not (flat and _spans_aperture(lowest, highest, apertures)) and \
-            _global_move_span(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg,
-                              dwords, write, addresses[k] - bases[k]):
-        return True
-    return _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords,
-                              write, flat, memory)
-
-
-@njit(cache=True, inline="always")
-def _spans_aperture(lowest, highest, apertures):
-    """Whether a FLAT address from ``lowest`` to ``highest`` may fall in the
-    LDS or private aperture (their 4 GiB windows, by high dword)."""
-    low, high = lowest >> np.uint64(32), highest >> np.uint64(32)
-    return (low <= apertures[0] and apertures[0] <= high) or \
-        (low <= apertures[1] and apertures[1] <= high)
-
-
-def _span_mover(dwords):
-    """``global_move`` of ``dwords`` dwords a lane, for lanes whose accesses
-    are all dword-aligned inside one allocation, ``host`` (two's complement)
-    being the allocation's host address less its device address. One
-    function per size: a loop over a size known only as the program runs
-    cost the move ~3x (measured: 2.7 against 1.1 ns a lane)."""
-    @njit(cache=True)
-    def move(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, write, host):
+            else:
+                for lane in range(64):
+                    if lanes[w - w0, lane]:
+                        address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
+                        lowest = min(lowest, address)
+                        highest = max(highest, address)
+                        bits |= address
+        if lowest > highest:
+            return True                 # no lane active
+        k = np.searchsorted(bases, lowest, side="right") - 1
+        host = addresses[k] - bases[k]  # (two's complement)
+        if k < 0 or ends[k] - bases[k] < nbytes or highest > ends[k] - nbytes or \
+                (write and not writable[k]) or (host | bits) & np.uint64(3) or \
+                (flat and _spans_aperture(lowest, highest, apertures)):
+            return _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset,
+                                      data_reg, dwords, write, flat, memory)
         for w in range(w0, w1):
             every = full[w - w0]
             for lane in range(64):
@@ -414,27 +388,21 @@ def _span_mover(dwords):
                     else:
                         for d in range(dwords):
                             vgpr[data_reg + d, w, lane] = words[d]
-    return move
+        return True
+    return global_move
 
 
-_move_1, _move_2, _move_3, _move_4 = (_span_mover(dwords) for dwords in (1, 2, 3, 4))
+@njit(cache=True, inline="always")
+def _spans_aperture(lowest, highest, apertures):
+    """Whether a FLAT address from ``lowest`` to ``highest`` may fall in the
+    LDS or private aperture (their 4 GiB windows, by high dword)."""
+    low, high = lowest >> np.uint64(32), highest >> np.uint64(32)
+    return (low <= apertures[0] and apertures[0] <= high) or \
+        (low <= apertures[1] and apertures[1] <= high)
 
 
-@njit(cache=True)
-def _global_move_span(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, dwords,
-                      write, host):
-    """The span mover for ``dwords`` (1-4; False for any other size)."""
-    if dwords == 1:
-        _move_1(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, write, host)
-    elif dwords == 2:
-        _move_2(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, write, host)
-    elif dwords == 3:
-        _move_3(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, write, host)
-    elif dwords == 4:
-        _move_4(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, write, host)
-    else:
-        return False
-    return True
+global_move_x1, global_move_x2, global_move_x3, global_move_x4 = (
+    _global_mover(dwords) for dwords in (1, 2, 3, 4))
 
 
 @njit(cache=True)
