@@ -9,6 +9,7 @@ small kernels of this file.
 """
 
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -105,6 +106,55 @@ def test_samples_are_bit_identical_with_two_and_three_jobs(forks, name):
         assert outputs == one
         assert counts == one_counts            # the workers' statistics add up exactly
     assert forks == [2, 3]
+
+
+def _vector_add_in_workers(jobs, **options):
+    """(the sum's bytes, the DispatchResult) of the vector add sample."""
+    device = new_device(jobs=jobs, **options)
+    args = _vector_add_args(device)
+    _sample(device, "vector_add")(*args, grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    assert np.array_equal(args[2].numpy(), args[0].numpy() + args[1].numpy())
+    return args[2].numpy().tobytes(), device.last_result
+
+
+def test_workers_run_the_blocks_their_host_compiled_before_the_fork(forks, monkeypatch,
+                                                                    tmp_path):
+    """A forked worker runs natively only the blocks loaded in its host: the
+    host forms and compiles (eager) the blocks of every instruction the
+    kernel can reach before it forks, so the workers run them natively."""
+    pytest.importorskip("numba")
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    one, interpreted = _vector_add_in_workers(1, compile="off")
+    two, native = _vector_add_in_workers(2, compile="eager")
+    assert forks == [2] and two == one
+    assert interpreted.compiled_instructions == 0
+    assert native.wave_instructions == interpreted.wave_instructions
+    # all but each wave's s_endpgm, which no block holds
+    assert native.compiled_instructions == native.wave_instructions - native.waves
+
+
+def test_auto_mode_compiles_what_ran_hot_in_the_workers(forks, monkeypatch, tmp_path):
+    """In ``auto`` mode the workers count the steps they interpreted; their
+    host adds them up, hands the hot blocks to the background compiler, and
+    a later dispatch loads them before its workers are forked."""
+    pytest.importorskip("numba")
+    from amdgpu_tools.exec.compiled import server, tier
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
+    monkeypatch.setattr(tier, "STEPS_BEFORE_COMPILING", 20)
+    reference, _ = _vector_add_in_workers(1, compile="off")
+    first, cold = _vector_add_in_workers(2, compile="auto")
+    assert cold.compiled_instructions == 0 and first == reference
+    modules = list(tmp_path.glob("b*.py"))
+    assert modules                                   # handed to the compiler after the dispatch
+    deadline = time.monotonic() + 300
+    while any(server.compiler().status(m) is None for m in modules) and \
+            time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert all(server.compiler().status(m) == "ok" for m in modules)
+    second, hot = _vector_add_in_workers(2, compile="auto")
+    assert second == reference and forks == [2, 2]
+    assert hot.compiled_instructions == hot.wave_instructions - hot.waves
 
 
 def test_vector_add_sample_is_right_in_workers(forks):

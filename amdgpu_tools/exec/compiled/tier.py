@@ -147,8 +147,8 @@ def _generator_answer(inst, generation, modes):
 
 #: Blocks formed by earlier dispatches: (binding key, MODE bits, VGPRs, PC,
 #: block cache) -> (the block's code bytes, the Block, the refused ops it was
-#: formed under; the refused ops are read only where a block starts, as
-#: forming reads them only at a compilable instruction). Every launch
+#: formed under, the PC after its code). The Block is None where none starts
+#: at the PC (its code: that one instruction). Every launch
 #: makes a new Program; forming its blocks again (fetching and binding every
 #: instruction, asking the code generator about each) cost MGPUSim's nw ~3 ms a
 #: launch, a third of its time once its blocks ran natively. A Block whose
@@ -254,40 +254,57 @@ class BlockTier:
         #: seconds spent compiling and loading blocks in this process (the
         #: watchdog's clock does not count them against the kernel)
         self.compile_seconds = 0.0
+        #: the block cache (read once: the environment names it)
+        self.cache = cache_directory()
 
     @property
     def refused(self) -> frozenset:
         """The ops whose semantics Numba could not compile (read at the first
         compilable instruction: a launch that has none never looks)."""
         if self._refused is None:
-            self._refused = refused_ops()
+            self._refused = refused_ops(self.cache)
         return self._refused
 
     def slot(self, pc, state):
         """The Slot at a PC ``slots`` does not know yet: the block that starts
         there is formed, or taken from an earlier dispatch that formed it from
-        the same bytes (None where its first instruction cannot be compiled)."""
+        the same bytes; None where its first instruction cannot be compiled
+        (remembered likewise, by the instruction's bytes)."""
         key = (self.program.binding_key, state.float_mode_bits, state.vgpr.shape[0], pc,
-               cache_directory())
+               self.cache)
         formed = _FORMED.get(key)
         if formed is not None and formed[2] == self.refused and \
-                self.program.code(pc, formed[1].pcs[-1]) == formed[0]:
+                self.program.code(pc, formed[3]) == formed[0]:
             block = formed[1]
-            if block.fn is None:          # not loaded yet: prepared again, by this process
+            if block is not None and block.fn is None:
+                # not loaded yet: prepared again, by this process
                 block = Block(block.records, block.code_key)
+                _FORMED[key] = (formed[0], block, formed[2], formed[3])
         else:
             block = self._form(pc, state)
-            if block is None:
-                self.slots[pc] = None
-                return None
-            if len(_FORMED) >= _FORMED_LIMIT:
-                _FORMED.clear()
-            code = self.program.code(pc, block.pcs[-1])
-            if code is not None:
-                _FORMED[key] = (code, block, self.refused)
+            self._remember_formed(key, pc, block)
+        if block is None:
+            self.slots[pc] = None
+            return None
+        slots = self.slots
         for index, record in enumerate(block.records):
-            self.slots.setdefault(record.pc, Slot(block, index))
-        return self.slots[pc]
+            if record.pc not in slots:
+                slots[record.pc] = Slot(block, index)
+        return slots[pc]
+
+    def _remember_formed(self, key, pc, block):
+        """Keep what ``_form`` made at ``pc`` (a Block or None) for later
+        dispatches, with the code it was formed from."""
+        try:
+            end = block.pcs[-1] if block is not None else self.program.at(pc).next_pc
+        except KernelError:
+            return
+        code = self.program.code(pc, end)
+        if code is None:
+            return
+        if len(_FORMED) >= _FORMED_LIMIT:
+            _FORMED.clear()
+        _FORMED[key] = (code, block, self.refused, end)
 
     def _form(self, pc, state):
         """The block of the compilable instructions from ``pc`` on, up to
@@ -309,26 +326,40 @@ class BlockTier:
             at = record.next_pc
         return Block(records) if records else None
 
-    def ready(self, block, state):
+    def ready(self, block, state, waves=1):
         """The block's compiled function for the state's modes, or None:
         interpret it this time. The scheduler calls it at every interpreted
         step of a block without a function for these modes (a block's modes
         are MODE[9:0]: the VGPR count is the dispatch's, as is the tier), so
         the file system is looked at once per block and modes.
 
+        A step of ``waves`` waves counts as that many steps: interpreting
+        one step over a thousand waves costs as much as hundreds of one-wave
+        steps, so a wide kernel's blocks are as hot after a few batches as a
+        one-wave loop's after thousands of turns.
+
         In ``auto`` mode a block whose time has come is compiled by the
         background compiler (``server.py``) while the interpreter goes on,
         and loaded from the cache once it is there; a block the cache
         already holds is loaded after ``STEPS_BEFORE_LOADING`` steps. In
-        ``eager`` and ``check`` mode it is compiled here, at once.
+        ``eager`` and ``check`` mode it is compiled here, at once. A forked
+        worker only counts the steps (its host adds them up: ``worker_steps``).
         """
         if block.modes_key != state.float_mode_bits:
             self._prepare(block, state)
         if block.failed is not None:
             return None
-        block.steps += 1
+        block.steps += waves
         if block.steps < block.wait:
             return None
+        if workers.in_worker():
+            block.fn = _LOADED.get(block.path)
+            return block.fn
+        return self._advance(block)
+
+    def _advance(self, block):
+        """``ready``'s step once the block's wait is over: its function, or
+        None while the background compiler has yet to make it."""
         if self.mode != "auto" or block.cached:
             block.fn = self._load(block)
         elif not block.submitted:
@@ -341,6 +372,58 @@ class BlockTier:
                 self._refuse(block, status)
         return block.fn
 
+    def prepare_for_workers(self, pcs, state) -> dict:
+        """Form the blocks of the code at ``pcs`` (every instruction a
+        parallel dispatch can reach) and ready them here, before the workers
+        are forked: a worker runs natively only the blocks loaded in the
+        process it was forked from (loading costs it ~0.1 s a block, and it
+        forgets them with its dispatch). In ``eager`` and ``check`` mode
+        every block is compiled now. In ``auto`` mode those the cache holds
+        are loaded (a dispatch of thousands of waves is hot enough for that),
+        and those whose steps (in this process and the workers of earlier
+        dispatches) passed their wait go to the background compiler.
+        Returns the blocks by first PC with their steps (``worker_steps``)."""
+        blocks = {}
+        for pc in sorted(pcs):
+            slot = self.slots.get(pc, False)
+            if slot is False:
+                slot = self.slot(pc, state)
+            if slot is None or slot.block.pcs[0] in blocks:
+                continue
+            block = slot.block
+            if block.modes_key != state.float_mode_bits:
+                self._prepare(block, state)
+            if block.failed is None and block.fn is None and \
+                    (block.cached or block.steps >= block.wait):
+                self._advance(block)
+            blocks[block.pcs[0]] = (block, block.steps)
+        return blocks
+
+    def worker_steps(self) -> dict:
+        """In a forked worker: the steps of each block formed before the fork
+        that it interpreted, by first PC (what ``add_worker_steps`` takes)."""
+        return {block.pcs[0]: block.steps for block in self._blocks()
+                if block.fn is None and block.failed is None}
+
+    def add_worker_steps(self, prepared, reports) -> None:
+        """Count the workers' interpreted steps (``worker_steps`` of each) on
+        the host's blocks ``prepared`` (``prepare_for_workers``); a block hot
+        in the workers goes to the background compiler now (``auto``), and a
+        later dispatch finds it in the cache."""
+        for report in reports:
+            for pc, steps in report.items():
+                known = prepared.get(pc)
+                if known is not None:
+                    known[0].steps += steps - known[1]
+        for block, _ in prepared.values():
+            if block.fn is None and block.failed is None and block.steps >= block.wait:
+                self._advance(block)
+
+    def _blocks(self):
+        """The distinct blocks formed so far."""
+        return {id(slot.block): slot.block for slot in self.slots.values()
+                if slot is not None}.values()
+
     def _prepare(self, block, state):
         """The block's source and cache path for these modes, whether an
         earlier run compiled it (or failed to), and how long to wait."""
@@ -350,7 +433,7 @@ class BlockTier:
         block.steps = 0
         block.submitted = False
         key = (block.code_key, self.program.generation, state.float_mode_bits,
-               state.vgpr.shape[0], cache_directory())
+               state.vgpr.shape[0], self.cache)
         made = _SOURCES.get(key)
         if made is None:
             try:
@@ -361,7 +444,7 @@ class BlockTier:
                 made = (None, str(reason), False)
             else:
                 digest = hashlib.sha256((fingerprint() + source).encode()).hexdigest()[:32]
-                made = (candidates, cache_directory() / f"b{digest}.py", uses_memory)
+                made = (candidates, self.cache / f"b{digest}.py", uses_memory)
             _SOURCES[key] = made
         if made[0] is None:
             block.failed = made[1]
@@ -481,31 +564,34 @@ def _failed_op(text, block):
     return None
 
 
-def _refused_path():
-    return cache_directory() / f"refused-{fingerprint()[:16]}.txt"
+def _refused_path(directory):
+    return directory / f"refused-{fingerprint()[:16]}.txt"
 
 
-#: refused-ops file -> its ops, read once per process (every dispatch asks)
+#: block cache -> the ops its refused-ops file names, read once per process
+#: (every dispatch asks)
 _REFUSED = {}
 
 
-def refused_ops() -> frozenset:
-    """The ops Numba failed to compile on this machine's versions (one per line)."""
-    path = _refused_path()
-    ops = _REFUSED.get(path)
+def refused_ops(directory=None) -> frozenset:
+    """The ops Numba failed to compile on this machine's versions (one per
+    line of a file in the block cache ``directory``, default: ``cache_directory()``)."""
+    directory = cache_directory() if directory is None else directory
+    ops = _REFUSED.get(directory)
     if ops is None:
         try:
-            lines = path.read_text().splitlines()
+            lines = _refused_path(directory).read_text().splitlines()
         except OSError:
             lines = []
-        ops = _REFUSED[path] = frozenset(line.split(":", 1)[0] for line in lines if line)
+        ops = _REFUSED[directory] = frozenset(line.split(":", 1)[0] for line in lines if line)
     return ops
 
 
 def remember_refused(op, error_text):
     reason = " ".join(error_text.split())[:300]
-    path = _refused_path()
-    _REFUSED[path] = refused_ops() | {op}
+    directory = cache_directory()
+    path = _refused_path(directory)
+    _REFUSED[directory] = refused_ops(directory) | {op}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "a") as out:
@@ -542,9 +628,9 @@ def lanewise_ops(ops) -> frozenset:
     unknown = [op for op in ops if op not in verdicts]
     if unknown:
         from . import lanewise
-        from ..core.registry import SEMANTICS
+        from ..core.registry import semantic_named
         for op in unknown:
-            verdicts[op] = lanewise.probe(SEMANTICS[op])
+            verdicts[op] = lanewise.probe(semantic_named(op))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "a") as out:

@@ -113,8 +113,13 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     try:
         group_ids = setup_mod.shared_workgroup_ids(layout)
         if jobs > 1:
-            _run_in_workers(request, layout, program, group_ids, groups_per_batch,
-                            waves_per_group, jobs, budget, result)
+            tier = block_tier(program, request, tracer)
+            prepared = None if tier is None else _prepare_worker_blocks(
+                tier, request, layout, program, group_ids, budget)
+            steps = _run_in_workers(request, layout, program, group_ids, groups_per_batch,
+                                    waves_per_group, jobs, budget, result)
+            if prepared:
+                tier.add_worker_steps(prepared, steps)
         else:
             first_wave = 0
             for start in range(0, len(group_ids), groups_per_batch):
@@ -149,10 +154,25 @@ def _parallel_plan(request, program, groups_per_batch, waves_per_group, initiali
     return groups, min(jobs, -(-total_groups // groups))
 
 
+def _prepare_worker_blocks(tier, request, layout, program, group_ids, budget):
+    """Form and ready the compiled blocks of every instruction the workers
+    can reach, here, before they are forked (``BlockTier.prepare_for_workers``);
+    the modes come from a state of the first work-group. Compiling or
+    loading is not the kernel's time: the watchdog's clock waits."""
+    state = _make_state(request, layout, 0, group_ids[:1], 0, None)
+    scan = parallel.scan_code(program, int(request.setup.entry_address),
+                              request.interrupt is not None)
+    spent = tier.compile_seconds
+    prepared = tier.prepare_for_workers(scan.pcs, state)
+    budget.deadline += tier.compile_seconds - spent
+    return prepared
+
+
 def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves_per_group,
                     jobs, budget, result):
     """Run the batches in ``jobs`` forked processes (batch ``b`` in worker
-    ``b % jobs``) and add up what they report."""
+    ``b % jobs``) and add up what they report; returns each worker's
+    interpreted steps of the compiled-block tier's blocks (``worker_steps``)."""
     starts = list(range(0, len(group_ids), groups_per_batch))
     waves = -(-setup_mod.workgroup_extent(layout, group_ids).prod(axis=1) // 64)
     first_waves = np.concatenate(([0], np.cumsum(waves)))[starts].tolist()
@@ -171,16 +191,18 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
                                 None, slot=worker * slot_stride)
             Scheduler(state, program, request, mine, tracer, budget).run()
             mine.waves += state.num_waves
+        tier = getattr(program, "block_tier", None)
         return (mine.wave_instructions, mine.lane_instructions, mine.waves,
-                mine.compiled_instructions)
+                mine.compiled_instructions, tier.worker_steps() if tier else {})
 
     reports = workers.run_forked(jobs, share, deadline=budget.deadline,
                                  describe=f"kernel '{request.kernel_name}': worker")
-    for wave_instructions, lane_instructions, wave_count, compiled_count in reports:
+    for wave_instructions, lane_instructions, wave_count, compiled_count, _ in reports:
         result.wave_instructions += wave_instructions
         result.lane_instructions += lane_instructions
         result.waves += wave_count
         result.compiled_instructions += compiled_count
+    return [report[-1] for report in reports]
 
 
 def _product(sizes) -> int:
@@ -589,7 +611,7 @@ class Scheduler:
                     fn = block.fn if block.modes_key == state.float_mode_bits else None
                     if fn is None:
                         spent = tier.compile_seconds
-                        fn = tier.ready(block, state)
+                        fn = tier.ready(block, state, n)
                         # compiling is not the kernel's time: the watchdog's clock waits
                         budget.deadline += tier.compile_seconds - spent
                     if fn is not None:
@@ -725,18 +747,7 @@ class Scheduler:
         return self.block_memory[1]
 
     def _tier(self):
-        """The program's compiled-block tier, or None where blocks must not run
-        natively: compilation off, or a tracer/profiler/hazard checker that
-        must see every instruction."""
-        if self.tracer.active or self.request.checker is not None:
-            return None
-        program = self.program
-        tier = getattr(program, "block_tier", None)
-        if tier is None:
-            mode = compiled.resolve_mode(getattr(self.request, "compile", None))
-            tier = program.block_tier = compiled.BlockTier(program, mode) \
-                if mode != "off" else False
-        return tier or None
+        return block_tier(self.program, self.request, self.tracer)
 
     def _periodic(self, ctx, steps, host_service, slice_end):
         """Every CHECK_STEPS steps: serve the host, now and then check the
@@ -858,3 +869,17 @@ class Scheduler:
 
 
 __all__ = ["run_dispatch", "Scheduler"]
+
+
+def block_tier(program, request, tracer):
+    """The program's compiled-block tier, or None where blocks must not run
+    natively: compilation off, or a tracer/profiler/hazard checker that
+    must see every instruction."""
+    if tracer.active or request.checker is not None:
+        return None
+    tier = getattr(program, "block_tier", None)
+    if tier is None:
+        mode = compiled.resolve_mode(getattr(request, "compile", None))
+        tier = program.block_tier = compiled.BlockTier(program, mode) \
+            if mode != "off" else False
+    return tier or None

@@ -80,8 +80,27 @@ def batch_groups(groups_per_batch, total_groups, jobs, waves_per_group, scratch_
     return max(1, groups)
 
 
+class CodeScan:
+    """What ``scan_code`` saw: why the code must run in the host (None:
+    nothing) and the PCs of the instructions it reached (all of them where
+    ``reason`` is None: the workers' blocks are formed from them before the
+    fork, ``exec.compiled.tier.BlockTier.prepare_for_workers``)."""
+
+    __slots__ = ("reason", "pcs")
+
+    def __init__(self, reason, pcs):
+        self.reason = reason
+        self.pcs = pcs
+
+
 def host_bound(program, entry, interrupts) -> str | None:
-    """Why the code reachable from ``entry`` must run in this process, or None.
+    """Why the code reachable from ``entry`` must run in this process, or None
+    (``scan_code``)."""
+    return scan_code(program, entry, interrupts).reason
+
+
+def scan_code(program, entry, interrupts) -> CodeScan:
+    """The code reachable from ``entry``, scanned once per program.
 
     Follows every direct branch, and the calls and tail jumps whose target
     the block computes from the PC as compilers do for a direct call
@@ -92,7 +111,17 @@ def host_bound(program, entry, interrupts) -> str | None:
     not decode ends its path (a wave reaching it faults in a worker as it
     would here).
     """
-    seen = set()
+    memo = program.__dict__.setdefault("code_scans", {})
+    key = (entry, bool(interrupts))
+    if key not in memo:
+        seen = set()
+        memo[key] = CodeScan(_scan(program, entry, interrupts, seen), frozenset(seen))
+    return memo[key]
+
+
+def _scan(program, entry, interrupts, seen) -> str | None:
+    """``scan_code``'s walk: adds each PC reached to ``seen``; the reason it
+    stopped early, or None."""
     pending = [entry]
     calls = 0
     while pending:
