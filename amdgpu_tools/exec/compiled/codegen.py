@@ -44,6 +44,7 @@ from ..core import operands as ops
 from ..core.formats import _ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, modifier_type
 from ..core.operands import field
 from ..core.program import semantic_for
+from ..core.registry import ieee_form
 from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
 from ..semantics.control import branch_offset
 from ..semantics.ds import element_offsets
@@ -325,11 +326,9 @@ def _valu(out, inst, semantic):
     is_vop3 = inst.encoding == "VOP3"
     if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp") or field(inst, "omod")):
         raise NotCompilable("op_sel, clamp or omod")
-    if flags.get("ieee_nan"):
-        # (in IEEE mode a signalling NaN source makes the result NaN; in either
-        # mode Numba's fmin/fmax order +0 and -0 otherwise than NumPy's, which
-        # the interpreter runs: the check mode caught max(+0, -0) = -0)
-        raise NotCompilable("float min/max/med3: NaN quieting and the order of signed zeros")
+    if flags.get("ieee_nan") and out.modes.ieee_mode:
+        semantic = ieee_form(semantic)        # its signalling-NaN quieting
+        flags = semantic.flags
     dst_type = semantic.dst
     if dst_type not in _RESULTS:
         raise NotCompilable(f"{dst_type} result")

@@ -15,7 +15,7 @@ import types
 from numba import njit
 
 from .. import semantics  # noqa: F401  (registers every semantic)
-from ..core.registry import SEMANTICS
+from ..core.registry import semantic_named
 
 _COPIES = {}
 
@@ -69,7 +69,7 @@ def semantic(op, lanes=False):
     """The compiled copy of ``op``'s registered semantic function (of a
     builder: the ``combine`` function its registration states); ``lanes``:
     its scalar form."""
-    registered = SEMANTICS[op]
+    registered = semantic_named(op)
     if registered.kind == "builder":
         facts = registered.flags
         return compiled_copy(facts["combine"] if "combine" in facts else facts["taken"], op,

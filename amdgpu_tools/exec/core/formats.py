@@ -478,7 +478,7 @@ def build_valu(inst, semantic, program):
         carry_in_code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
     if flags["carry_out"]:
         carry_out_code = field(inst, "sdst") if is_vop3 else VCC_LO
-    ieee_nan = flags.get("ieee_nan", False)
+    ieee_form = flags.get("ieee_nan")
     flush_out = dst_type == "f32" and not flags.get("no_flush")
     flush_wide_out = dst_type in ("f64", "f16") and not flags.get("no_flush")
     rounded = flags.get("rounded")
@@ -486,7 +486,7 @@ def build_valu(inst, semantic, program):
     writer = lane_ops.sdwa_writer(inst, dst) if inst.encoding == "SDWA" else None
     if op_sel >> 3 & 1 and ops.bits_of(dst_type) == 16:
         writer = _op_sel_writer(dst)
-    if carry_in_code is None and carry_out_code is None and not ieee_nan and post is None \
+    if carry_in_code is None and carry_out_code is None and ieee_form is None and post is None \
             and writer is None and not wide and src_mods is None:
         return _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out, pick)
 
@@ -495,9 +495,10 @@ def build_valu(inst, semantic, program):
         args = [ops.typed(get(state, sel), type_) for get, type_ in fetch]
         if carry_in_code is not None:
             args.append(state.read_mask(sel, carry_in_code))
-        result = fn(*args) if pick is None else pick(state)(*args)
-        if ieee_nan and state.ieee_mode:
-            result = quiet_signalling_nans(result, args)
+        if ieee_form is not None and state.ieee_mode:
+            result = ieee_form(*args)
+        else:
+            result = fn(*args) if pick is None else pick(state)(*args)
         if carry_out_code is not None:
             result, carry = result
             active = ctx.write_lanes()
@@ -596,24 +597,6 @@ def _plain_valu(fn, fetch, dst, dst_type, flush_out, flush_wide_out, pick=None):
             compute = fn if pick is None else pick(state)
             return finish(ctx, state, sel, compute(*[get(state, sel) for get in getters]))
     return run
-
-
-def quiet_signalling_nans(result, args):
-    """MODE.IEEE min/max/med3: a signalling NaN operand makes the result a quiet NaN
-    (NumPy's fmin/fmax would return the other operand)."""
-    snan = None
-    for value in args:
-        value = np.asarray(value)
-        nan = np.isnan(value)
-        if not nan.any():
-            continue
-        info = np.finfo(value.dtype)
-        bits = value.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[value.itemsize])
-        signalling = nan & ((bits >> info.nmant - 1) & 1 == 0)
-        snan = signalling if snan is None else snan | signalling
-    if snan is None or not snan.any():
-        return result
-    return np.where(snan, np.asarray(result).dtype.type(np.nan), result)
 
 
 def _flushing_wide(getter, type_):

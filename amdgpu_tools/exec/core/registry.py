@@ -172,6 +172,26 @@ def one_wave(op):
     return decorate
 
 
+#: What an op's IEEE-mode form is named after its op (``ieee_form``).
+IEEE_SUFFIX = "@ieee"
+
+
+def ieee_form(semantic: Semantic) -> Semantic:
+    """The Semantic of a float min/max/med3 as MODE.IEEE runs it (its
+    ``ieee_nan`` flag's function), named ``op@ieee`` so that compiled
+    blocks compile and probe it as an op of its own (``semantic_named``)."""
+    return replace(semantic, op=semantic.op + IEEE_SUFFIX, fn=semantic.flags["ieee_nan"],
+                   flags={**semantic.flags, "ieee_nan": None})
+
+
+def semantic_named(op: str) -> Semantic:
+    """The registered Semantic ``op`` names, or the IEEE-mode form an
+    ``op@ieee`` names."""
+    if op.endswith(IEEE_SUFFIX):
+        return ieee_form(SEMANTICS[op[:-len(IEEE_SUFFIX)]])
+    return SEMANTICS[op]
+
+
 def unsupported(op, reason):
     """Declare ``op`` deliberately unimplemented (it ends with UnsupportedInstruction)."""
     UNSUPPORTED[op] = reason

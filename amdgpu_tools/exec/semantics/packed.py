@@ -19,6 +19,7 @@ from ..core import operands as ops
 from . import rounding
 from ..core.formats import BUILDERS, _aperture_reader, field, mode_reader
 from .fused import fma_narrow
+from .valu_float import ieee_max, ieee_min
 from ..core.registry import SEMANTICS, Semantic, row_source_types
 
 F16, F32 = np.float16, np.float32
@@ -199,12 +200,12 @@ def v_pk_fma_f16(a, b, c):
 
 @packed("v_pk_min_f16")
 def v_pk_min_f16(a, b):
-    return np.fmin(a, b)
+    return ieee_min(a, b)
 
 
 @packed("v_pk_max_f16")
 def v_pk_max_f16(a, b):
-    return np.fmax(a, b)
+    return ieee_max(a, b)
 
 
 @packed("v_pk_add_u16", "u16")

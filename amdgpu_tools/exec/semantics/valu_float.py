@@ -23,19 +23,23 @@ from .fused import fma64, fma_narrow
 from ..core.registry import row_source_types, valu
 
 F16, F32, F64 = np.float16, np.float32, np.float64
-U32, U64 = np.uint32, np.uint64
+U16, U32, U64 = np.uint16, np.uint32, np.uint64
 _FTYPES = {"f16": F16, "f32": F32, "f64": F64}
 
 
-def _register(name, fn, out=None, view=None, rounded=None, **flags):
+def _register(name, fn, out=None, view=None, rounded=None, ieee_nan=False, **flags):
     """Register ``fn`` as ``name``: sources typed as the op's table row types
     them (or ``view``, where the semantic reads them otherwise), the result
     typed ``out`` or as the first source. ``rounded`` is exec/semantics/rounding.py
-    arithmetic ``(*sources, mode, dtype)`` for MODE's directed round modes."""
+    arithmetic ``(*sources, mode, dtype)`` for MODE's directed round modes.
+    ``ieee_nan``: ``fn`` as MODE.IEEE runs it is kept as the flag
+    (``_ieee_form``)."""
     sources = view or row_source_types(name)
     result = out or sources[0]
     if rounded is not None:
         flags["rounded"] = _directed(rounded, result)
+    if ieee_nan:
+        flags["ieee_nan"] = _ieee_form(fn, result)
     fn.__name__ = name
     valu(name, result, *(view or ()), **flags)(fn)
 
@@ -62,12 +66,59 @@ def in_f64(op):
 
 
 def ieee_min(a, b):
-    """min with IEEE-754 minNum: a NaN operand loses to a number."""
-    return np.fmin(a, b)
+    """v_min: IEEE 754-2019 minimumNumber. A NaN operand loses to a number
+    (of two NaNs the first is returned) and -0 is below +0: LLVM selects
+    v_min/v_max for fminnum_ieee/fmaxnum_ieee, which it defines with that
+    order of signed zeros, as the hardware has it. Written with selections
+    only, so that NumPy here and Numba in compiled blocks give the same
+    bits (np.fmin leaves the order of the zeros to the implementation)."""
+    return np.where(np.isnan(b), a, np.where(np.isnan(a), b, np.where(_below(a, b), a, b)))
 
 
 def ieee_max(a, b):
-    return np.fmax(a, b)
+    """v_max: IEEE 754-2019 maximumNumber (see ``ieee_min``)."""
+    return np.where(np.isnan(b), a, np.where(np.isnan(a), b, np.where(_below(a, b), b, a)))
+
+
+def _below(a, b):
+    """a < b for numbers, with -0 below +0."""
+    return (a < b) | ((a == b) & np.signbit(a))
+
+
+def _signalling_f16(x):
+    bits = np.asarray(x).view(U16) & U16(0x7FFF)
+    return (bits > U16(0x7C00)) & ((bits & U16(0x0200)) == 0)
+
+
+def _signalling_f32(x):
+    bits = np.asarray(x).view(U32) & U32(0x7FFFFFFF)
+    return (bits > U32(0x7F800000)) & ((bits & U32(0x00400000)) == 0)
+
+
+def _signalling_f64(x):
+    bits = np.asarray(x).view(U64) & U64(0x7FFFFFFFFFFFFFFF)
+    return (bits > U64(0x7FF0000000000000)) & ((bits & U64(0x0008000000000000)) == 0)
+
+
+#: Where a value is a signalling NaN (a NaN whose quiet bit, the top of the
+#: mantissa, is clear), by float type.
+_SIGNALLING = {"f16": _signalling_f16, "f32": _signalling_f32, "f64": _signalling_f64}
+
+
+def _ieee_form(op, type_):
+    """``op`` (a min/max/med3 of two or three sources) as MODE.IEEE runs it:
+    a signalling NaN operand makes the result the default quiet NaN (the
+    NaN loses to a number otherwise). The interpreter calls it in IEEE mode,
+    compiled blocks in IEEE mode compile it (``registry.ieee_form``)."""
+    signalling = _SIGNALLING[type_]
+    nan = _FTYPES[type_](np.nan)
+    if op.__code__.co_argcount == 2:
+        def quieted(a, b):
+            return np.where(signalling(a) | signalling(b), nan, op(a, b))
+    else:
+        def quieted(a, b, c):
+            return np.where(signalling(a) | signalling(b) | signalling(c), nan, op(a, b, c))
+    return quieted
 
 
 def fract(x):
@@ -253,16 +304,16 @@ def v_mad_legacy_f32(a, b, c):
 def median3_float(a, b, c):
     """v_med3_f32: the middle value; with a NaN operand the ISA returns min3."""
     any_nan = np.isnan(a) | np.isnan(b) | np.isnan(c)
-    middle = np.fmax(np.fmin(a, b), np.fmin(np.fmax(a, b), c))
-    return np.where(any_nan, np.fmin(np.fmin(a, b), c), middle)
+    middle = ieee_max(ieee_min(a, b), ieee_min(ieee_max(a, b), c))
+    return np.where(any_nan, min3_float(a, b, c), middle)
 
 
 def min3_float(a, b, c):
-    return np.fmin(np.fmin(a, b), c)
+    return ieee_min(ieee_min(a, b), c)
 
 
 def max3_float(a, b, c):
-    return np.fmax(np.fmax(a, b), c)
+    return ieee_max(ieee_max(a, b), c)
 
 
 _three("v_min3_f16", min3_float)
