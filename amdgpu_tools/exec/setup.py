@@ -274,19 +274,15 @@ def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
     """
     group_ids = np.asarray(group_ids, np.int64).reshape(-1, 3)
     extent = workgroup_extent(layout, group_ids)
-    items = extent.prod(axis=1)
-    waves_per_group = -(-items // WAVE_SIZE)
-    group_slot = np.repeat(np.arange(len(group_ids)), waves_per_group)
-    first_of_group = np.concatenate(([0], np.cumsum(waves_per_group)[:-1]))
-    wave_in_group = np.arange(group_slot.size) - np.repeat(first_of_group, waves_per_group)
+    if len(extent) and (extent == extent[:1]).all():
+        uniform = _uniform_geometry(tuple(int(size) for size in extent[0]), len(group_ids))
+        return WaveGeometry(group_ids[uniform.group_slot], uniform.workgroup_size,
+                            uniform.wave_in_group, uniform.group_slot, uniform.workitem_id,
+                            uniform.lane_valid)
+    group_slot, wave_in_group = _wave_places(extent)
     ext = extent[group_slot]
     # A grid has at most 8 distinct work-group extents (full, or partial in
     # some dimensions): lay out each one once and copy it to its groups.
-    if len(extent) and (extent == extent[:1]).all():
-        template_ids, template_valid = _group_template(extent[0])
-        ids = np.take(template_ids, wave_in_group, axis=1)
-        valid = np.take(template_valid, wave_in_group, axis=0)
-        return WaveGeometry(group_ids[group_slot], ext, wave_in_group, group_slot, ids, valid)
     ids = np.empty((3, group_slot.size, WAVE_SIZE), np.uint32)
     valid = np.empty((group_slot.size, WAVE_SIZE), np.bool_)
     shapes, shape_of = np.unique(extent, axis=0, return_inverse=True)
@@ -298,6 +294,36 @@ def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
         ids[:, waves] = template_ids[:, position]
         valid[waves] = template_valid[position]
     return WaveGeometry(group_ids[group_slot], ext, wave_in_group, group_slot, ids, valid)
+
+
+def _wave_places(extent):
+    """(work-group index in the batch, wave index in its work-group) of each
+    wave of work-groups of ``extent`` (g, 3)."""
+    waves_per_group = -(-extent.prod(axis=1) // WAVE_SIZE)
+    group_slot = np.repeat(np.arange(len(extent)), waves_per_group)
+    first_of_group = np.concatenate(([0], np.cumsum(waves_per_group)[:-1]))
+    wave_in_group = np.arange(group_slot.size) - np.repeat(first_of_group, waves_per_group)
+    return group_slot, wave_in_group
+
+
+#: (work-group shape, work-groups) -> a WaveGeometry of that many work-groups
+#: of that shape, less their ids (read-only, shared).
+_UNIFORM_GEOMETRY: dict = {}
+
+
+def _uniform_geometry(shape, groups) -> WaveGeometry:
+    """The geometry of ``groups`` work-groups of one ``shape``, made once:
+    every batch of a grid's full work-groups has it (what differs, the
+    work-group ids, ``wave_geometry`` adds). Laying it out cost a wide
+    kernel ~0.4 ms a batch of 1024 waves."""
+    def make():
+        extent = np.tile(np.asarray(shape, np.int64), (groups, 1))
+        group_slot, wave_in_group = _wave_places(extent)
+        template_ids, template_valid = _group_template(shape)
+        return WaveGeometry(np.zeros((0, 3), np.int64), extent[group_slot], wave_in_group,
+                            group_slot, np.take(template_ids, wave_in_group, axis=1),
+                            np.take(template_valid, wave_in_group, axis=0))
+    return read_only_memo(_UNIFORM_GEOMETRY, GEOMETRY_CACHE_ENTRIES, (shape, groups), make)
 
 
 def _group_template(shape):
@@ -331,17 +357,18 @@ def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 
     waves = geometry.wave_in_group.size
     slots = (first_wave_slot + np.arange(waves)) % max(layout.resident_waves, 1)
     wave_offset = (slots * layout.scratch_wave_bytes).astype(np.uint64)
-    # copies: the geometry may be shared with other dispatches (read-only)
+    # the geometry's arrays as they are: shared by batches and dispatches,
+    # read-only (as a batch state's geometry is: exec/core/prototype.py)
     state = WaveBatchInit(
         sgprs=np.zeros((waves, 0), np.uint32),
-        workitem_ids=np.transpose(geometry.workitem_id, (1, 0, 2)).copy(),
-        exec_mask=geometry.lane_valid.copy(), m0=np.full(waves, INITIAL_M0, np.uint32),
+        workitem_ids=np.transpose(geometry.workitem_id, (1, 0, 2)),
+        exec_mask=geometry.lane_valid, m0=np.full(waves, INITIAL_M0, np.uint32),
         flat_scratch=initial_flat_scratch(layout, wave_offset),
-        workgroup_id=geometry.workgroup_id.copy(), group_slot=geometry.group_slot.copy(),
-        wave_in_group=geometry.wave_in_group.copy(),
+        workgroup_id=geometry.workgroup_id, group_slot=geometry.group_slot,
+        wave_in_group=geometry.wave_in_group,
         private_wave_offset=wave_offset.astype(np.uint32),
         vgpr_count_used=int(layout.request.setup.enable_vgpr_workitem_id) + 1,
-        workgroup_size=geometry.workgroup_size.copy())
+        workgroup_size=geometry.workgroup_size)
     group_waves = -(-geometry.workgroup_size.prod(axis=1) // WAVE_SIZE)
     state.sgprs = _initial_sgprs(layout, state, group_waves)
     state.extra["dispatch_layout"] = layout
