@@ -271,6 +271,41 @@ def test_branches_inside_and_out_of_a_block(compile_mode, seed):
     assert (reference.vgpr[4] == 0).all()
 
 
+#: Waves 1 and 3 take the branch, 0 and 2 do not: each path's group holds
+#: waves that are not side by side, and both paths write v2 and v3 in
+#: blocks of their own before they meet again.
+DIVERGING = """
+s_cmp_eq_u32 s6, 1
+s_cbranch_scc1 ODD
+v_add_u32_e32 v2, v0, v1
+v_xor_b32_e32 v3, v2, v0
+v_mul_lo_u32 v3, v3, v1
+s_branch JOIN
+ODD:
+v_sub_u32_e32 v2, v0, v1
+v_or_b32_e32 v3, v2, v1
+v_lshlrev_b32_e32 v3, 3, v3
+JOIN:
+v_add_u32_e32 v4, v2, v3
+"""
+
+
+def test_a_group_split_by_divergence_runs_natively(compile_mode):
+    """A group whose waves are not side by side (split by a branch they
+    disagree on) runs its blocks natively on copies of its waves' registers,
+    written back after: every instruction but the branch the waves
+    disagree on (and s_endpgm) is native, with the interpreter's registers."""
+    sgpr = {6: np.array([0, 1, 0, 1])}
+    reference = _state(DIVERGING, "off", compile_mode, waves=4, sgpr=sgpr)
+    for mode in ("check", "eager"):
+        with recorded_dispatches() as results:
+            native = _state(DIVERGING, mode, compile_mode, waves=4, sgpr=sgpr, partial=True)
+        _same_registers(reference, native)
+        result, = results
+        assert result.compiled_instructions == result.wave_instructions - 4 - 4
+    assert (reference.vgpr[4] != 0).any()
+
+
 LDS_BLOCK = """
 v_lshlrev_b32_e32 v8, 2, v0
 v_and_b32_e32 v8, 0xfc, v8

@@ -651,8 +651,25 @@ def memory_view(state, mapping):
     bytes the native code reaches by address.
 
     An allocation whose bytes are not one writable C-contiguous uint8
-    array is laid out empty: an access there goes back to the interpreter."""
+    array is laid out empty: an access there goes back to the interpreter.
+    The last one made is kept (with the mapping it holds alive, so its
+    identity is not reused): launch after launch maps the same memory, and
+    laying it out cost ~0.1 ms a launch."""
     shared, private, _ = layout_values(state)
+    global _LAST_VIEW
+    if _LAST_VIEW is not None and _LAST_VIEW[0] is mapping and _LAST_VIEW[1] == (shared, private):
+        return _LAST_VIEW[2]
+    view = _lay_out(mapping, shared, private)
+    _LAST_VIEW = (mapping, (shared, private), view)
+    return view
+
+
+#: (mapping, apertures, view) of the last ``memory_view``
+_LAST_VIEW = None
+
+
+def _lay_out(mapping, shared, private):
+    """``memory_view``'s arrays for ``mapping`` and the apertures."""
     bases, allocations = mapping
     ends = np.empty(len(bases), np.uint64)
     writable = np.empty(len(bases), np.bool_)
@@ -673,6 +690,38 @@ def memory_view(state, mapping):
 NO_LIMIT = 1 << 62
 
 
+def gathers(sel, block, start, vgprs) -> bool:
+    """Whether a group of the waves ``sel`` runs the block natively from
+    instruction ``start``: waves side by side (a slice) always; the waves
+    of a group split by divergence (an index array) when the rest of the
+    block is long enough for its native run to repay copying their ``vgprs``
+    VGPRs in and out (``run_block``): measured, an instruction interpreted
+    costs about as much a wave as copying two VGPRs there and back, and
+    ~15 us more."""
+    return type(sel) is slice or 2 * (len(block.records) - start) >= vgprs or len(sel) <= 64
+
+
+def run_block(fn, state, sel, wave_group, start, max_steps, limit, barrier_ok, base, memory):
+    """Call block ``fn`` on the waves ``sel``: a slice of the batch as they
+    lie; an index array (a group split by divergence) on contiguous copies
+    of their registers, written back after (its LDS rows and memory are
+    the batch's own)."""
+    if type(sel) is slice:
+        return fn(state.vgpr, state.sgpr, state.scc, state.lds, wave_group, sel.start,
+                  sel.stop, start, max_steps, limit, barrier_ok, base, memory)
+    # np.take: C-contiguous copies (the types the block was compiled for;
+    # fancy indexing on axis 1 gives strided ones, which Numba compiles anew)
+    vgpr, sgpr = np.take(state.vgpr, sel, axis=1), np.take(state.sgpr, sel, axis=1)
+    scc, groups = np.take(state.scc, sel), np.take(wave_group, sel)
+    groups.flags.writeable = False
+    ran = fn(vgpr, sgpr, scc, state.lds, groups, 0, len(sel), start, max_steps, limit,
+             barrier_ok, base, memory)
+    state.vgpr[:, sel] = vgpr
+    state.sgpr[:, sel] = sgpr
+    state.scc[sel] = scc
+    return ran
+
+
 def check_run(fn, block, ctx, wave_group, start, max_steps, limit, barrier_ok, memory,
               count_lanes, uniform_next):
     """Run the block from instruction ``start`` natively and then, from the
@@ -685,16 +734,20 @@ def check_run(fn, block, ctx, wave_group, start, max_steps, limit, barrier_ok, m
     A block that moves global memory has every allocation copied before and
     after its native run: slow, as a checking mode may be."""
     state, sel, n = ctx.state, ctx.sel, ctx.n
-    w0, w1 = sel.start, sel.stop
+    waves = np.arange(sel.start, sel.stop) if type(sel) is slice else sel
     buffers = [a.data for a in state.memory.mapping()[1]] if memory is not None else []
-    saved = [state.vgpr[:, w0:w1].copy(), state.sgpr[:, w0:w1].copy(), state.scc[w0:w1].copy(),
-             state.lds.copy()] + [buffer.copy() for buffer in buffers]
-    steps, native_lanes, native_pc = fn(state.vgpr, state.sgpr, state.scc, state.lds,
-                                        wave_group, w0, w1, start, max_steps, limit,
-                                        barrier_ok, block.pcs[0], memory)
-    live = [state.vgpr[:, w0:w1], state.sgpr[:, w0:w1], state.scc[w0:w1], state.lds] + buffers
-    native = [array.copy() for array in live]
-    for array, before in zip(live, saved):
+
+    def snapshot():
+        """Copies of the waves' registers, the LDS and every allocation."""
+        return [state.vgpr[:, sel].copy(), state.sgpr[:, sel].copy(), state.scc[sel].copy(),
+                state.lds.copy()] + [buffer.copy() for buffer in buffers]
+
+    saved = snapshot()
+    steps, native_lanes, native_pc = run_block(fn, state, sel, wave_group, start, max_steps,
+                                               limit, barrier_ok, block.pcs[0], memory)
+    native = snapshot()
+    state.vgpr[:, sel], state.sgpr[:, sel], state.scc[sel] = saved[:3]
+    for array, before in zip([state.lds] + buffers, saved[3:]):
         array[...] = before
     lanes = 0
     pc = block.pcs[start]
@@ -712,19 +765,19 @@ def check_run(fn, block, ctx, wave_group, start, max_steps, limit, barrier_ok, m
     where_from = f"{steps} step(s) from 0x{block.pcs[start]:x} of the block at " \
         f"0x{block.pcs[0]:x} ({block.path})"
     names = ["v", "s", "scc", "lds"] + [f"memory {i}" for i in range(len(buffers))]
-    for what, mine, theirs in zip(names, native, live):
+    for what, mine, theirs in zip(names, native, snapshot()):
         differ = np.argwhere(mine != theirs)
         if differ.size:
             where = differ[0]
             if what == "lds":
                 place = f"LDS byte {int(where[1])} of work-group row {int(where[0])}"
             elif what == "scc":
-                place = f"scc of wave {w0 + int(where[0])}"
+                place = f"scc of wave {int(waves[where[0]])}"
             elif what.startswith("memory"):
                 base = int(memory[0][int(what.split()[1])])
                 place = f"device memory byte 0x{base + int(where[0]):x}"
             else:
-                place = f"{what}{where[0]} of wave {w0 + int(where[1])}"
+                place = f"{what}{where[0]} of wave {int(waves[where[1]])}"
             ctx.record = block.records[start]
             raise ctx.fault(
                 f"compiled block differs from the interpreter after {where_from}: "

@@ -599,7 +599,7 @@ class Scheduler:
         # CHECK_STEPS steps
         check_mask = CHECK_STEPS - 1
         slice_end = steps + self.slice_steps
-        tier = self._tier() if records is self.records and type(sel) is slice and \
+        tier = self._tier() if records is self.records and \
             n <= compiled.MAX_NATIVE_WAVES else None
         while True:
             if tier is not None:
@@ -704,8 +704,10 @@ class Scheduler:
         if max_steps <= 0:
             return None
         sel = ctx.sel
-        ctx.record = block.records[start]
         state = self.state
+        if not compiled.gathers(sel, block, start, state.vgpr.shape[0]):
+            return None
+        ctx.record = block.records[start]
         limit = compiled.NO_LIMIT if limit is None else limit
         # alone and none parked: the group holds every live wave of its work-groups
         barrier_ok = not others_wait and not self.parked
@@ -722,9 +724,8 @@ class Scheduler:
                 # replay): the watchdog's clock waits; the instruction budget still counts
                 self.budget.deadline += time.monotonic() - checking
             else:
-                ran = fn(state.vgpr, state.sgpr, state.scc, state.lds, wave_group,
-                         sel.start, sel.stop, start, max_steps, limit, barrier_ok,
-                         block.pcs[0], memory)
+                ran = compiled.run_block(fn, state, sel, wave_group, start, max_steps, limit,
+                                         barrier_ok, block.pcs[0], memory)
         except (MemoryFault, OperandError, IndexError, ValueError, TypeError,
                 ArithmeticError) as error:
             raise ctx.fault(f"internal executor error in a compiled block: "
