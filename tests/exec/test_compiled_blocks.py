@@ -489,6 +489,57 @@ def test_global_gather_wherever_the_lanes_point(compile_mode, layout):
         np.testing.assert_array_equal(got, expected, err_msg=mode)
 
 
+#: Bytes and shorts, zero- and sign-extended, at unaligned per-lane offsets
+#: (3 * i): loaded into out (four dwords a work-item), a byte and a short
+#: stored back into bytes (out2).
+NARROW = """
+s_load_dwordx4 s[4:7], s[0:1], 0x0
+s_load_dwordx2 s[8:9], s[0:1], 0x10
+s_waitcnt lgkmcnt(0)
+v_mul_u32_u24_e32 v1, 3, v0
+global_load_ubyte v2, v1, s[4:5]
+global_load_sbyte v3, v1, s[4:5] offset:1
+global_load_ushort v4, v1, s[4:5] offset:1
+global_load_sshort v5, v1, s[4:5]
+v_lshlrev_b32_e32 v6, 4, v0
+s_waitcnt vmcnt(0)
+global_store_dwordx4 v6, v[2:5], s[6:7]
+global_store_byte v1, v3, s[8:9]
+global_store_short v1, v4, s[8:9] offset:1
+"""
+
+
+def test_bytes_and_shorts_move_natively(compile_mode):
+    """Sub-dword loads (zero- and sign-extended) and stores at unaligned
+    addresses run natively and give the bytes NumPy computes (100 work-items:
+    a full wave and a partial one)."""
+    items = 100
+    source = np.random.default_rng(21).integers(0, 256, 512, dtype=np.uint8)
+    at = 3 * np.arange(items)
+    pairs = source[at[:, None] + np.arange(3)]
+    expected = np.stack([pairs[:, 0], pairs[:, 1].astype(np.int8).astype(np.int32).view(np.uint32),
+                         pairs[:, 1:3].copy().view(np.uint16)[:, 0],
+                         pairs[:, 0:2].copy().view(np.int16)[:, 0].astype(np.int32).view(np.uint32)],
+                        axis=1).astype(np.uint32)
+    # the sbyte's low byte at 3i, the ushort's two bytes at 3i + 1
+    stored = np.stack([pairs[:, 1], pairs[:, 1], pairs[:, 2]], axis=1).reshape(-1)
+    for mode in ("off", "check", "eager"):
+        compile_mode(mode)
+        kernel = kernel_util.Kernel(NARROW, mcpu="gfx900")
+        out = kernel.buffer(np.zeros(4 * items, np.uint32))
+        out2 = kernel.buffer(np.zeros(3 * items, np.uint8))
+        with recorded_dispatches() as results:
+            kernel.run([kernel.buffer(source), out, out2], grid=items, block=items)
+        np.testing.assert_array_equal(kernel.read(out, np.uint32, 4 * items).reshape(items, 4),
+                                      expected, err_msg=mode)
+        np.testing.assert_array_equal(kernel.read(out2, np.uint8, 3 * items),
+                                      stored, err_msg=mode)
+        result, = results
+        # all but each wave's s_endpgm natively
+        assert result.compiled_instructions == \
+            (0 if mode == "off" else result.wave_instructions - 2)
+
+
 #: Scalar loads of each width from a per-group base (group g reads 64 bytes
 #: at data + 64 + 64 * g), one at a negative offset, one whose offset's low
 #: bits are ignored, one overwriting its own base; every loaded SGPR stored

@@ -665,18 +665,19 @@ def _lds_move(out, inst, semantic, index):
 
 
 def _global_move(out, inst, semantic, index):
-    """FLAT/GLOBAL loads and stores of whole dwords: natively when every
-    active lane's access is plain global memory inside one allocation (the
-    function gets the address space as an argument); otherwise back to the
-    interpreter before the instruction, which takes apertures and faults."""
+    """FLAT/GLOBAL loads and stores of whole dwords, bytes and shorts:
+    natively when every active lane's access is plain global memory inside
+    an allocation (the function gets the address space as an argument);
+    otherwise back to the interpreter before the instruction, which takes
+    apertures and faults."""
     facts = semantic.flags
     family = facts["address_family"]
     nbytes = facts["data_bytes"]
     fields = inst.fields
-    if family not in ("flat", "global") or nbytes % 4 or facts.get("signed") or \
+    if family not in ("flat", "global") or (nbytes % 4 and nbytes not in (1, 2)) or \
             int(fields.get("lds", 0)) or int(fields.get("tfe", 0)):
-        raise NotCompilable("a sub-dword, LDS-bit, tfe or non-global vector memory access")
-    dwords = nbytes // 4
+        raise NotCompilable("an LDS-bit, tfe or non-global vector memory access")
+    dwords = max(1, nbytes // 4)
     addr = int(fields["addr"])
     saddr = int(fields.get("saddr", 0x7F)) if family == "global" else 0x7F
     if saddr == 0x7F:
@@ -693,9 +694,14 @@ def _global_move(out, inst, semantic, index):
     emit = out.lines.append
     if dwords > 4:
         raise NotCompilable("a vector access of more than four dwords")
-    emit(f"        if not rt.global_move_x{dwords}(vgpr, sgpr, w0, w1, e, full, {addr}, {saddr}, "
-         f"np.uint64({offset}), {data}, {store}, {family == 'flat'}, memory):"
-         f"  # op:{semantic.op}")
+    if nbytes < 4:
+        emit(f"        if not rt.global_move_narrow(vgpr, sgpr, w0, w1, e, {addr}, {saddr}, "
+             f"np.uint64({offset}), {data}, {nbytes}, {bool(facts.get('signed'))}, {store}, "
+             f"{family == 'flat'}, memory):  # op:{semantic.op}")
+    else:
+        emit(f"        if not rt.global_move_x{dwords}(vgpr, sgpr, w0, w1, e, full, {addr}, "
+             f"{saddr}, np.uint64({offset}), {data}, {store}, {family == 'flat'}, memory):"
+             f"  # op:{semantic.op}")
     emit(f"            return steps, lanes, base + {out.relative(index)}")
     emit("        lanes += active")
 

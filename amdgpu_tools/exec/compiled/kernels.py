@@ -375,7 +375,7 @@ def _global_mover(dwords):
                 (write and not writable[k]) or (host | bits) & np.uint64(3) or \
                 (flat and _spans_aperture(lowest, highest, apertures)):
             return _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset,
-                                      data_reg, dwords, write, flat, memory)
+                                      data_reg, 4 * dwords, False, write, flat, memory)
         for w in range(w0, w1):
             every = full[w - w0]
             for lane in range(64):
@@ -406,12 +406,26 @@ global_move_x1, global_move_x2, global_move_x3, global_move_x4 = (
 
 
 @njit(cache=True)
-def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, dwords, write,
-                       flat, memory):
-    """``global_move`` lane by lane: each lane's allocation found (the last
-    lane's tried first), unaligned accesses byte by byte."""
+def global_move_narrow(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, nbytes,
+                       signed, write, flat, memory):
+    """A FLAT/GLOBAL load or store of one byte or short per lane: loaded
+    zero- or (``signed``) sign-extended into the VGPR at ``data_reg``,
+    stored from its low bytes; lane by lane (``_global_move_lanes``), with
+    its checks. False, having moved nothing, where the interpreter must take
+    it."""
+    return _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg,
+                              nbytes, signed, write, flat, memory)
+
+
+@njit(cache=True)
+def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg, nbytes,
+                       signed, write, flat, memory):
+    """``global_move`` lane by lane, of ``nbytes`` per lane (a byte, a short,
+    or 1-4 whole dwords): each lane's allocation found (the last lane's tried
+    first), unaligned dwords and sub-dword elements byte by byte; a loaded
+    sub-dword element zero- or (``signed``) sign-extended to its VGPR."""
     bases, ends, writable, addresses, apertures = memory
-    nbytes = np.uint64(4 * dwords)
+    size = np.uint64(nbytes)
     k = -1                   # the last lane's allocation: mostly this lane's too
     for w in range(w0, w1):
         for lane in range(64):
@@ -426,10 +440,11 @@ def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg,
                 # (not the last lane's allocation; inline: as a function call
                 # this test cost more than the search)
                 k = np.searchsorted(bases, address, side="right") - 1
-            if k < 0 or ends[k] - bases[k] < nbytes or address > ends[k] - nbytes:
+            if k < 0 or ends[k] - bases[k] < size or address > ends[k] - size:
                 return False
             if write and not writable[k]:
                 return False
+    dwords = nbytes // 4
     for w in range(w0, w1):
         for lane in range(64):
             if not lanes[w - w0, lane]:
@@ -438,7 +453,7 @@ def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg,
             if address < bases[k] or address >= ends[k]:
                 k = np.searchsorted(bases, address, side="right") - 1
             at = np.int64(address - bases[k])
-            if (addresses[k] + np.uint64(at)) & np.uint64(3) == 0:
+            if dwords and (addresses[k] + np.uint64(at)) & np.uint64(3) == 0:
                 words = _dwords_at(addresses[k] + np.uint64(at))
                 for d in range(dwords):
                     if write:
@@ -447,6 +462,21 @@ def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg,
                         vgpr[data_reg + d, w, lane] = words[d]
                 continue
             buffer = _bytes_at(addresses[k])
+            if not dwords:
+                if write:
+                    value = vgpr[data_reg, w, lane]
+                    for b in range(nbytes):
+                        buffer[at + b] = np.uint8((value >> np.uint32(8 * b)) & 0xFF)
+                else:
+                    value = np.uint32(0)
+                    for b in range(nbytes):
+                        value |= np.uint32(buffer[at + b]) << np.uint32(8 * b)
+                    if signed:           # the element's top bit copied up
+                        shift = 32 - 8 * nbytes
+                        value = np.uint32(np.int32(np.uint32(value << np.uint32(shift)))
+                                          >> np.int32(shift))
+                    vgpr[data_reg, w, lane] = value
+                continue
             for d in range(dwords):
                 if write:
                     value = vgpr[data_reg + d, w, lane]
