@@ -869,9 +869,6 @@ class Scheduler:
         return error
 
 
-__all__ = ["run_dispatch", "Scheduler"]
-
-
 def block_tier(program, request, tracer):
     """The program's compiled-block tier, or None where blocks must not run
     natively: compilation off, or a tracer/profiler/hazard checker that
@@ -884,3 +881,7 @@ def block_tier(program, request, tracer):
         tier = program.block_tier = compiled.BlockTier(program, mode) \
             if mode != "off" else False
     return tier or None
+
+
+__all__ = ["run_dispatch", "Scheduler"]
+
