@@ -271,6 +271,27 @@ def test_branches_inside_and_out_of_a_block(compile_mode, seed):
     assert (reference.vgpr[4] == 0).all()
 
 
+@pytest.mark.parametrize("source, part, partial", [(ALU_BLOCK, 4, False), (LOOP, 2, False),
+                                                   (BRANCHES, 2, True)],
+                         ids=["alu", "loop", "branches"])
+def test_a_block_in_parts_gives_the_interpreters_registers(compile_mode, monkeypatch, source,
+                                                           part, partial):
+    """A block longer than PART_INSTRUCTIONS is a function per part: EXEC
+    changes, a loop's back edge, branches within the block, past its end
+    and to the interpreter (waves that disagree) all cross parts. In check
+    mode and eager mode, equal to the interpreter."""
+    reference = _state(source, "off", compile_mode, waves=3)
+    monkeypatch.setattr(codegen, "PART_INSTRUCTIONS", part)
+    cache = tier.cache_directory().parent / f"parts-of-{part}"
+    monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(cache))
+    checked = _state(source, "check", compile_mode, waves=3, partial=partial)
+    native = _state(source, "eager", compile_mode, waves=3, partial=partial)
+    _same_registers(reference, checked)
+    _same_registers(reference, native)
+    sources = [path.read_text() for path in cache.glob("b*.py")]
+    assert any("def part1(" in text for text in sources)
+
+
 #: Waves 1 and 3 take the branch, 0 and 2 do not: each path's group holds
 #: waves that are not side by side, and both paths write v2 and v3 in
 #: blocks of their own before they meet again.

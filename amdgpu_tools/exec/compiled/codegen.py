@@ -32,6 +32,10 @@ the instruction and the interpreter takes it.
 
 A lane loop of a short block has a second copy without EXEC tests for the
 waves whose lanes are all active, which LLVM vectorises (``_lane_loops``).
+A block of more than PART_INSTRUCTIONS instructions is written as one
+function per part of that many, which the block function calls in turn
+(``_block_in_parts``): Numba's compile time grows faster than a function's
+length.
 """
 
 from __future__ import annotations
@@ -52,12 +56,14 @@ from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 4
+CODEGEN_VERSION = 5
 
 #: The longest block whose lane loops get a second path for waves with every
 #: lane active (``_lane_loops``). Measured on MGPUSim's nw: its blocks of
 #: ~200 instructions took ~7 min each to compile with both paths.
 FULL_PATH_MAX_INSTRUCTIONS = 64
+#: Instructions per function of a longer block (``_block_in_parts``).
+PART_INSTRUCTIONS = 16
 
 #: Value types a compiled operand may have, with their NumPy view of the bits.
 _VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
@@ -177,14 +183,15 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     out = _Emitter(modes, generation, lane_ops)
     out.pcs = list(pcs)
     out.full_paths = len(insts) <= FULL_PATH_MAX_INSTRUCTIONS
+    bodies = []
     for index, inst in enumerate(insts):
-        out.lines.append(f"        {'if' if index == 0 else 'elif'} i == {index}:    # {inst.op}")
         mark = len(out.lines)
         emit_instruction(out, inst, index)
         if not out.lines[-1].lstrip().startswith(("i = ", "return ")):
             out.lines.append(f"        i = {index + 1}")
-        out.lines[mark:] = ["    " + _TEMPORARY.sub(rf"\g<0>_{index}", line)
-                            for line in out.lines[mark:]]
+        bodies.append([f"        elif i == {index}:    # {inst.op}"] +
+                      ["    " + _TEMPORARY.sub(rf"\g<0>_{index}", line)
+                       for line in out.lines[mark:]])
     header = ["import numpy as np", "from numba import njit",
               "from amdgpu_tools.exec.compiled import kernels as rt",
               "from amdgpu_tools.exec.compiled.jitcopy import semantic", "",
@@ -192,24 +199,85 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
               f"USES_MEMORY = {out.uses_memory}"]
     header += [f"f{i} = semantic({op!r}{', lanes=True' if lanes else ''})"
                for i, (op, lanes) in enumerate(out.semantics)]
-    body = ["", "", "@njit(cache=True, error_model=\"numpy\")",
-            "def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,",
-            "          barrier_ok, base, memory):",
-            "    n = w1 - w0",
-            "    lanes = 0",
-            "    steps = 0",
-            "    i = start",
-            "    e = np.empty((n, 64), np.bool_)",
-            "    full = np.empty(n, np.bool_)",
-            f"    active = rt.read_mask_into(e, full, sgpr, {EXEC_LO}, w0, w1)"]
-    body += out.prologue + ["    while steps < max_steps:"] + out.lines + [
+    if len(bodies) <= PART_INSTRUCTIONS:
+        functions = _whole_block(out.prologue, bodies)
+    else:
+        functions = _block_in_parts(out.prologue, bodies)
+    return "\n".join(header + functions), out.uses_memory, frozenset(out.lane_candidates)
+
+
+#: The opening of the block function, to its prologue of constants.
+_BLOCK_START = [
+    "", "", "@njit(cache=True, error_model=\"numpy\")",
+    "def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,",
+    "          barrier_ok, base, memory):",
+    "    n = w1 - w0",
+    "    lanes = np.int64(0)",     # (not the literal 0: a part would be compiled twice)
+    "    steps = np.int64(0)",
+    "    i = start",
+    "    e = np.empty((n, 64), np.bool_)",
+    "    full = np.empty(n, np.bool_)",
+    f"    active = rt.read_mask_into(e, full, sgpr, {EXEC_LO}, w0, w1)"]
+
+
+def _chain(bodies):
+    """The instructions' bodies as one if/elif chain on ``i``."""
+    lines = [line for body in bodies for line in body]
+    lines[0] = lines[0].replace("elif", "if", 1)
+    return lines
+
+
+def _whole_block(prologue, bodies):
+    """The lines of a block function holding every instruction itself."""
+    return _BLOCK_START + prologue + ["    while steps < max_steps:"] + _chain(bodies) + [
         "        else:",
         "            break",
         "        steps += 1",
         "        if base + PCS[i] >= limit:",
         "            break",
         "    return steps, lanes, base + PCS[i]", ""]
-    return "\n".join(header + body), out.uses_memory, frozenset(out.lane_candidates)
+
+
+#: A return of the block function, as the instructions' lines write it.
+_BLOCK_RETURN = re.compile(r"return (steps(?: \+ 1)?), lanes, (base \+ \d+)$")
+_PART_ARGUMENTS = ("vgpr, sgpr, scc, lds, wave_group, w0, w1, i, steps, max_steps, limit, "
+                   "barrier_ok, base, memory, e, full, active, lanes")
+
+
+def _block_in_parts(prologue, bodies):
+    """The lines of a block function that calls one function per
+    PART_INSTRUCTIONS instructions. Each part runs while its instructions
+    follow each other and returns ``(steps, lanes, active, i, pc)``: ``pc``
+    the block's answer, or -1 when ``i`` left the part (the block then
+    calls the part holding ``i``). The machine code is the same kind; what
+    differs is Numba's compile time, which grows faster than a function's
+    length (typing, SSA reconstruction): a 256-instruction block is ~16
+    compiles of 16 instructions, not one of 256."""
+    lines = []
+    calls = _BLOCK_START[:]
+    calls.append("    while True:")
+    for number, first in enumerate(range(0, len(bodies), PART_INSTRUCTIONS)):
+        part = _chain(bodies[first:first + PART_INSTRUCTIONS])
+        part = [_BLOCK_RETURN.sub(r"return \1, lanes, active, i, \2", line) for line in part]
+        used = set(re.findall(r"\bk\d+\b", "\n".join(part)))
+        constants = [line for line in prologue if line.split("=")[0].strip() in used]
+        lines += ["", "", "@njit(error_model=\"numpy\")",
+                  f"def part{number}({_PART_ARGUMENTS}):",
+                  "    n = w1 - w0"] + constants + ["    while steps < max_steps:"] + part + [
+            "        else:",
+            "            return steps, lanes, active, i, -1",
+            "        steps += 1",
+            "        if base + PCS[i] >= limit:",
+            "            break",
+            "    return steps, lanes, active, i, base + PCS[i]"]
+        end = min(first + PART_INSTRUCTIONS, len(bodies))     # (i may be past the last)
+        calls += [f"        {'if' if number == 0 else 'elif'} i < {end}:",
+                  f"            steps, lanes, active, i, pc = part{number}({_PART_ARGUMENTS})"]
+    calls += ["        else:",
+              "            return steps, lanes, base + PCS[i]",
+              "        if pc >= 0:",
+              "            return steps, lanes, pc", ""]
+    return lines + calls
 
 
 def emit_instruction(out, inst, index):
