@@ -271,18 +271,20 @@ def test_branches_inside_and_out_of_a_block(compile_mode, seed):
     assert (reference.vgpr[4] == 0).all()
 
 
-@pytest.mark.parametrize("source, part, partial", [(ALU_BLOCK, 4, False), (LOOP, 2, False),
-                                                   (BRANCHES, 2, True)],
-                         ids=["alu", "loop", "branches"])
+@pytest.mark.parametrize("source, part, loop_part, partial", [
+    (ALU_BLOCK, 4, 64, False), (LOOP, 2, 64, False), (LOOP, 2, 2, False),
+    (BRANCHES, 2, 64, True)], ids=["alu", "loop-in-one-part", "loop-across-parts", "branches"])
 def test_a_block_in_parts_gives_the_interpreters_registers(compile_mode, monkeypatch, source,
-                                                           part, partial):
-    """A block longer than PART_INSTRUCTIONS is a function per part: EXEC
+                                                           part, loop_part, partial):
+    """A long block is a function per PART_INSTRUCTIONS instructions: EXEC
     changes, a loop's back edge, branches within the block, past its end
     and to the interpreter (waves that disagree) all cross parts. In check
     mode and eager mode, equal to the interpreter."""
     reference = _state(source, "off", compile_mode, waves=3)
+    monkeypatch.setattr(codegen, "FULL_PATH_MAX_INSTRUCTIONS", 0)     # (a long block's form)
     monkeypatch.setattr(codegen, "PART_INSTRUCTIONS", part)
-    cache = tier.cache_directory().parent / f"parts-of-{part}"
+    monkeypatch.setattr(codegen, "LOOP_PART_INSTRUCTIONS", loop_part)
+    cache = tier.cache_directory().parent / f"parts-of-{part}-{loop_part}"
     monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(cache))
     checked = _state(source, "check", compile_mode, waves=3, partial=partial)
     native = _state(source, "eager", compile_mode, waves=3, partial=partial)
@@ -290,6 +292,17 @@ def test_a_block_in_parts_gives_the_interpreters_registers(compile_mode, monkeyp
     _same_registers(reference, native)
     sources = [path.read_text() for path in cache.glob("b*.py")]
     assert any("def part1(" in text for text in sources)
+
+
+@pytest.mark.parametrize("count, back_edges, starts", [
+    (40, [], [0, 16, 32]),
+    (126, [(60, 30)], [0, 16, 30, 61, 77, 93, 109, 125]),   # the loop 30-60 is one part
+    (126, [(100, 10)], [0, 10, 26, 42, 58, 74, 90, 106, 122]),   # too long to keep whole
+    (40, [(35, 20)], [0, 16, 20, 36]),
+    (17, [], [0, 16]),
+    (20, [(19, 10)], [0, 10])])                 # a loop that ends the block: no empty part
+def test_parts_keep_loops_whole_where_they_fit(count, back_edges, starts):
+    assert codegen._part_starts(count, back_edges) == starts
 
 
 #: Waves 1 and 3 take the branch, 0 and 2 do not: each path's group holds

@@ -32,10 +32,9 @@ the instruction and the interpreter takes it.
 
 A lane loop of a short block has a second copy without EXEC tests for the
 waves whose lanes are all active, which LLVM vectorises (``_lane_loops``).
-A block of more than PART_INSTRUCTIONS instructions is written as one
-function per part of that many, which the block function calls in turn
-(``_block_in_parts``): Numba's compile time grows faster than a function's
-length.
+A longer block is written as one function per PART_INSTRUCTIONS
+instructions, which the block function calls in turn (``_block_in_parts``):
+Numba's compile time grows faster than a function's length.
 """
 
 from __future__ import annotations
@@ -62,8 +61,12 @@ CODEGEN_VERSION = 5
 #: lane active (``_lane_loops``). Measured on MGPUSim's nw: its blocks of
 #: ~200 instructions took ~7 min each to compile with both paths.
 FULL_PATH_MAX_INSTRUCTIONS = 64
-#: Instructions per function of a longer block (``_block_in_parts``).
+#: Instructions per function of a block longer than that (``_block_in_parts``;
+#: a shorter one gains little: 64 instructions compiled in 34 s as parts, 39 s
+#: whole), and the most a part grows to keep a loop whole: entering a part
+#: costs a call and a fresh read of EXEC, which a loop would pay every turn.
 PART_INSTRUCTIONS = 16
+LOOP_PART_INSTRUCTIONS = 64
 
 #: Value types a compiled operand may have, with their NumPy view of the bits.
 _VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
@@ -124,6 +127,8 @@ class _Emitter:
         self.uses_memory = False
         #: whether lane loops get a path for waves with every lane active
         self.full_paths = True
+        #: (branch, target) indices of the branches to an earlier instruction
+        self.back_edges = []
 
     def relative(self, index):
         """The offset of instruction ``index`` from the block's start: the
@@ -199,22 +204,27 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
               f"USES_MEMORY = {out.uses_memory}"]
     header += [f"f{i} = semantic({op!r}{', lanes=True' if lanes else ''})"
                for i, (op, lanes) in enumerate(out.semantics)]
-    if len(bodies) <= PART_INSTRUCTIONS:
+    if out.full_paths or len(bodies) <= PART_INSTRUCTIONS:
         functions = _whole_block(out.prologue, bodies)
     else:
-        functions = _block_in_parts(out.prologue, bodies)
+        functions = _block_in_parts(out.prologue, bodies, out.back_edges)
     return "\n".join(header + functions), out.uses_memory, frozenset(out.lane_candidates)
 
 
 #: The opening of the block function, to its prologue of constants.
-_BLOCK_START = [
+_BLOCK_HEADER = [
     "", "", "@njit(cache=True, error_model=\"numpy\")",
     "def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,",
     "          barrier_ok, base, memory):",
-    "    n = w1 - w0",
     "    lanes = np.int64(0)",     # (not the literal 0: a part would be compiled twice)
     "    steps = np.int64(0)",
-    "    i = start",
+    "    i = start"]
+#: EXEC as the lane masks the instructions test (``e``; ``full``: waves with
+#: every lane on), read again after each EXEC write. Each part has its own:
+#: passed in, they made nbody's loop (inside one part) run 1.6x slower, as
+#: LLVM cannot tell that they are not the registers the loop writes.
+_MASKS = [
+    "    n = w1 - w0",
     "    e = np.empty((n, 64), np.bool_)",
     "    full = np.empty(n, np.bool_)",
     f"    active = rt.read_mask_into(e, full, sgpr, {EXEC_LO}, w0, w1)"]
@@ -229,7 +239,7 @@ def _chain(bodies):
 
 def _whole_block(prologue, bodies):
     """The lines of a block function holding every instruction itself."""
-    return _BLOCK_START + prologue + ["    while steps < max_steps:"] + _chain(bodies) + [
+    return _BLOCK_HEADER + _MASKS + prologue + ["    while steps < max_steps:"] + _chain(bodies) + [
         "        else:",
         "            break",
         "        steps += 1",
@@ -241,38 +251,59 @@ def _whole_block(prologue, bodies):
 #: A return of the block function, as the instructions' lines write it.
 _BLOCK_RETURN = re.compile(r"return (steps(?: \+ 1)?), lanes, (base \+ \d+)$")
 _PART_ARGUMENTS = ("vgpr, sgpr, scc, lds, wave_group, w0, w1, i, steps, max_steps, limit, "
-                   "barrier_ok, base, memory, e, full, active, lanes")
+                   "barrier_ok, base, memory, lanes")
 
 
-def _block_in_parts(prologue, bodies):
+def _part_starts(count, back_edges):
+    """Where the parts of a block of ``count`` instructions start: every
+    PART_INSTRUCTIONS, but a loop (a back edge's target to its branch) is
+    kept in one part where it fits in LOOP_PART_INSTRUCTIONS."""
+    starts = [0]
+    end = PART_INSTRUCTIONS
+    while end < count:
+        start = starts[-1]
+        for branch, target in sorted(back_edges, key=lambda edge: edge[1]):
+            if target < end <= branch:                 # the loop crosses the cut
+                if target > start:
+                    end = target                       # the loop starts the next part
+                elif target == start and branch + 1 - start <= LOOP_PART_INSTRUCTIONS:
+                    end = branch + 1                   # the part holds the whole loop
+        if end >= count:
+            break
+        starts.append(end)
+        end += PART_INSTRUCTIONS
+    return starts
+
+
+def _block_in_parts(prologue, bodies, back_edges):
     """The lines of a block function that calls one function per
     PART_INSTRUCTIONS instructions. Each part runs while its instructions
-    follow each other and returns ``(steps, lanes, active, i, pc)``: ``pc``
+    follow each other and returns ``(steps, lanes, i, pc)``: ``pc``
     the block's answer, or -1 when ``i`` left the part (the block then
-    calls the part holding ``i``). The machine code is the same kind; what
-    differs is Numba's compile time, which grows faster than a function's
-    length (typing, SSA reconstruction): a 256-instruction block is ~16
-    compiles of 16 instructions, not one of 256."""
+    calls the part holding ``i``). Numba's compile time grows faster than
+    a function's length (typing, SSA reconstruction): fft's first 128
+    instructions took 46 s to compile as parts, 78 s as one function, and
+    nw's blocks of 94-206 instructions ~3 min in all against ~5, running as
+    fast."""
     lines = []
-    calls = _BLOCK_START[:]
-    calls.append("    while True:")
-    for number, first in enumerate(range(0, len(bodies), PART_INSTRUCTIONS)):
-        part = _chain(bodies[first:first + PART_INSTRUCTIONS])
-        part = [_BLOCK_RETURN.sub(r"return \1, lanes, active, i, \2", line) for line in part]
+    calls = _BLOCK_HEADER + ["    while True:"]
+    starts = _part_starts(len(bodies), back_edges)
+    for number, (first, end) in enumerate(zip(starts, starts[1:] + [len(bodies)])):
+        part = _chain(bodies[first:end])
+        part = [_BLOCK_RETURN.sub(r"return \1, lanes, i, \2", line) for line in part]
         used = set(re.findall(r"\bk\d+\b", "\n".join(part)))
         constants = [line for line in prologue if line.split("=")[0].strip() in used]
         lines += ["", "", "@njit(error_model=\"numpy\")",
-                  f"def part{number}({_PART_ARGUMENTS}):",
-                  "    n = w1 - w0"] + constants + ["    while steps < max_steps:"] + part + [
+                  f"def part{number}({_PART_ARGUMENTS}):"] + _MASKS + constants + [
+            "    while steps < max_steps:"] + part + [
             "        else:",
-            "            return steps, lanes, active, i, -1",
+            "            return steps, lanes, i, -1",
             "        steps += 1",
             "        if base + PCS[i] >= limit:",
             "            break",
-            "    return steps, lanes, active, i, base + PCS[i]"]
-        end = min(first + PART_INSTRUCTIONS, len(bodies))     # (i may be past the last)
+            "    return steps, lanes, i, base + PCS[i]"]
         calls += [f"        {'if' if number == 0 else 'elif'} i < {end}:",
-                  f"            steps, lanes, active, i, pc = part{number}({_PART_ARGUMENTS})"]
+                  f"            steps, lanes, i, pc = part{number}({_PART_ARGUMENTS})"]
     calls += ["        else:",
               "            return steps, lanes, base + PCS[i]",
               "        if pc >= 0:",
@@ -673,6 +704,8 @@ def _branch(out, inst, semantic, index):
         return                           # (why_not: every branch is compilable)
     target = out.pcs[index] + branch_offset(inst)
     inside = target in out.pcs[:-1]
+    if inside and out.pcs.index(target) <= index:
+        out.back_edges.append((index, out.pcs.index(target)))
     go = f"i = {out.pcs.index(target)}" if inside else \
         f"return steps + 1, lanes, base + {target - out.pcs[0]}"
     emit = out.lines.append
