@@ -271,9 +271,25 @@ def test_branches_inside_and_out_of_a_block(compile_mode, seed):
     assert (reference.vgpr[4] == 0).all()
 
 
+#: A loop whose head the interpreter runs (DPP ends blocks): the block after it
+#: branches back before its own start.
+LOOP_BACK_OUT = """
+s_mov_b32 s20, 30
+BB0:
+v_mov_b32_dpp v5, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+v_add_u32_e32 v2, v2, v5
+v_xor_b32_e32 v3, v3, v2
+v_add_u32_e32 v4, v4, v3
+s_sub_u32 s20, s20, 1
+s_cmp_lg_u32 s20, 0
+s_cbranch_scc1 BB0
+"""
+
+
 @pytest.mark.parametrize("source, part, loop_part, partial", [
     (ALU_BLOCK, 4, 64, False), (LOOP, 2, 64, False), (LOOP, 2, 2, False),
-    (BRANCHES, 2, 64, True)], ids=["alu", "loop-in-one-part", "loop-across-parts", "branches"])
+    (BRANCHES, 2, 64, True), (LOOP_BACK_OUT, 2, 64, True)],
+    ids=["alu", "loop-in-one-part", "loop-across-parts", "branches", "back-out"])
 def test_a_block_in_parts_gives_the_interpreters_registers(compile_mode, monkeypatch, source,
                                                            part, loop_part, partial):
     """A long block is a function per PART_INSTRUCTIONS instructions: EXEC
@@ -292,6 +308,7 @@ def test_a_block_in_parts_gives_the_interpreters_registers(compile_mode, monkeyp
     _same_registers(reference, native)
     sources = [path.read_text() for path in cache.glob("b*.py")]
     assert any("def part1(" in text for text in sources)
+    assert not list(cache.glob("*.failed"))         # every block compiled
 
 
 @pytest.mark.parametrize("count, back_edges, starts", [

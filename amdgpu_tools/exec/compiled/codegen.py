@@ -249,7 +249,8 @@ def _whole_block(prologue, bodies):
 
 
 #: A return of the block function, as the instructions' lines write it.
-_BLOCK_RETURN = re.compile(r"return (steps(?: \+ 1)?), lanes, (base \+ \d+)$")
+#: (A branch back before the block's start has a negative offset.)
+_BLOCK_RETURN = re.compile(r"return (steps(?: \+ 1)?), lanes, (base \+ -?\d+)$")
 _PART_ARGUMENTS = ("vgpr, sgpr, scc, lds, wave_group, w0, w1, i, steps, max_steps, limit, "
                    "barrier_ok, base, memory, lanes")
 
