@@ -129,6 +129,15 @@ class _Emitter:
         self.full_paths = True
         #: (branch, target) indices of the branches to an earlier instruction
         self.back_edges = []
+        #: whether the block is written in parts (``_block_in_parts``)
+        self.in_parts = False
+
+    def leave(self, offset, steps="steps"):
+        """The statement ending the block's run at the PC ``offset`` bytes
+        from its start (negative: a branch back before it); a part returns
+        its ``i`` too (``_block_in_parts``)."""
+        return f"return {steps}, lanes, i, base + {offset}" if self.in_parts else \
+            f"return {steps}, lanes, base + {offset}"
 
     def relative(self, index):
         """The offset of instruction ``index`` from the block's start: the
@@ -188,6 +197,7 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     out = _Emitter(modes, generation, lane_ops)
     out.pcs = list(pcs)
     out.full_paths = len(insts) <= FULL_PATH_MAX_INSTRUCTIONS
+    out.in_parts = not out.full_paths and len(insts) > PART_INSTRUCTIONS
     bodies = []
     for index, inst in enumerate(insts):
         mark = len(out.lines)
@@ -204,14 +214,13 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
               f"USES_MEMORY = {out.uses_memory}"]
     header += [f"f{i} = semantic({op!r}{', lanes=True' if lanes else ''})"
                for i, (op, lanes) in enumerate(out.semantics)]
-    if out.full_paths or len(bodies) <= PART_INSTRUCTIONS:
-        functions = _whole_block(out.prologue, bodies)
-    else:
-        functions = _block_in_parts(out.prologue, bodies, out.back_edges)
+    functions = _block_in_parts(out.prologue, bodies, out.back_edges) if out.in_parts else \
+        _whole_block(out.prologue, bodies)
     return "\n".join(header + functions), out.uses_memory, frozenset(out.lane_candidates)
 
 
-#: The opening of the block function, to its prologue of constants.
+#: The opening of the block function (EXEC's masks and the constants follow
+#: in a block of one function, in each part otherwise).
 _BLOCK_HEADER = [
     "", "", "@njit(cache=True, error_model=\"numpy\")",
     "def block(vgpr, sgpr, scc, lds, wave_group, w0, w1, start, max_steps, limit,",
@@ -248,9 +257,6 @@ def _whole_block(prologue, bodies):
         "    return steps, lanes, base + PCS[i]", ""]
 
 
-#: A return of the block function, as the instructions' lines write it.
-#: (A branch back before the block's start has a negative offset.)
-_BLOCK_RETURN = re.compile(r"return (steps(?: \+ 1)?), lanes, (base \+ -?\d+)$")
 _PART_ARGUMENTS = ("vgpr, sgpr, scc, lds, wave_group, w0, w1, i, steps, max_steps, limit, "
                    "barrier_ok, base, memory, lanes")
 
@@ -291,7 +297,6 @@ def _block_in_parts(prologue, bodies, back_edges):
     starts = _part_starts(len(bodies), back_edges)
     for number, (first, end) in enumerate(zip(starts, starts[1:] + [len(bodies)])):
         part = _chain(bodies[first:end])
-        part = [_BLOCK_RETURN.sub(r"return \1, lanes, i, \2", line) for line in part]
         used = set(re.findall(r"\bk\d+\b", "\n".join(part)))
         constants = [line for line in prologue if line.split("=")[0].strip() in used]
         lines += ["", "", "@njit(error_model=\"numpy\")",
@@ -708,7 +713,7 @@ def _branch(out, inst, semantic, index):
     if inside and out.pcs.index(target) <= index:
         out.back_edges.append((index, out.pcs.index(target)))
     go = f"i = {out.pcs.index(target)}" if inside else \
-        f"return steps + 1, lanes, base + {target - out.pcs[0]}"
+        out.leave(target - out.pcs[0], steps="steps + 1")
     emit = out.lines.append
     tests = semantic.flags["tests"]
     if tests is None:
@@ -731,7 +736,7 @@ def _branch(out, inst, semantic, index):
     emit("            lanes += n")
     emit(f"            {go}")
     emit("        elif t.any():" if not lane else "        elif t:")
-    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit(f"            {out.leave(out.relative(index))}")
     emit("        else:")
     emit("            lanes += n")
     emit(f"            i = {index + 1}")
@@ -762,7 +767,7 @@ def _lds_move(out, inst, semantic, index):
     emit(f"        if not rt.lds_move_b{8 * nbytes}(vgpr, sgpr, lds, wave_group, w0, w1, e, full, "
          f"{addr}, {offsets!r}, {registers!r}, {write}, {out.generation >= 9}):"
          f"  # op:{semantic.op}")
-    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit(f"            {out.leave(out.relative(index))}")
     emit("        lanes += active")
 
 
@@ -804,7 +809,7 @@ def _global_move(out, inst, semantic, index):
         emit(f"        if not rt.global_move_x{dwords}(vgpr, sgpr, w0, w1, e, full, {addr}, "
              f"{saddr}, np.uint64({offset}), {data}, {store}, {family == 'flat'}, memory):"
              f"  # op:{semantic.op}")
-    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit(f"            {out.leave(out.relative(index))}")
     emit("        lanes += active")
 
 
@@ -824,7 +829,7 @@ def _scalar_load(out, inst, semantic, index):
     emit = out.lines.append
     emit(f"        if not rt.scalar_load(sgpr, w0, w1, {base}, np.uint64({int(offset)}), {data}, "
          f"{dwords}, memory):  # op:{semantic.op}")
-    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit(f"            {out.leave(out.relative(index))}")
     emit("        lanes += n")
 
 
@@ -835,7 +840,7 @@ def _barrier(out, index):
     back to the interpreter before it."""
     emit = out.lines.append
     emit("        if not barrier_ok:")
-    emit(f"            return steps, lanes, base + {out.relative(index)}")
+    emit(f"            {out.leave(out.relative(index))}")
     emit("        lanes += n")
 
 

@@ -884,4 +884,3 @@ def block_tier(program, request, tracer):
 
 
 __all__ = ["run_dispatch", "Scheduler"]
-
