@@ -246,7 +246,9 @@ def _build_state(request, layout, group_ids, first_wave, slot):
     waves = init.exec_mask.shape[0]
     state = WaveState(target=request.target, num_waves=waves,
                       vgpr_count=int(request.setup.vgpr_count), num_groups=len(group_ids),
-                      lds_bytes=0, request=request)
+                      lds_bytes=0, request=request,
+                      workitem_id=init.workitem_ids.transpose(1, 0, 2),     # views, no copies
+                      lane_valid=init.exec_mask)
     state.lds = setup_mod.make_lds(layout, len(group_ids))
     state.layout = layout
     if request.checker is not None:
@@ -264,8 +266,6 @@ def _build_state(request, layout, group_ids, first_wave, slot):
     state.wave_group[:] = init.group_slot
     state.wave_in_group[:] = init.wave_in_group
     state.wave_number[:] = first_wave + np.arange(waves)
-    state.workitem_id = init.workitem_ids.transpose(1, 0, 2)      # a view, no copy
-    state.lane_valid = init.exec_mask
     state.extra.update(init.extra)
     state.private_wave_offset = init.private_wave_offset
     mode = int(request.setup.float_mode) | (int(request.setup.dx10_clamp) << 8) | \

@@ -88,7 +88,7 @@ class WaveState:
     """
 
     def __init__(self, *, target, num_waves: int, vgpr_count: int, num_groups: int,
-                 lds_bytes: int, request=None):
+                 lds_bytes: int, request=None, workitem_id=None, lane_valid=None):
         self.target = target
         self.request = request
         self.memory = getattr(request, "memory", None)
@@ -106,8 +106,12 @@ class WaveState:
         self.workgroup_size = np.ones((num_waves, 3), dtype=np.int64)
         self.wave_in_group = np.zeros(num_waves, dtype=np.int64)
         self.wave_number = np.arange(num_waves, dtype=np.int64)
-        self.workitem_id = np.zeros((3, num_waves, WAVE_SIZE), dtype=np.uint32)
-        self.lane_valid = np.zeros((num_waves, WAVE_SIZE), dtype=np.bool_)
+        # (a dispatch's batch passes its own: zeros made to be replaced cost
+        # ~0.1 ms a batch of 1024 waves)
+        self.workitem_id = np.zeros((3, num_waves, WAVE_SIZE), dtype=np.uint32) \
+            if workitem_id is None else workitem_id
+        self.lane_valid = np.zeros((num_waves, WAVE_SIZE), dtype=np.bool_) \
+            if lane_valid is None else lane_valid
         # Float-mode flags derived from MODE (see apply_float_mode); the
         # defaults are float_mode 0xC0 with DX10_CLAMP and IEEE set.
         self.apply_float_mode(0xC0 | (1 << 8) | (1 << 9))
