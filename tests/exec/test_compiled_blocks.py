@@ -55,6 +55,9 @@ v_cmpx_ne_u32_e32 vcc, 3, v0
 v_mov_b32_e32 v20, v19
 s_mov_b64 exec, s[22:23]
 v_subrev_co_u32_e32 v21, vcc, v20, v17
+v_mul_f32_e64 v22, -|s6|, v1
+v_cmp_gt_f32_e64 s[24:25], s7, v1
+v_cndmask_b32_e64 v23, -1, v0, s[24:25]
 s_waitcnt lgkmcnt(0)
 """
 

@@ -47,6 +47,7 @@ import hashlib
 import os
 import re
 import time
+from typing import NamedTuple
 from pathlib import Path
 
 import numpy as np
@@ -147,10 +148,20 @@ def _generator_answer(inst, generation, modes):
     return op, reason
 
 
+class Formed(NamedTuple):
+    """What an earlier dispatch formed at a PC (``_FORMED``)."""
+
+    #: the code bytes it was formed from, to the PC after it (``end``)
+    code: bytes
+    #: the Block, or None where none starts at the PC (``code``: that one instruction)
+    block: object
+    #: the refused ops it was formed under
+    refused: frozenset
+    end: int
+
+
 #: Blocks formed by earlier dispatches: (binding key, MODE bits, VGPRs, PC,
-#: block cache) -> (the block's code bytes, the Block, the refused ops it was
-#: formed under, the PC after its code). The Block is None where none starts
-#: at the PC (its code: that one instruction). Every launch
+#: block cache) -> Formed. Every launch
 #: makes a new Program; forming its blocks again (fetching and binding every
 #: instruction, asking the code generator about each) cost MGPUSim's nw ~3 ms a
 #: launch, a third of its time once its blocks ran natively. A Block whose
@@ -275,13 +286,13 @@ class BlockTier:
         key = (self.program.binding_key, state.float_mode_bits, state.vgpr.shape[0], pc,
                self.cache)
         formed = _FORMED.get(key)
-        if formed is not None and formed[2] == self.refused and \
-                self.program.code(pc, formed[3]) == formed[0]:
-            block = formed[1]
+        if formed is not None and formed.refused == self.refused and \
+                self.program.code(pc, formed.end) == formed.code:
+            block = formed.block
             if block is not None and block.fn is None:
                 # not loaded yet: prepared again, by this process
                 block = Block(block.records, block.code_key)
-                _FORMED[key] = (formed[0], block, formed[2], formed[3])
+                _FORMED[key] = formed._replace(block=block)
         else:
             block = self._form(pc, state)
             self._remember_formed(key, pc, block)
@@ -306,7 +317,7 @@ class BlockTier:
             return
         if len(_FORMED) >= _FORMED_LIMIT:
             _FORMED.clear()
-        _FORMED[key] = (code, block, self.refused, end)
+        _FORMED[key] = Formed(code, block, self.refused, end)
 
     def _form(self, pc, state):
         """The block of the compilable instructions from ``pc`` on, up to
