@@ -129,6 +129,10 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
                 Scheduler(state, program, request, result, tracer, budget).run()
                 first_wave += state.num_waves
                 result.waves += state.num_waves
+                # freed before the next batch's state is made, whose registers then
+                # take these pages, in the cache and mapped, instead of fresh ones
+                # (the 1M vector add: ~0.1 ms a batch of 1,024 waves)
+                del state
     finally:
         setup_mod.release_dispatch(layout)
     result.seconds = time.monotonic() - started
@@ -191,6 +195,7 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
                                 None, slot=worker * slot_stride)
             Scheduler(state, program, request, mine, tracer, budget).run()
             mine.waves += state.num_waves
+            del state                   # (before the next one is made: see run_dispatch)
         tier = getattr(program, "block_tier", None)
         return (mine.wave_instructions, mine.lane_instructions, mine.waves,
                 mine.compiled_instructions, tier.worker_steps() if tier else {})
