@@ -442,7 +442,10 @@ def _wave_span(vgpr, sgpr, addr, saddr, offset, w, every, lanes):
             if wide:
                 bottom = min(bottom, vgpr[addr + 1, w, lane])
                 top = max(top, vgpr[addr + 1, w, lane])
-    else:                               # (lane by lane: selects kept it scalar, and slower)
+    else:
+        # the same reductions, lane by lane: written with selects they stayed
+        # scalar and slower, and one loop for both cases (testing ``every``
+        # each lane) moved a full wave at 1.8 ns a lane against 0.95
         for lane in range(64):
             if lanes[lane]:
                 seen = True
