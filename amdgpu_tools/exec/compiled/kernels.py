@@ -463,8 +463,7 @@ def _wave_span(vgpr, sgpr, addr, saddr, offset, w, every, lanes):
         base = (np.uint64(top) << np.uint64(32)) + offset
         shared = top == bottom
     else:
-        base = (np.uint64(sgpr[saddr, w]) | (np.uint64(sgpr[saddr + 1, w]) << np.uint64(32))) \
-            + offset
+        base = lane_sgpr_pair(sgpr, saddr, w) + offset
         shared = True
     if shared:
         lowest, highest = base + np.uint64(small), base + np.uint64(large)
