@@ -95,13 +95,14 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture
 def forked_workers(monkeypatch):
     """``forked_workers(batch_waves)``: dispatches cut into batches of ``batch_waves``
-    waves and run in worker processes from 2 waves on; returns the list of worker
+    waves and run in worker processes from 2 waves on, however short; returns the list of worker
     counts each forking dispatch used (tests of ``jobs``)."""
     from amdgpu_tools.exec.core import dispatch, parallel, workers
 
     def make(batch_waves):
         monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", batch_waves)
         monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 2)
+        monkeypatch.setattr(parallel, "WORKER_SECONDS", 0.0)     # always worth a worker
         calls = []
         real = workers.run_forked
 

@@ -166,6 +166,52 @@ def test_vector_add_sample_is_right_in_workers(forks):
     assert np.array_equal(args[2].numpy(), args[0].numpy() + args[1].numpy())
 
 
+def test_workers_are_given_only_where_they_finish_sooner(monkeypatch):
+    monkeypatch.setattr(parallel, "_SECONDS_PER_WAVE", {})
+    monkeypatch.setattr(parallel, "WORKER_SECONDS", 0.008)
+    short, medium, long = "short", "medium", "long"      # stand-ins for KernelSetups
+    # one process took 17 ms, 273 ms and 2.1 s for 16,384 waves (bench figures)
+    parallel.remember_cost(short, 0.017, 16384)
+    parallel.remember_cost(medium, 0.273, 16384)
+    parallel.remember_cost(long, 2.1, 16384)
+    # 2 workers: 8.5 + 16 ms > 17 ms alone
+    assert parallel.affordable_jobs(short, 16, 16384) == 1
+    # sqrt(273 / 8) = 5.8: 6 workers take 45.5 + 48 ms
+    assert parallel.affordable_jobs(medium, 16, 16384) == 6
+    assert parallel.affordable_jobs(medium, 4, 16384) == 4
+    # twice the waves: sqrt(546 / 8) = 8.3
+    assert parallel.affordable_jobs(medium, 16, 32768) == 8
+    assert parallel.affordable_jobs(long, 16, 16384) == 16
+    # no dispatch of the kernel yet: what was asked
+    assert parallel.affordable_jobs("unknown", 16, 64) == 16
+    parallel.remember_cost(short, 0.0, 16384)            # nothing learnt from nothing
+    assert parallel.affordable_jobs(short, 16, 16384) == 1
+
+
+def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeypatch):
+    monkeypatch.setattr(parallel, "_SECONDS_PER_WAVE", {})
+    device = new_device(jobs=2)
+    args = _vector_add_args(device)
+    kernel = _sample(device, "vector_add")
+    kernel(*args, grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    first = device.last_result
+    assert forks == [2]                   # nothing known of it: the workers it asked for
+    # a worker costing far more than the whole dispatch: one process from now on
+    monkeypatch.setattr(parallel, "WORKER_SECONDS", 1e3)
+    out = device.zeros(64 * 40 - 17, np.float32)
+    kernel(args[0], args[1], out, args[3], grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    assert forks == [2]
+    assert out.numpy().tobytes() == args[2].numpy().tobytes()
+    assert device.last_result.wave_instructions == first.wave_instructions
+    # and workers again where they pay
+    monkeypatch.setattr(parallel, "WORKER_SECONDS", 1e-12)
+    kernel(*args, grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    assert forks == [2, 2]
+
+
 # p0: [0] count of lanes, [1] sum of global ids; p1[gid] = the ticket (pre-op
 # count) of the lane: every lane gets its own
 ATOMIC_TICKETS = """

@@ -136,6 +136,11 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     finally:
         setup_mod.release_dispatch(layout)
     result.seconds = time.monotonic() - started
+    if jobs == 1 and getattr(request, "jobs", 1) > 1:
+        tier = program.__dict__.get("block_tier")
+        parallel.remember_cost(request.setup,
+                               result.seconds - (tier.compile_seconds if tier else 0.0),
+                               result.waves)
     result.profile = tracer.profile
     result.lane_profile = tracer.lane_profile
     return result
@@ -189,24 +194,34 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
         memory.atomic_guard = stripes
         mine = DispatchResult()
         tracer = Tracer(None, None)
+        rates = []                      # seconds per wave of each batch
         for batch in range(worker, len(starts), jobs):
+            started = time.perf_counter()
             chunk = group_ids[starts[batch]:starts[batch] + groups_per_batch]
             state = _make_state(request, layout, starts[batch], chunk, first_waves[batch],
                                 None, slot=worker * slot_stride)
             Scheduler(state, program, request, mine, tracer, budget).run()
             mine.waves += state.num_waves
+            rates.append((time.perf_counter() - started) / state.num_waves)
             del state                   # (before the next one is made: see run_dispatch)
         tier = getattr(program, "block_tier", None)
         return (mine.wave_instructions, mine.lane_instructions, mine.waves,
-                mine.compiled_instructions, tier.worker_steps() if tier else {})
+                mine.compiled_instructions, rates, tier.worker_steps() if tier else {})
 
     reports = workers.run_forked(jobs, share, deadline=budget.deadline,
                                  describe=f"kernel '{request.kernel_name}': worker")
-    for wave_instructions, lane_instructions, wave_count, compiled_count, _ in reports:
+    rates = []
+    for wave_instructions, lane_instructions, wave_count, compiled_count, batch_rates, _ \
+            in reports:
         result.wave_instructions += wave_instructions
         result.lane_instructions += lane_instructions
         result.waves += wave_count
         result.compiled_instructions += compiled_count
+        rates += batch_rates
+    # the median batch: a worker's first batch is slowed by its cold start
+    # (copied pages, caches), which one process would not pay again
+    parallel.remember_cost(request.setup, float(np.median(rates)) * result.waves,
+                           result.waves)
     return [report[-1] for report in reports]
 
 

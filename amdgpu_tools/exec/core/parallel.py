@@ -25,10 +25,17 @@ batches). A dispatch stays in the calling process when any of these holds:
 The scan decodes through the dispatch's ``Program``, so the workers forked
 afterwards inherit every record already bound (and later dispatches of the
 kernel find them in the decode cache).
+
+Workers cost time of their own (``WORKER_SECONDS`` each), so a kernel whose
+dispatches are known to be short gets fewer of them than it asks for, or
+none: ``affordable_jobs`` weighs what one process took for a wave of the
+kernel's last dispatch (``remember_cost``) against that cost. A kernel's
+first dispatch has no such figure and gets the workers the rules above give.
 """
 
 from __future__ import annotations
 
+import math
 import os
 
 from ...analysis.calls import computed_target
@@ -43,6 +50,17 @@ from ..semantics.control import MSG_INTERRUPT
 #: 4096 waves with two workers on the 2-core reference machine; kernels
 #: doing more per wave gain below it, smaller dispatches would only lose.
 MIN_PARALLEL_WAVES = 4096
+#: What each worker process adds to a dispatch's wall time, measured on a
+#: 16-core Xeon and on the 2-core reference machine alike: 5-10 ms (the host
+#: copies its page tables at each fork, ~3 ms with Numba loaded, one fork
+#: after the other; a child's first writes copy pages and its caches start
+#: cold; its exit unmaps what it copied). A compiled 1M vector add (~17 ms in
+#: one process) took 27/33/52/71 ms with 2/4/8/16 workers.
+WORKER_SECONDS = 0.008
+#: Known kernels (their ``KernelSetup``) -> seconds one process takes per
+#: wave, from their last dispatch; bounded (cleared when full).
+_SECONDS_PER_WAVE = {}
+_COST_LIMIT = 1024
 #: Most instructions the scan looks at before giving up (the kernel then
 #: runs in one process).
 SCAN_LIMIT = 1 << 16
@@ -61,10 +79,38 @@ def worker_count(request, program, total_groups, total_waves, initializer=None,
     if request.trace is not None or request.checker is not None or \
             request.host_service is not None or initializer is not None or decode is not None:
         return 1
+    jobs = affordable_jobs(request.setup, jobs, total_waves)
+    if jobs <= 1:
+        return 1
     if host_bound(program, int(request.setup.entry_address),
                   request.interrupt is not None) is not None:
         return 1
     return jobs
+
+
+def remember_cost(setup, seconds, waves) -> None:
+    """Keep what a dispatch of the kernel ``setup`` cost: ``seconds`` of one
+    process's time (compiling left out) for ``waves`` waves."""
+    if waves <= 0 or seconds <= 0:
+        return
+    if len(_SECONDS_PER_WAVE) >= _COST_LIMIT:
+        _SECONDS_PER_WAVE.clear()
+    _SECONDS_PER_WAVE[setup] = seconds / waves
+
+
+def affordable_jobs(setup, jobs, waves) -> int:
+    """The worker count, at most ``jobs``, that should finish a dispatch of
+    ``waves`` waves of the kernel ``setup`` soonest: ``n`` workers take
+    ``alone / n + n * WORKER_SECONDS``, least at ``n = sqrt(alone /
+    WORKER_SECONDS)``, where ``alone`` is what one process would take (from
+    the kernel's last dispatch); 1 where that is no sooner than ``alone``.
+    ``jobs`` when the kernel has not run yet."""
+    per_wave = _SECONDS_PER_WAVE.get(setup)
+    if per_wave is None or WORKER_SECONDS <= 0 or jobs <= 1:
+        return jobs
+    alone = per_wave * waves
+    count = min(jobs, max(1, round(math.sqrt(alone / WORKER_SECONDS))))
+    return count if alone / count + count * WORKER_SECONDS < alone else 1
 
 
 def batch_groups(groups_per_batch, total_groups, jobs, waves_per_group, scratch_wave_bytes,
