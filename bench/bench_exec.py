@@ -17,10 +17,11 @@ call, ``Device.synchronize``):
 - ``compiled blocks``: the three kernels again with ``Device(compile="off")``
   and ``compile="eager"`` (exec/compiled): the first run (compiling every
   block, or loading it from the cache) and the best one after it;
-- ``jobs``: the vector add again with its work-groups in 1, 2 (and, on a
-  machine with more cores, ``default_jobs()``) worker processes
-  (``Device(jobs=N)``): lane-instr/s for each and the speed-up over one
-  process, so the scaling shows. The figures above use ``jobs=1``, so that
+- ``jobs``: the vector add (1M and 16M work-items) and a 512x512 matmul
+  with their work-groups in 1, 2 (and, on a machine with more cores,
+  ``default_jobs()``) worker processes (``Device(jobs=N)``): lane-instr/s
+  for each, the speed-up over one process and the processes the dispatch
+  ran in, so the scaling shows. The figures above use ``jobs=1``, so that
   they stay comparable with earlier runs.
 
 Without clang-19/ld.lld-19 the recorded build bench/data/bench_exec.gfx900.hsaco
@@ -215,21 +216,36 @@ def bench_launch(device):
 
 
 def bench_jobs(path):
-    """The vector add with 1, 2 (and default_jobs()) worker processes: one line each."""
+    """The vector add (1M and 16M work-items) and a 512x512 matmul with 1, 2
+    (and default_jobs()) worker processes: one line each, with the processes
+    the dispatch ran in (a kernel known to be short gets fewer workers than
+    it asks for: ``exec.core.parallel.affordable_jobs``)."""
+    global VECTOR_ELEMENTS, MATMUL_N
     from amdgpu_tools import Device
     from amdgpu_tools.exec.launch import default_jobs
-    base = None
-    for jobs in sorted({1, 2, default_jobs()}):
-        device = Device("gfx900", jobs=jobs)
-        program = device.load(str(path))
-        bench_vector_add(device, program)
-        best = min((bench_vector_add(device, program) for _ in range(REPEATS)),
-                   key=lambda run: run.seconds)
-        rate = best.result.lane_instructions / best.seconds
-        base = base or rate
-        print(f"   {'vector add, jobs ' + str(jobs):22s} {best.seconds:7.3f} s  "
-              f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
-              f"result {'OK' if best.ok else 'WRONG'}", flush=True)
+    sizes = VECTOR_ELEMENTS, MATMUL_N
+    cases = (("vector add 1M", bench_vector_add, 1 << 20, MATMUL_N),
+             ("vector add 16M", bench_vector_add, 1 << 24, MATMUL_N),
+             ("matmul 512x512", bench_matmul, VECTOR_ELEMENTS, 512))
+    try:
+        for name, bench, elements, matmul_n in cases:
+            VECTOR_ELEMENTS, MATMUL_N = elements, matmul_n     # the benches read them
+            base = None
+            for jobs in sorted({1, 2, default_jobs()}):
+                device = Device("gfx900", jobs=jobs)
+                program = device.load(str(path))
+                bench(device, program)
+                best = min((bench(device, program) for _ in range(REPEATS)),
+                           key=lambda run: run.seconds)
+                rate = best.result.lane_instructions / best.seconds
+                base = base or rate
+                processes = best.result.processes
+                print(f"   {name + ', jobs ' + str(jobs):24s} {best.seconds:7.3f} s  "
+                      f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
+                      f"({processes} process{'es' if processes > 1 else ''})  "
+                      f"result {'OK' if best.ok else 'WRONG'}", flush=True)
+    finally:
+        VECTOR_ELEMENTS, MATMUL_N = sizes
 
 
 def main():

@@ -136,8 +136,9 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     finally:
         setup_mod.release_dispatch(layout)
     result.seconds = time.monotonic() - started
+    result.processes = jobs
     if jobs == 1 and getattr(request, "jobs", 1) > 1:
-        tier = program.__dict__.get("block_tier")
+        tier = program.block_tier
         parallel.remember_cost(request.setup,
                                result.seconds - (tier.compile_seconds if tier else 0.0),
                                result.waves)

@@ -98,6 +98,10 @@ _BOUND = {}
 class Program:
     """The decode cache of one dispatch (or one loaded code object)."""
 
+    #: the compiled-block tier of the dispatch (``dispatch.block_tier``), once
+    #: asked for: a BlockTier, or False where blocks run interpreted
+    block_tier = None
+
     def __init__(self, memory, target, request=None, decode=None):
         self.memory = memory
         self.target = target
