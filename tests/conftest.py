@@ -96,7 +96,8 @@ def pytest_sessionfinish(session, exitstatus):
 def forked_workers(monkeypatch):
     """``forked_workers(batch_waves)``: dispatches cut into batches of ``batch_waves``
     waves and run in worker processes from 2 waves on, however short; returns the list of worker
-    counts each forking dispatch used (tests of ``jobs``)."""
+    counts each dispatch that forked its workers used (a dispatch the kept workers of the
+    one before took forks none; tests of ``jobs``)."""
     from amdgpu_tools.exec.core import dispatch, parallel, workers
 
     def make(batch_waves):
@@ -104,11 +105,12 @@ def forked_workers(monkeypatch):
         monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 2)
         monkeypatch.setattr(parallel, "WORKER_SECONDS", 0.0)     # always worth a worker
         calls = []
-        real = workers.run_forked
+        real = workers.start_pool
 
         def spy(count, work, **options):
             calls.append(count)
             return real(count, work, **options)
-        monkeypatch.setattr(workers, "run_forked", spy)
+        monkeypatch.setattr(workers, "start_pool", spy)
         return calls
-    return make
+    yield make
+    workers.close_pool()            # no test inherits another's workers

@@ -120,7 +120,7 @@ class Device:
         self.agent.processor.check = "stop" if check == "stop" else "report" if check else None
         self.queue = self.agent.queue_create(queue_size)
         #: the kernarg segment and completion signal launches borrow
-        self.launch_resources = LaunchResources(self.agent, KERNARG_GRANULE)
+        self.launch_resources = LaunchResources(self.agent, LENT_KERNARG_BYTES)
         if limits is not None:
             self.agent.processor.limits = limits
         self.agent.processor.trace = trace
@@ -446,6 +446,10 @@ def encode_args(kernel, args: list):
 #: the ROCm runtime sub-allocates kernarg segments from a larger pool where such
 #: over-reads land in mapped memory; rounding up gives the same guarantee.
 KERNARG_GRANULE = 256
+#: Size of the kernarg segment a device lends its launches (``launch_resources``):
+#: code object v5 segments start with 256 bytes of hidden arguments, so one
+#: granule would serve none of them; a launch whose segment is larger maps its own.
+LENT_KERNARG_BYTES = 4 * KERNARG_GRANULE
 
 
 def kernarg_allocation_size(segment_size: int) -> int:

@@ -3,7 +3,9 @@
 Every launch needs a kernarg segment and a completion signal, and mapping and
 unmapping them costs more than the rest of a short kernel's host work. So a
 ``Device`` makes one of each when it is created and lends them: a launch
-takes them when they are free (and the segment is big and aligned enough),
+takes them when they are free (and the segment is big and aligned enough:
+``LENT_KERNARG_BYTES`` holds the hidden arguments of code object v5 and a
+few hundred bytes of the kernel's own),
 gives them back once its dispatch completed, and otherwise maps its own,
 which are unmapped afterwards as before. Only the items made up front
 circulate, so what a launch leaves mapped is exactly what it would without
@@ -46,12 +48,13 @@ class LaunchResources:
         self._lock = threading.Lock()
 
     def kernarg(self, segment: bytes, size: int, align: int):
-        """The lent segment holding ``segment`` (zeros up to ``size``), or None
-        when it is in use or not ``size`` bytes aligned to ``align``."""
+        """The lent segment holding ``segment`` (zeros up to the end of the
+        allocation), or None when it is in use, smaller than ``size`` or not
+        aligned to ``align``."""
         address = self._kernarg.item
-        if size != self.kernarg_size or address % align or not self._take("kernarg"):
+        if size > self.kernarg_size or address % align or not self._take("kernarg"):
             return None
-        self.agent.memory.write(address, segment.ljust(size, b"\0"))
+        self.agent.memory.write(address, segment.ljust(self.kernarg_size, b"\0"))
         return self._kernarg
 
     def signal(self, initial_value: int):

@@ -186,6 +186,13 @@ def test_workers_are_given_only_where_they_finish_sooner(monkeypatch):
     assert parallel.affordable_jobs("unknown", 16, 64) == 16
     parallel.remember_cost(short, 0.0, 16384)            # nothing learnt from nothing
     assert parallel.affordable_jobs(short, 16, 16384) == 1
+    # 2 kept workers cost little: 8.5 + 1 ms; 2 new ones do not pay
+    monkeypatch.setattr(parallel, "KEPT_WORKER_SECONDS", 0.0005)
+    assert parallel.affordable_jobs(short, 16, 16384, kept=2) == 2
+    assert parallel.affordable_jobs(short, 1, 16384, kept=2) == 1
+    # ... but 6 new ones beat 2 kept ones on the medium kernel (93.5 < 137.5 ms)
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=2) == 6
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=16) == 16
 
 
 def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeypatch):
@@ -210,6 +217,46 @@ def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeyp
     kernel(*args, grid=(64 * 40 - 17,), block=(64,))
     device.synchronize()
     assert forks == [2, 2]
+
+
+def test_kept_workers_take_the_next_dispatch_while_nothing_was_mapped(forks):
+    device = new_device(jobs=2)
+    args = _vector_add_args(device)
+    kernel = _sample(device, "vector_add")
+    expected = args[0].numpy() + args[1].numpy()
+    for _ in range(3):
+        args[2].numpy()[:] = -1                       # written here, seen there
+        kernel(*args, grid=(64 * 40 - 17,), block=(64,))
+        device.synchronize()
+        assert np.array_equal(args[2].numpy(), expected)
+        assert device.last_result.processes == 2
+    assert forks == [2]                               # forked once
+    assert len(_children()) == 2                      # kept between dispatches
+    # a new allocation is not mapped in them: new workers
+    out = device.zeros(64 * 40 - 17, np.float32)
+    kernel(args[0], args[1], out, args[3], grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    assert np.array_equal(out.numpy(), expected)
+    assert forks == [2, 2] and len(_children()) == 2
+
+
+def test_a_fault_in_a_kept_worker_ends_the_pool_with_the_one_process_error(forks):
+    one = _fault_text(1)
+    device = new_device(jobs=2)
+    kernel = build(device, FAULT_IN_GROUP_5)
+    out = device.zeros(4, np.uint32)
+    words = device.zeros(1, np.uint32)
+    build(device, "  s_nop 0\n", name="fine")(words, grid=(64 * 12,), block=(64,))
+    device.synchronize()
+    assert forks == [2] and len(_children()) == 2
+    # the kept workers take the first (the kernel was loaded before they were
+    # forked), new ones the second
+    for expected_forks in ([2], [2, 2]):
+        with pytest.raises(KernelError) as info:
+            kernel(out, grid=(64 * 12,), block=(64,))
+            device.synchronize()
+        assert str(info.value) == one
+        assert forks == expected_forks and _children() == []
 
 
 # p0: [0] count of lanes, [1] sum of global ids; p1[gid] = the ticket (pre-op

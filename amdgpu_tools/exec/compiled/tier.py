@@ -100,6 +100,12 @@ def resolve_mode(requested=None) -> str:
     return mode
 
 
+def loaded_blocks() -> int:
+    """How many compiled blocks this process has loaded (it only ever loads
+    more): a worker forked when this was lower lacks some."""
+    return len(_LOADED)
+
+
 def cache_directory() -> Path:
     """The block cache: ``$AMDGPU_TOOLS_BLOCK_CACHE``, else the user's cache
     folder. Every dispatch asks, so the answer is kept per environment."""

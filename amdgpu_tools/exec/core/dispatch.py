@@ -43,7 +43,9 @@ applies to each worker's share; the clock's deadline is the dispatch's.
 
 from __future__ import annotations
 
+import functools
 import time
+from typing import NamedTuple
 
 import numpy as np
 
@@ -151,8 +153,9 @@ def _parallel_plan(request, program, groups_per_batch, waves_per_group, initiali
     """(work-groups per batch, worker processes) of a dispatch that asks for jobs."""
     counts = [-(-int(g) // int(b)) for g, b in zip(request.grid_size, request.workgroup_size)]
     total_groups = counts[0] * counts[1] * counts[2]
+    pool = workers.pool_for(_pool_key(request))
     jobs = parallel.worker_count(request, program, total_groups, total_groups * waves_per_group,
-                                 initializer, decode)
+                                 initializer, decode, kept=pool.size if pool else 0)
     if jobs <= 1:
         return groups_per_batch, 1
     private = max(int(request.private_segment_size or 0),
@@ -180,37 +183,40 @@ def _prepare_worker_blocks(tier, request, layout, program, group_ids, budget):
 
 def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves_per_group,
                     jobs, budget, result):
-    """Run the batches in ``jobs`` forked processes (batch ``b`` in worker
+    """Run the batches in ``jobs`` worker processes (batch ``b`` in worker
     ``b % jobs``) and add up what they report; returns each worker's
-    interpreted steps of the compiled-block tier's blocks (``worker_steps``)."""
+    interpreted steps of the compiled-block tier's blocks (``worker_steps``).
+
+    The workers of the last parallel dispatch are kept (``workers.start_pool``)
+    and take this one when nothing they inherited has changed since they
+    were forked (``_pool_key``): the device memory's mapping, the blocks
+    loaded here, the compile mode and block cache."""
     starts = list(range(0, len(group_ids), groups_per_batch))
     waves = -(-setup_mod.workgroup_extent(layout, group_ids).prod(axis=1) // 64)
     first_waves = np.concatenate(([0], np.cumsum(waves)))[starts].tolist()
-    slot_stride = groups_per_batch * waves_per_group
-    memory = request.memory
-    stripes = workers.atomic_stripes()
-
-    def share(worker):
-        """Worker ``worker``'s batches, in its own process."""
-        memory.atomic_guard = stripes
-        mine = DispatchResult()
-        tracer = Tracer(None, None)
-        rates = []                      # seconds per wave of each batch
-        for batch in range(worker, len(starts), jobs):
-            started = time.perf_counter()
-            chunk = group_ids[starts[batch]:starts[batch] + groups_per_batch]
-            state = _make_state(request, layout, starts[batch], chunk, first_waves[batch],
-                                None, slot=worker * slot_stride)
-            Scheduler(state, program, request, mine, tracer, budget).run()
-            mine.waves += state.num_waves
-            rates.append((time.perf_counter() - started) / state.num_waves)
-            del state                   # (before the next one is made: see run_dispatch)
-        tier = getattr(program, "block_tier", None)
-        return (mine.wave_instructions, mine.lane_instructions, mine.waves,
-                mine.compiled_instructions, rates, tier.worker_steps() if tier else {})
-
-    reports = workers.run_forked(jobs, share, deadline=budget.deadline,
-                                 describe=f"kernel '{request.kernel_name}': worker")
+    plan = _SharePlan(group_ids, starts, first_waves, groups_per_batch, jobs,
+                      groups_per_batch * waves_per_group, workers.atomic_stripes())
+    key = _pool_key(request)
+    reports = None
+    pool = workers.pool_for(key)
+    if pool is not None and pool.size != jobs:
+        workers.close_pool()
+        pool = None
+    if pool is not None:
+        try:
+            reports = pool.run(_pooled_share, (request, layout, plan, budget), budget.deadline)
+        except workers.CannotSend:
+            workers.close_pool()
+        except BaseException:
+            workers.close_pool(busy=True)
+            raise
+    if reports is None:
+        reports = workers.start_pool(
+            jobs, functools.partial(_share, request=request, layout=layout, program=program,
+                                    plan=plan, budget=budget),
+            key=key, known=(request.memory, request.memory.mapping(), plan.stripes,
+                            request.target, request.gds, request.interrupt),
+            deadline=budget.deadline, describe=f"kernel '{request.kernel_name}': worker")
     rates = []
     for wave_instructions, lane_instructions, wave_count, compiled_count, batch_rates, _ \
             in reports:
@@ -224,6 +230,61 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
     parallel.remember_cost(request.setup, float(np.median(rates)) * result.waves,
                            result.waves)
     return [report[-1] for report in reports]
+
+
+class _SharePlan(NamedTuple):
+    """How a parallel dispatch's batches are dealt to its workers."""
+    group_ids: np.ndarray
+    #: first work-group (index into group_ids) and first wave of each batch
+    starts: list
+    first_waves: list
+    groups_per_batch: int
+    jobs: int
+    #: scratch wave slots of one worker's batch
+    slot_stride: int
+    #: the cross-process locks of global atomics
+    stripes: object
+
+
+def _pool_key(request):
+    """What the kept workers must have inherited to take a dispatch: the
+    same device memory with the same mapping (an allocation made after the
+    fork is not mapped in them), the blocks loaded here then (a worker runs
+    only those natively), the compile mode and block cache. (The pool holds
+    the memory and its mapping: their ids stay theirs.)"""
+    memory = request.memory
+    return (id(memory), id(memory.mapping()), compiled.loaded_blocks(),
+            compiled.resolve_mode(request.compile), compiled.cache_directory())
+
+
+def _pooled_share(worker, request, layout, plan, budget):
+    """A kept worker's share of a later dispatch: its own Program (the code
+    is in the shared memory; its decode caches are warm from earlier ones)."""
+    program = Program(request.memory, request.target, request)
+    return _share(worker, request=request, layout=layout, program=program, plan=plan,
+                  budget=budget)
+
+
+def _share(worker, *, request, layout, program, plan, budget):
+    """Worker ``worker``'s batches, in its own process: what it adds to the
+    result, each batch's seconds per wave, its interpreted block steps."""
+    request.memory.atomic_guard = plan.stripes
+    mine = DispatchResult()
+    tracer = Tracer(None, None)
+    rates = []                      # seconds per wave of each batch
+    for batch in range(worker, len(plan.starts), plan.jobs):
+        started = time.perf_counter()
+        first = plan.starts[batch]
+        chunk = plan.group_ids[first:first + plan.groups_per_batch]
+        state = _make_state(request, layout, first, chunk, plan.first_waves[batch], None,
+                            slot=worker * plan.slot_stride)
+        Scheduler(state, program, request, mine, tracer, budget).run()
+        mine.waves += state.num_waves
+        rates.append((time.perf_counter() - started) / state.num_waves)
+        del state                   # (before the next one is made: see run_dispatch)
+    tier = program.block_tier
+    return (mine.wave_instructions, mine.lane_instructions, mine.waves,
+            mine.compiled_instructions, rates, tier.worker_steps() if tier else {})
 
 
 def _product(sizes) -> int:

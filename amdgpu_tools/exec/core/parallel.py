@@ -26,11 +26,12 @@ The scan decodes through the dispatch's ``Program``, so the workers forked
 afterwards inherit every record already bound (and later dispatches of the
 kernel find them in the decode cache).
 
-Workers cost time of their own (``WORKER_SECONDS`` each), so a kernel whose
-dispatches are known to be short gets fewer of them than it asks for, or
-none: ``affordable_jobs`` weighs what one process took for a wave of the
-kernel's last dispatch (``remember_cost``) against that cost. A kernel's
-first dispatch has no such figure and gets the workers the rules above give.
+Workers cost time of their own (``WORKER_SECONDS`` each to fork, far less
+to reuse: ``KEPT_WORKER_SECONDS``), so a kernel whose dispatches are known
+to be short gets fewer of them than it asks for, or none:
+``affordable_jobs`` weighs what one process took for a wave of the kernel's
+last dispatch (``remember_cost``) against that cost. A kernel's first
+dispatch has no such figure and gets the workers the rules above give.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ MIN_PARALLEL_WAVES = 4096
 #: cold; its exit unmaps what it copied). A compiled 1M vector add (~17 ms in
 #: one process) took 27/33/52/71 ms with 2/4/8/16 workers.
 WORKER_SECONDS = 0.008
+#: What each worker of a kept pool adds to a dispatch it takes (the command
+#: and report through pipes, its share's batch states): ~0.3-0.5 ms on the
+#: 2-core machine (an 8-wave dispatch in 2 kept workers: ~3 ms, in one
+#: process 2-3.7 ms).
+KEPT_WORKER_SECONDS = 0.0005
 #: Known kernels (their ``KernelSetup``) -> seconds one process takes per
 #: wave, from their last dispatch; bounded (cleared when full).
 _SECONDS_PER_WAVE = {}
@@ -69,8 +75,10 @@ _GDS_ONLY = ("ds_gws_", "ds_ordered_count")
 
 
 def worker_count(request, program, total_groups, total_waves, initializer=None,
-                 decode=None) -> int:
-    """How many processes run ``request``'s work-groups (1: this one)."""
+                 decode=None, kept=0) -> int:
+    """How many processes run ``request``'s work-groups (1: this one);
+    ``kept``: the size of the pool of workers that could take the dispatch
+    without forking (``workers.WorkerPool``), 0 where there is none."""
     jobs = min(int(getattr(request, "jobs", 1) or 1), total_groups)
     if jobs <= 1 or total_waves < MIN_PARALLEL_WAVES:
         return 1
@@ -79,7 +87,7 @@ def worker_count(request, program, total_groups, total_waves, initializer=None,
     if request.trace is not None or request.checker is not None or \
             request.host_service is not None or initializer is not None or decode is not None:
         return 1
-    jobs = affordable_jobs(request.setup, jobs, total_waves)
+    jobs = affordable_jobs(request.setup, jobs, total_waves, kept)
     if jobs <= 1:
         return 1
     if host_bound(program, int(request.setup.entry_address),
@@ -98,19 +106,23 @@ def remember_cost(setup, seconds, waves) -> None:
     _SECONDS_PER_WAVE[setup] = seconds / waves
 
 
-def affordable_jobs(setup, jobs, waves) -> int:
+def affordable_jobs(setup, jobs, waves, kept=0) -> int:
     """The worker count, at most ``jobs``, that should finish a dispatch of
-    ``waves`` waves of the kernel ``setup`` soonest: ``n`` workers take
+    ``waves`` waves of the kernel ``setup`` soonest: ``n`` new workers take
     ``alone / n + n * WORKER_SECONDS``, least at ``n = sqrt(alone /
     WORKER_SECONDS)``, where ``alone`` is what one process would take (from
-    the kernel's last dispatch); 1 where that is no sooner than ``alone``.
-    ``jobs`` when the kernel has not run yet."""
+    the kernel's last dispatch); the ``kept`` workers of a pool take
+    ``alone / kept + kept * KEPT_WORKER_SECONDS``; 1 where neither is sooner
+    than ``alone``. ``jobs`` when the kernel has not run yet."""
     per_wave = _SECONDS_PER_WAVE.get(setup)
     if per_wave is None or WORKER_SECONDS <= 0 or jobs <= 1:
         return jobs
     alone = per_wave * waves
-    count = min(jobs, max(1, round(math.sqrt(alone / WORKER_SECONDS))))
-    return count if alone / count + count * WORKER_SECONDS < alone else 1
+    forked = min(jobs, max(1, round(math.sqrt(alone / WORKER_SECONDS))))
+    options = [(alone, 1), (alone / forked + forked * WORKER_SECONDS, forked)]
+    if 1 < kept <= jobs:
+        options.append((alone / kept + kept * KEPT_WORKER_SECONDS, kept))
+    return min(options)[1]
 
 
 def batch_groups(groups_per_batch, total_groups, jobs, waves_per_group, scratch_wave_bytes,

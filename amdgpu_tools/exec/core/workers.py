@@ -33,13 +33,17 @@ dispatch whose workers were killed the next one gets a new set.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
+import functools
+import io
 import multiprocessing
 import os
 import pickle
 import selectors
 import signal
+import struct
 import time
 
 import numpy as np
@@ -95,76 +99,220 @@ def run_forked(count, work, *, deadline=None, describe="worker") -> list:
     ``deadline`` (``time.monotonic()`` value): the host stops waiting
     ``DEADLINE_GRACE_SECONDS`` after it (the children watch it themselves).
     """
-    children = _Children(describe, deadline)
+    children = _Children(describe)
     try:
         for index in range(count):
             children.fork(index, work)
-        return children.gather()
+        results = children.gather(deadline)
+        children.reap()
+        return results
     finally:
         children.close()
 
 
-class _Children:
-    """The forked children of one ``run_forked``: their pipes and reports."""
+class CannotSend(Exception):
+    """A pool's command could not be sent to its workers (none ran it)."""
 
-    def __init__(self, describe, deadline):
-        self.describe, self.deadline = describe, deadline
-        self.pids, self.pipes = [], []
-        self.received, self.results = {}, {}
-        self.selector = selectors.DefaultSelector()
+
+class WorkerPool:
+    """Forked workers that stay for later dispatches (``start_pool``).
+
+    A worker forked for a dispatch holds the host's state as it was then: the
+    device memory's mappings, the blocks loaded, the decode caches, warm
+    after its first share. While nothing it holds has changed (``key``: the
+    dispatch's code compares the memory's mapping and the loaded blocks), a
+    later dispatch is sent to it instead of forking again: ``run(function,
+    args)`` has worker ``i`` compute ``function(i, *args)``. The arguments
+    are pickled, and objects the workers inherited at the fork (``known``:
+    the device memory, the atomic stripes, ...) go by reference, so each
+    worker takes its own copy of them.
+    """
+
+    def __init__(self, key, known, describe):
+        self.key = key
+        #: id -> object, made before the fork: the workers' copy has the same ids
+        self.known = {id(thing): thing for thing in known}
+        self.children = _Children(describe, serving=True, known=self.known)
+
+    @property
+    def size(self) -> int:
+        return len(self.children.pids)
+
+    def run(self, function, args, deadline) -> list:
+        """``[function(0, *args), ...]``, one per worker. ``CannotSend`` (the
+        pool is fine, nothing ran) when ``args`` cannot be pickled or a
+        worker is gone; any other error leaves the workers busy: close the
+        pool (``close_pool(busy=True)``)."""
+        buffer = io.BytesIO()
+        try:
+            _KnownPickler(buffer, self.known).dump((function, args))
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            raise CannotSend(str(error)) from None
+        payload = _frame(buffer.getvalue())
+        sent = 0
+        try:
+            for fd in self.children.commands:
+                _write_all(fd, payload)
+                sent += 1
+        except OSError as error:
+            if sent:
+                raise KernelError(f"{self.children.describe} process {sent} is gone: "
+                                  f"{error}") from None
+            raise CannotSend(str(error)) from None
+        return self.children.gather(deadline)
+
+    def close(self, busy=False):
+        """End the workers (killed and reaped: none outlives the pool);
+        ``busy``: they may be running a share (after an error)."""
+        self.children.close(busy)
+
+
+#: the pool of the last parallel dispatch (one at a time: a dispatch that
+#: cannot use it ends it and starts its own)
+_pool = None
+
+
+def pool_for(key) -> WorkerPool | None:
+    """The live pool made under ``key``, if any."""
+    return _pool if _pool is not None and _pool.key == key else None
+
+
+def start_pool(count, work, *, key, known=(), deadline=None, describe="worker") -> list:
+    """``run_forked``, with the children kept afterwards as the pool for
+    ``key`` (``pool_for``), ending the one before."""
+    global _pool
+    close_pool()
+    pool = WorkerPool(key, known, describe)
+    try:
+        for index in range(count):
+            pool.children.fork(index, work)
+        results = pool.children.gather(deadline)
+    except BaseException:
+        pool.close(busy=True)
+        raise
+    _pool = pool
+    return results
+
+
+def close_pool(busy=False) -> None:
+    """End the pool, if there is one (``busy``: after a worker's error, when
+    the others may be running their share)."""
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.close(busy)
+
+
+atexit.register(close_pool)
+
+
+class _KnownPickler(pickle.Pickler):
+    """Pickles the objects of ``known`` as references to the workers' copies."""
+
+    def __init__(self, file, known):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._known = known
+
+    def persistent_id(self, thing):
+        ident = id(thing)
+        return ident if self._known.get(ident) is thing else None
+
+
+class _KnownUnpickler(pickle.Unpickler):
+    def __init__(self, file, known):
+        super().__init__(file)
+        self._known = known
+
+    def persistent_load(self, ident):
+        return self._known[ident]
+
+
+class _Children:
+    """Forked children: their pipes and reports. Each report is a frame (its
+    length first), so a serving child's answer is known to be whole without
+    waiting for the child to end; with ``serving`` each child also gets a
+    command pipe and waits on it for more work."""
+
+    def __init__(self, describe, serving=False, known=None):
+        self.describe, self.serving, self.known = describe, serving, known
+        self.pids, self.pipes, self.commands = [], [], []
 
     def fork(self, index, work):
         host = os.getpid()
+        opened = []
         try:
             read_end, write_end = os.pipe()
-        except OSError as error:
-            raise KernelError(f"{self.describe} process {index} cannot start: {error}") \
-                from None
-        try:
+            opened += [read_end, write_end]
+            if self.serving:
+                command_read, command_write = os.pipe()
+                opened += [command_read, command_write]
             pid = os.fork()
         except OSError as error:
-            os.close(read_end)
-            os.close(write_end)
+            for fd in opened:
+                os.close(fd)
             raise KernelError(f"{self.describe} process {index} cannot start: {error}") \
                 from None
         if pid == 0:
-            for fd in self.pipes + [read_end]:
+            for fd in self.pipes + self.commands + [read_end] + \
+                    ([command_write] if self.serving else []):
                 os.close(fd)
-            _child(write_end, work, index, host)
+            _child(write_end, work, index, host, command_read if self.serving else None,
+                   self.known)
         os.close(write_end)
         self.pids.append(pid)
         self.pipes.append(read_end)
-        self.received[read_end] = bytearray()
-        self.selector.register(read_end, selectors.EVENT_READ, len(self.pids) - 1)
+        if self.serving:
+            os.close(command_read)
+            self.commands.append(command_write)
 
-    def gather(self) -> list:
-        """Every child's result in order (raises the first error reported)."""
-        while self.selector.get_map():
-            timeout = None if self.deadline is None else \
-                max(0.0, self.deadline + DEADLINE_GRACE_SECONDS - time.monotonic())
-            ready = self.selector.select(timeout)
-            if not ready:
-                raise WatchdogTimeout(f"{self.describe} processes did not finish within "
-                                      "the wall-clock limit")
-            for key, _ in ready:
-                self._read(key)
-        return [self.results[number] for number in range(len(self.pids))]
+    def gather(self, deadline) -> list:
+        """Every child's next report in order (raises the first error reported)."""
+        received = {fd: bytearray() for fd in self.pipes}
+        results = {}
+        with selectors.DefaultSelector() as selector:
+            for number, fd in enumerate(self.pipes):
+                selector.register(fd, selectors.EVENT_READ, number)
+            while len(results) < len(self.pipes):
+                timeout = None if deadline is None else \
+                    max(0.0, deadline + DEADLINE_GRACE_SECONDS - time.monotonic())
+                ready = selector.select(timeout)
+                if not ready:
+                    raise WatchdogTimeout(f"{self.describe} processes did not finish within "
+                                          "the wall-clock limit")
+                for key, _ in ready:
+                    data = received[key.fd]
+                    chunk = os.read(key.fd, 1 << 16)
+                    if not chunk:
+                        self._ended(key.data)
+                    data += chunk
+                    report = _unframe(data)
+                    if report is not None:
+                        selector.unregister(key.fd)
+                        results[key.data] = _outcome(report)
+        return [results[number] for number in range(len(self.pipes))]
 
-    def _read(self, key):
-        chunk = os.read(key.fd, 1 << 16)
-        if chunk:
-            self.received[key.fd] += chunk
-            return
-        self.selector.unregister(key.fd)
-        self.results[key.data] = _outcome(self.pids, key.data, self.received[key.fd],
-                                          self.describe)
+    def _ended(self, index):
+        """Child ``index`` closed its pipe before a whole report: reap it, say how."""
+        _, status = os.waitpid(self.pids[index], 0)
+        self.pids[index] = None
+        raise KernelError(f"{self.describe} process {index} ended without a result "
+                          f"({_exit_text(status)})")
 
-    def close(self):
-        """Kill and reap every child still there, close the pipes."""
-        _kill(self.pids)
-        self.selector.close()
-        for fd in self.pipes:
+    def reap(self):
+        """Wait for children that end by themselves (after their report)."""
+        for index, pid in enumerate(self.pids):
+            if pid is not None:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+                self.pids[index] = None
+
+    def close(self, busy=True):
+        """Kill and reap every child still there (``busy``: it may be
+        running a share), close the pipes."""
+        _kill(self.pids, busy)
+        for fd in self.pipes + self.commands:
             os.close(fd)
+        self.pipes, self.commands = [], []
 
 
 #: True in a forked worker process (set as it starts)
@@ -172,26 +320,26 @@ _IN_WORKER = False
 
 
 def in_worker() -> bool:
-    """Whether this process is a worker ``run_forked`` started: whatever it
-    loads or builds dies with it at the end of the dispatch."""
+    """Whether this process is a worker ``run_forked`` or ``start_pool``
+    started: it runs only the blocks loaded in the process it was forked from."""
     return _IN_WORKER
 
 
-def _child(fd, work, index, host):
-    """Run ``work(index)`` in the child, report through ``fd`` and exit."""
+def _child(fd, work, index, host, commands=None, known=None):
+    """Run ``work(index)`` in the child and report through ``fd``; with a
+    ``commands`` pipe, then run each ``(function, args)`` sent there as
+    ``function(index, *args)`` until the host closes it; then exit."""
     global _IN_WORKER
     _IN_WORKER = True
     status = 0
     try:
         _die_with(host)
-        try:
-            report = ("ok", work(index))
-        except BaseException as error:          # every error goes to the host
-            report = ("error", _portable(error))
-        data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        _write_all(fd, _frame(_attempt(work, index)))
+        while commands is not None:
+            payload = _read_frame(commands)
+            if payload is None:
+                break
+            _write_all(fd, _frame(_attempt(functools.partial(_command, payload, known), index)))
     except BaseException:
         status = 1
     finally:
@@ -218,18 +366,63 @@ def _portable(error):
         return KernelError(f"{type(error).__name__}: {error}")
 
 
-def _outcome(pids, index, data, describe):
-    """The value child ``index`` reported (reaped now); raises what it raised."""
-    _, status = os.waitpid(pids[index], 0)
-    pids[index] = None
+def _attempt(work, index) -> bytes:
+    """The pickled report of ``work(index)``: ("ok", value) or ("error", what it raised)."""
     try:
-        kind, value = pickle.loads(bytes(data))
-    except Exception:
-        raise KernelError(f"{describe} process {index} ended without a result "
-                          f"({_exit_text(status)})") from None
+        report = ("ok", work(index))
+    except BaseException as error:          # every error goes to the host
+        report = ("error", _portable(error))
+    return pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _command(payload, known, index):
+    """A pool's command in a worker: ``function(index, *args)``."""
+    function, args = _KnownUnpickler(io.BytesIO(payload), known).load()
+    return function(index, *args)
+
+
+def _outcome(report: bytes):
+    """The value a report carries; raises the error it carries."""
+    kind, value = pickle.loads(report)
     if kind == "error":
         raise value
     return value
+
+
+#: a frame's length prefix
+_LENGTH = struct.Struct("<Q")
+
+
+def _frame(data: bytes) -> bytes:
+    return _LENGTH.pack(len(data)) + data
+
+
+def _unframe(data: bytearray):
+    """The frame's contents once ``data`` holds all of it, else None."""
+    if len(data) < _LENGTH.size:
+        return None
+    (length,) = _LENGTH.unpack_from(data)
+    end = _LENGTH.size + length
+    return bytes(data[_LENGTH.size:end]) if len(data) >= end else None
+
+
+def _read_frame(fd):
+    """The next frame's contents read from ``fd``; None at its end."""
+    data = bytearray()
+    while True:
+        report = _unframe(data)
+        if report is not None:
+            return report
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return None
+        data += chunk
+
+
+def _write_all(fd, data: bytes):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def _exit_text(status):
@@ -238,11 +431,11 @@ def _exit_text(status):
     return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
-def _kill(pids):
-    """Kill and reap every child not reaped yet (their stripes may be held:
-    they are not used again)."""
+def _kill(pids, busy=True):
+    """Kill and reap every child not reaped yet (``busy`` ones may hold
+    atomic stripes: the set is not used again)."""
     global _stripes
-    if any(pid is not None for pid in pids):
+    if busy and any(pid is not None for pid in pids):
         _stripes = None
     for pid in pids:
         if pid is not None:
