@@ -18,11 +18,12 @@ call, ``Device.synchronize``):
   and ``compile="eager"`` (exec/compiled): the first run (compiling every
   block, or loading it from the cache) and the best one after it;
 - ``jobs``: the vector add (1M and 16M work-items) and a 512x512 matmul
-  with their work-groups in 1, 2 (and, on a machine with more cores,
-  ``default_jobs()``) worker processes (``Device(jobs=N)``): lane-instr/s
-  for each, the speed-up over one process and the processes the dispatch
-  ran in, so the scaling shows. The figures above use ``jobs=1``, so that
-  they stay comparable with earlier runs.
+  with their work-groups in 1, 2 (and, on a machine with more cores, 4, 8
+  and ``default_jobs()``) worker processes (``Device(jobs=N)``), launched
+  again and again on the same buffers: lane-instr/s for each, the speed-up
+  over one process and the processes the dispatch ran in, so the scaling
+  shows. The figures above use ``jobs=1`` and fresh buffers for each
+  launch, so that they stay comparable with earlier runs.
 
 Without clang-19/ld.lld-19 the recorded build bench/data/bench_exec.gfx900.hsaco
 is used. Targets on the 2-core reference machine: >= 100M lane-instr/s for
@@ -216,36 +217,61 @@ def bench_launch(device):
 
 
 def bench_jobs(path):
-    """The vector add (1M and 16M work-items) and a 512x512 matmul with 1, 2
-    (and default_jobs()) worker processes: one line each, with the processes
-    the dispatch ran in (a kernel known to be short gets fewer workers than
-    it asks for: ``exec.core.parallel.affordable_jobs``)."""
-    global VECTOR_ELEMENTS, MATMUL_N
+    """The vector add (1M and 16M work-items) and a 512x512 matmul with 1, 2,
+    4, 8 and default_jobs() worker processes (those the machine has): one
+    line each, with the processes the dispatch ran in (a kernel known to be
+    short gets fewer workers than it asks for: ``exec.core.parallel``). The
+    buffers are made once per device and every launch reuses them, as a
+    program launching a kernel again would: the workers of one launch take
+    the next (``exec.core.workers.WorkerPool``)."""
     from amdgpu_tools import Device
     from amdgpu_tools.exec.launch import default_jobs
-    sizes = VECTOR_ELEMENTS, MATMUL_N
-    cases = (("vector add 1M", bench_vector_add, 1 << 20, MATMUL_N),
-             ("vector add 16M", bench_vector_add, 1 << 24, MATMUL_N),
-             ("matmul 512x512", bench_matmul, VECTOR_ELEMENTS, 512))
-    try:
-        for name, bench, elements, matmul_n in cases:
-            VECTOR_ELEMENTS, MATMUL_N = elements, matmul_n     # the benches read them
-            base = None
-            for jobs in sorted({1, 2, default_jobs()}):
-                device = Device("gfx900", jobs=jobs)
-                program = device.load(str(path))
-                bench(device, program)
-                best = min((bench(device, program) for _ in range(REPEATS)),
-                           key=lambda run: run.seconds)
-                rate = best.result.lane_instructions / best.seconds
-                base = base or rate
-                processes = best.result.processes
-                print(f"   {name + ', jobs ' + str(jobs):24s} {best.seconds:7.3f} s  "
-                      f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
-                      f"({processes} process{'es' if processes > 1 else ''})  "
-                      f"result {'OK' if best.ok else 'WRONG'}", flush=True)
-    finally:
-        VECTOR_ELEMENTS, MATMUL_N = sizes
+    cases = (("vector add 1M", _vector_add_launcher, 1 << 20),
+             ("vector add 16M", _vector_add_launcher, 1 << 24),
+             ("matmul 512x512", _matmul_launcher, 512))
+    counts = sorted({jobs for jobs in (1, 2, 4, 8) if jobs <= default_jobs()} |
+                    {default_jobs()})
+    for name, launcher, size in cases:
+        base = None
+        for jobs in counts:
+            device = Device("gfx900", jobs=jobs)
+            run = launcher(device, device.load(str(path)), size)
+            run()
+            best = min((run() for _ in range(REPEATS)), key=lambda figures: figures.seconds)
+            rate = best.result.lane_instructions / best.seconds
+            base = base or rate
+            processes = best.result.processes
+            print(f"   {name + ', jobs ' + str(jobs):24s} {best.seconds:7.3f} s  "
+                  f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
+                  f"({processes} process{'es' if processes > 1 else ''})  "
+                  f"result {'OK' if best.ok else 'WRONG'}", flush=True)
+
+
+def _vector_add_launcher(device, program, n):
+    """A function launching c = a + b over ``n`` floats on buffers made now."""
+    a = np.random.default_rng(1).random(n, dtype=np.float32)
+    b = np.random.default_rng(2).random(n, dtype=np.float32)
+    buffers = [device.array(a), device.array(b), device.zeros(n, np.float32)]
+
+    def run():
+        result, wall, cpu = _launch(device, program["vector_add"], buffers, (n,), (256,))
+        return Run("vector add", result, wall, cpu, np.array_equal(buffers[2].numpy(), a + b))
+    return run
+
+
+def _matmul_launcher(device, program, n):
+    """A function launching the tiled ``n`` x ``n`` matmul on buffers made now."""
+    rng = np.random.default_rng(3)
+    a = rng.random((n, n), dtype=np.float32)
+    b = rng.random((n, n), dtype=np.float32)
+    buffers = [device.array(a), device.array(b), device.zeros((n, n), np.float32)]
+
+    def run():
+        result, wall, cpu = _launch(device, program["matmul_tiled"], buffers + [np.int32(n)],
+                                    (n, n), (16, 16))
+        ok = np.allclose(buffers[2].numpy(), a.astype(np.float64) @ b, rtol=1e-4)
+        return Run(f"matmul {n}x{n} (LDS)", result, wall, cpu, ok)
+    return run
 
 
 def main():
