@@ -169,30 +169,35 @@ def test_vector_add_sample_is_right_in_workers(forks):
 def test_workers_are_given_only_where_they_finish_sooner(monkeypatch):
     monkeypatch.setattr(parallel, "_SECONDS_PER_WAVE", {})
     monkeypatch.setattr(parallel, "WORKER_SECONDS", 0.008)
+    monkeypatch.setattr(parallel, "KEPT_WORKER_SECONDS", 0.0005)
     short, medium, long = "short", "medium", "long"      # stand-ins for KernelSetups
+    before, now = ([], []), ([], [])                     # stand-ins for memory mappings
     # one process took 17 ms, 273 ms and 2.1 s for 16,384 waves (bench figures)
-    parallel.remember_cost(short, 0.017, 16384)
-    parallel.remember_cost(medium, 0.273, 16384)
-    parallel.remember_cost(long, 2.1, 16384)
-    # 2 workers: 8.5 + 16 ms > 17 ms alone
-    assert parallel.affordable_jobs(short, 16, 16384) == 1
+    parallel.remember_cost(short, 0.017, 16384, before)
+    parallel.remember_cost(medium, 0.273, 16384, before)
+    parallel.remember_cost(long, 2.1, 16384, before)
+    # buffers mapped since the last launch: workers forked for this one only.
+    # 2 of them: 8.5 + 16 ms > 17 ms alone
+    assert parallel.affordable_jobs(short, 16, 16384, mapping=now) == 1
     # sqrt(273 / 8) = 5.8: 6 workers take 45.5 + 48 ms
-    assert parallel.affordable_jobs(medium, 16, 16384) == 6
-    assert parallel.affordable_jobs(medium, 4, 16384) == 4
+    assert parallel.affordable_jobs(medium, 16, 16384, mapping=now) == 6
+    assert parallel.affordable_jobs(medium, 4, 16384, mapping=now) == 4
     # twice the waves: sqrt(546 / 8) = 8.3
-    assert parallel.affordable_jobs(medium, 16, 32768) == 8
-    assert parallel.affordable_jobs(long, 16, 16384) == 16
+    assert parallel.affordable_jobs(medium, 16, 32768, mapping=now) == 8
+    assert parallel.affordable_jobs(long, 16, 16384, mapping=now) == 16
+    # the same buffers again: workers forked now are kept for the next
+    # launches, at 0.5 ms each: sqrt(17 / 0.5) = 5.8
+    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 6
+    # kept workers: 2 of them take 8.5 + 1 ms
+    assert parallel.affordable_jobs(short, 16, 16384, kept=2, mapping=now) == 2
+    assert parallel.affordable_jobs(short, 1, 16384, kept=2, mapping=now) == 1
+    # ... but 6 new ones beat 2 kept ones on the medium kernel (93.5 < 137.5 ms)
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=2, mapping=now) == 6
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=16, mapping=now) == 16
     # no dispatch of the kernel yet: what was asked
     assert parallel.affordable_jobs("unknown", 16, 64) == 16
-    parallel.remember_cost(short, 0.0, 16384)            # nothing learnt from nothing
-    assert parallel.affordable_jobs(short, 16, 16384) == 1
-    # 2 kept workers cost little: 8.5 + 1 ms; 2 new ones do not pay
-    monkeypatch.setattr(parallel, "KEPT_WORKER_SECONDS", 0.0005)
-    assert parallel.affordable_jobs(short, 16, 16384, kept=2) == 2
-    assert parallel.affordable_jobs(short, 1, 16384, kept=2) == 1
-    # ... but 6 new ones beat 2 kept ones on the medium kernel (93.5 < 137.5 ms)
-    assert parallel.affordable_jobs(medium, 16, 16384, kept=2) == 6
-    assert parallel.affordable_jobs(medium, 16, 16384, kept=16) == 16
+    parallel.remember_cost(short, 0.0, 16384, now)       # nothing learnt from nothing
+    assert parallel.affordable_jobs(short, 16, 16384, mapping=now) == 1
 
 
 def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeypatch):
@@ -206,6 +211,7 @@ def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeyp
     assert forks == [2]                   # nothing known of it: the workers it asked for
     # a worker costing far more than the whole dispatch: one process from now on
     monkeypatch.setattr(parallel, "WORKER_SECONDS", 1e3)
+    monkeypatch.setattr(parallel, "KEPT_WORKER_SECONDS", 1e3)
     out = device.zeros(64 * 40 - 17, np.float32)
     kernel(args[0], args[1], out, args[3], grid=(64 * 40 - 17,), block=(64,))
     device.synchronize()
@@ -214,6 +220,7 @@ def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeyp
     assert device.last_result.wave_instructions == first.wave_instructions
     # and workers again where they pay
     monkeypatch.setattr(parallel, "WORKER_SECONDS", 1e-12)
+    monkeypatch.setattr(parallel, "KEPT_WORKER_SECONDS", 1e-12)
     kernel(*args, grid=(64 * 40 - 17,), block=(64,))
     device.synchronize()
     assert forks == [2, 2]

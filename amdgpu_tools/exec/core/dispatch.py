@@ -143,7 +143,7 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
         tier = program.block_tier
         parallel.remember_cost(request.setup,
                                result.seconds - (tier.compile_seconds if tier else 0.0),
-                               result.waves)
+                               result.waves, request.memory.mapping())
     result.profile = tracer.profile
     result.lane_profile = tracer.lane_profile
     return result
@@ -228,7 +228,7 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
     # the median batch: a worker's first batch is slowed by its cold start
     # (copied pages, caches), which one process would not pay again
     parallel.remember_cost(request.setup, float(np.median(rates)) * result.waves,
-                           result.waves)
+                           result.waves, request.memory.mapping())
     return [report[-1] for report in reports]
 
 

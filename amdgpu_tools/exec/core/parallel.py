@@ -87,7 +87,7 @@ def worker_count(request, program, total_groups, total_waves, initializer=None,
     if request.trace is not None or request.checker is not None or \
             request.host_service is not None or initializer is not None or decode is not None:
         return 1
-    jobs = affordable_jobs(request.setup, jobs, total_waves, kept)
+    jobs = affordable_jobs(request.setup, jobs, total_waves, kept, request.memory.mapping())
     if jobs <= 1:
         return 1
     if host_bound(program, int(request.setup.entry_address),
@@ -96,30 +96,41 @@ def worker_count(request, program, total_groups, total_waves, initializer=None,
     return jobs
 
 
-def remember_cost(setup, seconds, waves) -> None:
+def remember_cost(setup, seconds, waves, mapping) -> None:
     """Keep what a dispatch of the kernel ``setup`` cost: ``seconds`` of one
-    process's time (compiling left out) for ``waves`` waves."""
+    process's time (compiling left out) for ``waves`` waves, with the device
+    memory's ``mapping`` (``DeviceMemory.mapping()``) as it left it."""
     if waves <= 0 or seconds <= 0:
         return
     if len(_SECONDS_PER_WAVE) >= _COST_LIMIT:
         _SECONDS_PER_WAVE.clear()
-    _SECONDS_PER_WAVE[setup] = seconds / waves
+    _SECONDS_PER_WAVE[setup] = (seconds / waves, id(mapping))
 
 
-def affordable_jobs(setup, jobs, waves, kept=0) -> int:
+def affordable_jobs(setup, jobs, waves, kept=0, mapping=None) -> int:
     """The worker count, at most ``jobs``, that should finish a dispatch of
-    ``waves`` waves of the kernel ``setup`` soonest: ``n`` new workers take
-    ``alone / n + n * WORKER_SECONDS``, least at ``n = sqrt(alone /
-    WORKER_SECONDS)``, where ``alone`` is what one process would take (from
-    the kernel's last dispatch); the ``kept`` workers of a pool take
-    ``alone / kept + kept * KEPT_WORKER_SECONDS``; 1 where neither is sooner
-    than ``alone``. ``jobs`` when the kernel has not run yet."""
-    per_wave = _SECONDS_PER_WAVE.get(setup)
-    if per_wave is None or WORKER_SECONDS <= 0 or jobs <= 1:
+    ``waves`` waves of the kernel ``setup`` soonest, ``alone`` being what one
+    process would take (from the kernel's last dispatch): ``n`` workers
+    forked for it take ``alone / n + n * WORKER_SECONDS``, least at ``n =
+    sqrt(alone / WORKER_SECONDS)``; the ``kept`` workers of a pool take
+    ``alone / kept + kept * KEPT_WORKER_SECONDS``. Where the device
+    memory's ``mapping`` is the one the kernel's last dispatch left, the
+    program is taken to launch on the same buffers again, so workers forked
+    now are kept for the launches to come and cost what kept ones do. 1
+    where nothing is sooner than ``alone``; ``jobs`` when the kernel has not
+    run yet."""
+    known = _SECONDS_PER_WAVE.get(setup)
+    if known is None or WORKER_SECONDS <= 0 or jobs <= 1:
         return jobs
+    per_wave, last_mapping = known
     alone = per_wave * waves
-    forked = min(jobs, max(1, round(math.sqrt(alone / WORKER_SECONDS))))
-    options = [(alone, 1), (alone / forked + forked * WORKER_SECONDS, forked)]
+    options = [(alone, 1)]
+    if mapping is not None and id(mapping) == last_mapping:
+        cost = KEPT_WORKER_SECONDS
+    else:
+        cost = WORKER_SECONDS
+    count = min(jobs, max(1, round(math.sqrt(alone / cost))))
+    options.append((alone / count + count * cost, count))
     if 1 < kept <= jobs:
         options.append((alone / kept + kept * KEPT_WORKER_SECONDS, kept))
     return min(options)[1]
