@@ -188,6 +188,8 @@ def test_workers_are_given_only_where_they_finish_sooner(monkeypatch):
     # the same buffers again: workers forked now are kept for the next
     # launches, at 0.5 ms each: sqrt(17 / 0.5) = 5.8
     assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 6
+    # a pool of 16 kept: 1.1 + 8 ms; 6 others would cost their forks now
+    assert parallel.affordable_jobs(short, 16, 16384, kept=16, mapping=before) == 16
     # kept workers: 2 of them take 8.5 + 1 ms
     assert parallel.affordable_jobs(short, 16, 16384, kept=2, mapping=now) == 2
     assert parallel.affordable_jobs(short, 1, 16384, kept=2, mapping=now) == 1

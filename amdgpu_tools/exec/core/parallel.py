@@ -113,10 +113,12 @@ def affordable_jobs(setup, jobs, waves, kept=0, mapping=None) -> int:
     process would take (from the kernel's last dispatch): ``n`` workers
     forked for it take ``alone / n + n * WORKER_SECONDS``, least at ``n =
     sqrt(alone / WORKER_SECONDS)``; the ``kept`` workers of a pool take
-    ``alone / kept + kept * KEPT_WORKER_SECONDS``. Where the device
-    memory's ``mapping`` is the one the kernel's last dispatch left, the
-    program is taken to launch on the same buffers again, so workers forked
-    now are kept for the launches to come and cost what kept ones do. 1
+    ``alone / kept + kept * KEPT_WORKER_SECONDS``. Where there is no such
+    pool and the device memory's ``mapping`` is the one the kernel's last
+    dispatch left, the program is taken to launch on the same buffers
+    again, so workers forked now are kept for the launches to come and cost
+    what kept ones do (with a pool, forking others costs in full: the
+    choice does not swing from one count to another, forking each time). 1
     where nothing is sooner than ``alone``; ``jobs`` when the kernel has not
     run yet."""
     known = _SECONDS_PER_WAVE.get(setup)
@@ -125,7 +127,7 @@ def affordable_jobs(setup, jobs, waves, kept=0, mapping=None) -> int:
     per_wave, last_mapping = known
     alone = per_wave * waves
     options = [(alone, 1)]
-    if mapping is not None and id(mapping) == last_mapping:
+    if not kept and mapping is not None and id(mapping) == last_mapping:
         cost = KEPT_WORKER_SECONDS
     else:
         cost = WORKER_SECONDS
