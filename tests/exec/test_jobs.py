@@ -249,6 +249,31 @@ def test_kept_workers_take_the_next_dispatch_while_nothing_was_mapped(forks):
     assert forks == [2, 2] and len(_children()) == 2
 
 
+def test_a_process_forked_by_the_program_does_not_use_its_parents_workers(forks):
+    device = new_device(jobs=2)
+    args = _vector_add_args(device)
+    kernel = _sample(device, "vector_add")
+    kernel(*args, grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    assert forks == [2]
+    # a child of the program (multiprocessing's fork, say) forks workers of its own
+    [(child_forks, right)] = workers.run_forked(1, lambda index: _launch_again(
+        device, kernel, args, forks))
+    assert child_forks == [2, 2] and right
+    kernel(*args, grid=(64 * 40 - 17,), block=(64,))     # the parent's are still there
+    device.synchronize()
+    assert forks == [2] and len(_children()) == 2
+
+
+def _launch_again(device, kernel, args, forks):
+    args[2].numpy()[:] = 0
+    kernel(*args, grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    right = np.array_equal(args[2].numpy(), args[0].numpy() + args[1].numpy())
+    workers.close_pool()
+    return list(forks), right
+
+
 def test_a_fault_in_a_kept_worker_ends_the_pool_with_the_one_process_error(forks):
     one = _fault_text(1)
     device = new_device(jobs=2)

@@ -203,7 +203,15 @@ def close_pool(busy=False) -> None:
         pool.close(busy)
 
 
+def _forget_pool():
+    """In a child forked from a process with a pool (by anyone): the pool is
+    not its own, its pipes lead to the parent's workers; leave them alone."""
+    global _pool
+    _pool = None
+
+
 atexit.register(close_pool)
+os.register_at_fork(after_in_child=_forget_pool)
 
 
 class _KnownPickler(pickle.Pickler):
