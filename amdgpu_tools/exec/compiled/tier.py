@@ -407,7 +407,9 @@ class BlockTier:
         parallel dispatch can reach) and ready them here, before the workers
         are forked: a worker runs natively only the blocks loaded in the
         process it was forked from (loading costs it ~0.1 s a block, and it
-        forgets them with its dispatch). In ``eager`` and ``check`` mode
+        forgets them when it ends; kept workers take a later dispatch only
+        while this process has loaded no block since their fork). In
+        ``eager`` and ``check`` mode
         every block is compiled now. In ``auto`` mode those the cache holds
         are loaded (a dispatch of thousands of waves is hot enough for that),
         and those whose steps (in this process and the workers of earlier
@@ -482,8 +484,8 @@ class BlockTier:
         block.lane_candidates, block.path, block.uses_memory = made
         if workers.in_worker() and block.path not in _LOADED:
             # loading machine code costs ~0.1 s a block, and a forked worker
-            # forgets it when its dispatch ends: only what the process it was
-            # forked from had loaded runs natively there
+            # forgets it when it ends: only what the process it was forked
+            # from had loaded runs natively there
             block.failed = "not loaded before the worker process was forked"
             return
         failed = block.path.with_suffix(".failed")

@@ -1,4 +1,4 @@
-"""Worker processes of one dispatch: fork, run a share each, gather, clean up.
+"""Worker processes of a dispatch: fork, run a share each, gather, keep or clean up.
 
 Why processes and ``fork``: the run loop is Python, so threads would take
 turns on one core. Forking at the dispatch gives each worker the host's
@@ -19,9 +19,14 @@ interrupted. The host runs no share itself: after ``fork`` every page it
 writes is copied (copy on write), and measured, a host that ran a share
 made the dispatch slower than one more child did.
 
-What a child does first it does in every dispatch again: its caches and
-lazy imports die with it. NumPy 2 imports ``numpy.ma`` on the first
-``np.unique`` (~25 ms), so this module imports it in the host, once.
+``start_pool`` does the same and keeps the children: a fork costs ~5-10 ms
+a worker (the host copies its page tables, ~3 ms with Numba loaded; the
+child's first writes copy pages, its caches start cold; its exit unmaps
+what it copied), so a later dispatch the children can take (``WorkerPool``,
+``pool_for``) is sent to them instead, and they run it warm. One pool at a
+time; an error in it ends it. NumPy 2 imports ``numpy.ma`` on the first
+``np.unique`` (~25 ms), so this module imports it in the host, once, and no
+child pays it.
 
 Atomics: ``AtomicStripes`` are the cross-process locks a worker's global
 atomics hold (``DeviceMemory.atomic_guard``): 16 POSIX semaphores striped by
