@@ -176,30 +176,49 @@ def test_workers_are_given_only_where_they_finish_sooner(monkeypatch):
     parallel.remember_cost(short, 0.017, 16384, before)
     parallel.remember_cost(medium, 0.273, 16384, before)
     parallel.remember_cost(long, 2.1, 16384, before)
-    # buffers mapped since the last launch: workers forked for this one only.
-    # 2 of them: 8.5 + 16 ms > 17 ms alone
+    # buffers mapped since the last launch: the forks count in full.
+    # 2 workers: 8.5 + 2 * 8.5 ms > 17 ms alone
     assert parallel.affordable_jobs(short, 16, 16384, mapping=now) == 1
-    # sqrt(273 / 8) = 5.8: 6 workers take 45.5 + 48 ms
+    # sqrt(273 / 8.5) = 5.7: 6 workers take 45.5 + 51 ms
     assert parallel.affordable_jobs(medium, 16, 16384, mapping=now) == 6
     assert parallel.affordable_jobs(medium, 4, 16384, mapping=now) == 4
-    # twice the waves: sqrt(546 / 8) = 8.3
+    # twice the waves: sqrt(546 / 8.5) = 8.0
     assert parallel.affordable_jobs(medium, 16, 32768, mapping=now) == 8
     assert parallel.affordable_jobs(long, 16, 16384, mapping=now) == 16
-    # the same buffers again: workers forked now are kept for the next
-    # launches, at 0.5 ms each: sqrt(17 / 0.5) = 5.8
-    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 6
-    # a pool of 16 kept: 1.1 + 8 ms; 6 others would cost their forks now
+    # the same buffers again: the forks are shared among the launches that
+    # reused them so far. Once: as before; three in a row: 2 workers take
+    # 8.5 + 2 * (0.5 + 2.7) ms; sixteen: sqrt(17 / 1) = 4 take 4.25 + 4 ms
+    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 1
+    parallel.remember_cost(short, 0.017, 16384, before)
+    parallel.remember_cost(short, 0.017, 16384, before)
+    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 2
+    for _ in range(13):
+        parallel.remember_cost(short, 0.017, 16384, before)
+    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 4
+    # a pool of 4 kept stays (4.25 + 2 ms); so does one of 16 (1.1 + 8 ms):
+    # 4 new workers (4.25 + 4 ms, their forks shared among 16 launches) would
+    # gain less than SWITCH_GAIN asks
+    assert parallel.affordable_jobs(short, 16, 16384, kept=4, mapping=before) == 4
     assert parallel.affordable_jobs(short, 16, 16384, kept=16, mapping=before) == 16
-    # kept workers: 2 of them take 8.5 + 1 ms
+    # kept workers on new buffers: 2 of them take 8.5 + 1 ms
     assert parallel.affordable_jobs(short, 16, 16384, kept=2, mapping=now) == 2
     assert parallel.affordable_jobs(short, 1, 16384, kept=2, mapping=now) == 1
-    # ... but 6 new ones beat 2 kept ones on the medium kernel (93.5 < 137.5 ms)
+    # ... but 6 new ones beat 2 kept ones on the medium kernel (96.5 < 137.5 ms)
     assert parallel.affordable_jobs(medium, 16, 16384, kept=2, mapping=now) == 6
     assert parallel.affordable_jobs(medium, 16, 16384, kept=16, mapping=now) == 16
+    # a pool of 6 on the medium kernel (45.5 + 3 ms) stays against 11 new
+    # workers whose forks 5 launches share (24.8 + 23.1 ms), and gives way to
+    # 16 once 17 share them (17.1 + 15.5 ms)
+    for _ in range(4):
+        parallel.remember_cost(medium, 0.273, 16384, before)
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=6, mapping=before) == 6
+    for _ in range(12):
+        parallel.remember_cost(medium, 0.273, 16384, before)
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=6, mapping=before) == 16
     # no dispatch of the kernel yet: what was asked
     assert parallel.affordable_jobs("unknown", 16, 64) == 16
     parallel.remember_cost(short, 0.0, 16384, now)       # nothing learnt from nothing
-    assert parallel.affordable_jobs(short, 16, 16384, mapping=now) == 1
+    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 4
 
 
 def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeypatch):

@@ -63,6 +63,11 @@ WORKER_SECONDS = 0.008
 #: 2-core machine (an 8-wave dispatch in 2 kept workers: ~3 ms, in one
 #: process 2-3.7 ms).
 KEPT_WORKER_SECONDS = 0.0005
+#: Most launches a fork's cost is shared among (``affordable_jobs``).
+REUSE_HORIZON = 32
+#: A pool is replaced by new workers only where they are predicted to take
+#: at most this share of its time.
+SWITCH_GAIN = 0.9
 #: Known kernels (their ``KernelSetup``) -> seconds one process takes per
 #: wave, from their last dispatch; bounded (cleared when full).
 _SECONDS_PER_WAVE = {}
@@ -99,42 +104,49 @@ def worker_count(request, program, total_groups, total_waves, initializer=None,
 def remember_cost(setup, seconds, waves, mapping) -> None:
     """Keep what a dispatch of the kernel ``setup`` cost: ``seconds`` of one
     process's time (compiling left out) for ``waves`` waves, with the device
-    memory's ``mapping`` (``DeviceMemory.mapping()``) as it left it."""
+    memory's ``mapping`` (``DeviceMemory.mapping()``) as it left it, and how
+    many of the kernel's dispatches in a row left that same mapping."""
     if waves <= 0 or seconds <= 0:
         return
+    known = _SECONDS_PER_WAVE.get(setup)
+    streak = known[2] + 1 if known is not None and known[1] == id(mapping) else 1
     if len(_SECONDS_PER_WAVE) >= _COST_LIMIT:
         _SECONDS_PER_WAVE.clear()
-    _SECONDS_PER_WAVE[setup] = (seconds / waves, id(mapping))
+    _SECONDS_PER_WAVE[setup] = (seconds / waves, id(mapping), streak)
 
 
 def affordable_jobs(setup, jobs, waves, kept=0, mapping=None) -> int:
     """The worker count, at most ``jobs``, that should finish a dispatch of
     ``waves`` waves of the kernel ``setup`` soonest, ``alone`` being what one
-    process would take (from the kernel's last dispatch): ``n`` workers
-    forked for it take ``alone / n + n * WORKER_SECONDS``, least at ``n =
-    sqrt(alone / WORKER_SECONDS)``; the ``kept`` workers of a pool take
-    ``alone / kept + kept * KEPT_WORKER_SECONDS``. Where there is no such
-    pool and the device memory's ``mapping`` is the one the kernel's last
-    dispatch left, the program is taken to launch on the same buffers
-    again, so workers forked now are kept for the launches to come and cost
-    what kept ones do (with a pool, forking others costs in full: the
-    choice does not swing from one count to another, forking each time). 1
-    where nothing is sooner than ``alone``; ``jobs`` when the kernel has not
-    run yet."""
+    process would take (from the kernel's last dispatch).
+
+    The ``kept`` workers of a pool take ``alone / kept + kept *
+    KEPT_WORKER_SECONDS``. ``n`` workers forked now take ``alone / n + n *
+    KEPT_WORKER_SECONDS`` plus their forks, ``n * WORKER_SECONDS``, shared
+    among the launches expected to reuse them: where the device memory's
+    ``mapping`` is the one the kernel's last dispatches left, as many as
+    have done so in a row (the program is taken to go on launching on the
+    same buffers; at most ``REUSE_HORIZON``), else this one alone. So a
+    short kernel launched again and again on the same buffers gets its
+    workers after a few launches, and a pool is replaced only by a count
+    that pays for its forks with a margin (``SWITCH_GAIN``): the choice does
+    not swing from one count to another, forking each time. 1 where nothing is sooner than ``alone``;
+    ``jobs`` when the kernel has not run yet."""
     known = _SECONDS_PER_WAVE.get(setup)
     if known is None or WORKER_SECONDS <= 0 or jobs <= 1:
         return jobs
-    per_wave, last_mapping = known
+    per_wave, last_mapping, streak = known
     alone = per_wave * waves
-    options = [(alone, 1)]
-    if not kept and mapping is not None and id(mapping) == last_mapping:
-        cost = KEPT_WORKER_SECONDS
-    else:
-        cost = WORKER_SECONDS
+    launches = min(streak, REUSE_HORIZON) \
+        if mapping is not None and id(mapping) == last_mapping else 1
+    cost = KEPT_WORKER_SECONDS + WORKER_SECONDS / launches
     count = min(jobs, max(1, round(math.sqrt(alone / cost))))
-    options.append((alone / count + count * cost, count))
+    options = [(alone, 1), (alone / count + count * cost, count)]
     if 1 < kept <= jobs:
-        options.append((alone / kept + kept * KEPT_WORKER_SECONDS, kept))
+        keep = alone / kept + kept * KEPT_WORKER_SECONDS
+        if options[-1][0] >= SWITCH_GAIN * keep:     # the estimates vary from launch
+            options.pop()                            # to launch: replace only for a
+        options.append((keep, kept))                 # clear gain
     return min(options)[1]
 
 
