@@ -101,6 +101,10 @@ def forked_workers(monkeypatch):
     from amdgpu_tools.exec.core import dispatch, parallel, workers
 
     def make(batch_waves):
+        if os.environ.get("AMDGPU_TOOLS_COMPILE") == "check":
+            # checked blocks run in one process (exec/core/parallel.py): under
+            # make fuzz's check mode the workers run their blocks compiled
+            monkeypatch.setenv("AMDGPU_TOOLS_COMPILE", "eager")
         monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", batch_waves)
         monkeypatch.setattr(parallel, "MIN_PARALLEL_WAVES", 2)
         monkeypatch.setattr(parallel, "WORKER_SECONDS", 0.0)     # always worth a worker

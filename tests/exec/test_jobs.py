@@ -248,7 +248,8 @@ def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeyp
 
 
 def test_kept_workers_take_the_next_dispatch_while_nothing_was_mapped(forks):
-    device = new_device(jobs=2)
+    # (interpreted: a block the host loaded meanwhile would end the pool too)
+    device = new_device(jobs=2, compile="off")
     args = _vector_add_args(device)
     kernel = _sample(device, "vector_add")
     expected = args[0].numpy() + args[1].numpy()
@@ -269,7 +270,7 @@ def test_kept_workers_take_the_next_dispatch_while_nothing_was_mapped(forks):
 
 
 def test_a_process_forked_by_the_program_does_not_use_its_parents_workers(forks):
-    device = new_device(jobs=2)
+    device = new_device(jobs=2, compile="off")      # (no block loaded meanwhile)
     args = _vector_add_args(device)
     kernel = _sample(device, "vector_add")
     kernel(*args, grid=(64 * 40 - 17,), block=(64,))
@@ -295,7 +296,7 @@ def _launch_again(device, kernel, args, forks):
 
 def test_a_fault_in_a_kept_worker_ends_the_pool_with_the_one_process_error(forks):
     one = _fault_text(1)
-    device = new_device(jobs=2)
+    device = new_device(jobs=2, compile="off")      # (see the test above)
     kernel = build(device, FAULT_IN_GROUP_5)
     out = device.zeros(4, np.uint32)
     words = device.zeros(1, np.uint32)
@@ -517,6 +518,20 @@ def test_traced_dispatches_and_small_ones_stay_in_one_process(forks, monkeypatch
            block=(64,))
     device.synchronize()
     assert forks == []
+
+
+def test_checked_blocks_run_in_one_process(forks):
+    # the check compares whole allocations around a block's native run: the
+    # stores of other workers would show as differences (lds_reduce's did)
+    name = "lds_reduce"
+    make_args, grid, block = SAMPLE_LAUNCHES[name]
+    expected, counts = _run_sample(1, name, make_args, grid, block)
+    device = new_device(jobs=2, compile="check")
+    args = make_args(device)
+    _sample(device, name)(*args, grid=grid, block=block)
+    device.synchronize()
+    assert forks == [] and device.last_result.processes == 1
+    assert [a.numpy().tobytes() for a in args if hasattr(a, "numpy")] == expected
 
 
 def test_the_scan_finds_what_needs_the_host():

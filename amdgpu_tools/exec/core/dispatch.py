@@ -155,7 +155,8 @@ def _parallel_plan(request, program, groups_per_batch, waves_per_group, initiali
     total_groups = counts[0] * counts[1] * counts[2]
     pool = workers.pool_for(_pool_key(request))
     jobs = parallel.worker_count(request, program, total_groups, total_groups * waves_per_group,
-                                 initializer, decode, kept=pool.size if pool else 0)
+                                 initializer, decode, kept=pool.size if pool else 0,
+                                 checking=compiled.resolve_mode(request.compile) == "check")
     if jobs <= 1:
         return groups_per_batch, 1
     private = max(int(request.private_segment_size or 0),

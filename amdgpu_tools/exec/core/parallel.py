@@ -14,6 +14,9 @@ batches). A dispatch stays in the calling process when any of these holds:
 - something needs this process while the kernel runs: tracing or profiling
   (``request.trace``), hazard checking (``request.checker``), a hostcall
   server (``request.host_service``), a test's ``initializer`` or ``decode``;
+- its compiled blocks are checked against the interpreter (compile mode
+  ``check``): the check compares whole allocations around a block's native
+  run, which the stores of other workers would change under it;
 - its code, scanned statically from the entry along every branch, uses the
   global data share (a DS op with the gds bit, ds_gws_*, ds_ordered_count:
   their state and their waits are the host's), sends interrupts to a runtime
@@ -80,17 +83,19 @@ _GDS_ONLY = ("ds_gws_", "ds_ordered_count")
 
 
 def worker_count(request, program, total_groups, total_waves, initializer=None,
-                 decode=None, kept=0) -> int:
+                 decode=None, kept=0, checking=False) -> int:
     """How many processes run ``request``'s work-groups (1: this one);
     ``kept``: the size of the pool of workers that could take the dispatch
-    without forking (``workers.WorkerPool``), 0 where there is none."""
+    without forking (``workers.WorkerPool``), 0 where there is none;
+    ``checking``: its compiled blocks are checked (compile mode ``check``)."""
     jobs = min(int(getattr(request, "jobs", 1) or 1), total_groups)
     if jobs <= 1 or total_waves < MIN_PARALLEL_WAVES:
         return 1
     if not getattr(request.memory, "shared", False) or not hasattr(os, "fork"):
         return 1
     if request.trace is not None or request.checker is not None or \
-            request.host_service is not None or initializer is not None or decode is not None:
+            request.host_service is not None or initializer is not None or decode is not None \
+            or checking:
         return 1
     jobs = affordable_jobs(request.setup, jobs, total_waves, kept, request.memory.mapping())
     if jobs <= 1:
