@@ -149,29 +149,51 @@ def _launch(device, kernel, args, grid, block):
 
 
 def bench_vector_add(device, program):
-    n = VECTOR_ELEMENTS
-    a = np.random.default_rng(1).random(n, dtype=np.float32)
-    b = np.random.default_rng(2).random(n, dtype=np.float32)
-    da, db, dc = device.array(a), device.array(b), device.zeros(n, np.float32)
-    result, wall, cpu = _launch(device, program["vector_add"], [da, db, dc], (n,), (256,))
-    ok = np.array_equal(dc.numpy(), a + b)
-    for buffer in (da, db, dc):
-        buffer.free()
-    return Run("vector add", result, wall, cpu, ok)
+    """The vector add of ``VECTOR_ELEMENTS`` floats on buffers made for it
+    (and freed after)."""
+    run, buffers = vector_add_launcher(device, program, VECTOR_ELEMENTS)
+    return _once(run, buffers)
 
 
 def bench_matmul(device, program):
-    n = MATMUL_N
+    """The ``MATMUL_N`` x ``MATMUL_N`` tiled matmul on buffers made for it
+    (and freed after)."""
+    run, buffers = matmul_launcher(device, program, MATMUL_N)
+    return _once(run, buffers)
+
+
+def _once(run, buffers):
+    figures = run()
+    for buffer in buffers:
+        buffer.free()
+    return figures
+
+
+def vector_add_launcher(device, program, n):
+    """(a function launching c = a + b over ``n`` floats, its buffers), made now."""
+    a = np.random.default_rng(1).random(n, dtype=np.float32)
+    b = np.random.default_rng(2).random(n, dtype=np.float32)
+    buffers = [device.array(a), device.array(b), device.zeros(n, np.float32)]
+
+    def run():
+        result, wall, cpu = _launch(device, program["vector_add"], buffers, (n,), (256,))
+        return Run("vector add", result, wall, cpu, np.array_equal(buffers[2].numpy(), a + b))
+    return run, buffers
+
+
+def matmul_launcher(device, program, n):
+    """(a function launching the tiled ``n`` x ``n`` matmul, its buffers), made now."""
     rng = np.random.default_rng(3)
     a = rng.random((n, n), dtype=np.float32)
     b = rng.random((n, n), dtype=np.float32)
-    da, db, dc = device.array(a), device.array(b), device.zeros((n, n), np.float32)
-    result, wall, cpu = _launch(device, program["matmul_tiled"], [da, db, dc, np.int32(n)],
-                                (n, n), (16, 16))
-    ok = np.allclose(dc.numpy(), a.astype(np.float64) @ b, rtol=1e-4)
-    for buffer in (da, db, dc):
-        buffer.free()
-    return Run(f"matmul {n}x{n} (LDS)", result, wall, cpu, ok)
+    buffers = [device.array(a), device.array(b), device.zeros((n, n), np.float32)]
+
+    def run():
+        result, wall, cpu = _launch(device, program["matmul_tiled"], buffers + [np.int32(n)],
+                                    (n, n), (16, 16))
+        ok = np.allclose(buffers[2].numpy(), a.astype(np.float64) @ b, rtol=1e-4)
+        return Run(f"matmul {n}x{n} (LDS)", result, wall, cpu, ok)
+    return run, buffers
 
 
 def single_wave_reference(iterations):
@@ -226,16 +248,16 @@ def bench_jobs(path):
     the next (``exec.core.workers.WorkerPool``)."""
     from amdgpu_tools import Device
     from amdgpu_tools.exec.launch import default_jobs
-    cases = (("vector add 1M", _vector_add_launcher, 1 << 20),
-             ("vector add 16M", _vector_add_launcher, 1 << 24),
-             ("matmul 512x512", _matmul_launcher, 512))
+    cases = (("vector add 1M", vector_add_launcher, 1 << 20),
+             ("vector add 16M", vector_add_launcher, 1 << 24),
+             ("matmul 512x512", matmul_launcher, 512))
     counts = sorted({jobs for jobs in (1, 2, 4, 8) if jobs <= default_jobs()} |
                     {default_jobs()})
     for name, launcher, size in cases:
         base = None
         for jobs in counts:
             device = Device("gfx900", jobs=jobs)
-            run = launcher(device, device.load(str(path)), size)
+            run, _ = launcher(device, device.load(str(path)), size)
             run()
             best = min((run() for _ in range(REPEATS)), key=lambda figures: figures.seconds)
             rate = best.result.lane_instructions / best.seconds
@@ -245,33 +267,6 @@ def bench_jobs(path):
                   f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
                   f"({processes} process{'es' if processes > 1 else ''})  "
                   f"result {'OK' if best.ok else 'WRONG'}", flush=True)
-
-
-def _vector_add_launcher(device, program, n):
-    """A function launching c = a + b over ``n`` floats on buffers made now."""
-    a = np.random.default_rng(1).random(n, dtype=np.float32)
-    b = np.random.default_rng(2).random(n, dtype=np.float32)
-    buffers = [device.array(a), device.array(b), device.zeros(n, np.float32)]
-
-    def run():
-        result, wall, cpu = _launch(device, program["vector_add"], buffers, (n,), (256,))
-        return Run("vector add", result, wall, cpu, np.array_equal(buffers[2].numpy(), a + b))
-    return run
-
-
-def _matmul_launcher(device, program, n):
-    """A function launching the tiled ``n`` x ``n`` matmul on buffers made now."""
-    rng = np.random.default_rng(3)
-    a = rng.random((n, n), dtype=np.float32)
-    b = rng.random((n, n), dtype=np.float32)
-    buffers = [device.array(a), device.array(b), device.zeros((n, n), np.float32)]
-
-    def run():
-        result, wall, cpu = _launch(device, program["matmul_tiled"], buffers + [np.int32(n)],
-                                    (n, n), (16, 16))
-        ok = np.allclose(buffers[2].numpy(), a.astype(np.float64) @ b, rtol=1e-4)
-        return Run(f"matmul {n}x{n} (LDS)", result, wall, cpu, ok)
-    return run
 
 
 def main():

@@ -212,7 +212,7 @@ class DispatchResult:
     #: of the wave-instructions, those run by compiled blocks (``exec.compiled``)
     compiled_instructions: int = 0
     #: processes that ran the work-groups: 1 (the caller's) or the worker
-    #: processes forked for them (``jobs``)
+    #: processes that took them (``jobs``: forked for it or kept from before)
     processes: int = 1
     seconds: float = 0.0
     #: PC -> times executed (by a wave), when profiling was asked for

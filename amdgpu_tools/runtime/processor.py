@@ -23,7 +23,6 @@ further packets while the others continue.
 
 from __future__ import annotations
 
-import struct
 import threading
 import time
 from collections import deque
@@ -48,10 +47,6 @@ from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRU
 
 EVENT_HISTORY = 4096
 _INVALID_HEADER = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
-#: amd_signal_t's start_ts and end_ts, one after the other
-_START_TS = AMD_SIGNAL.offset("start_ts")
-_TIMESTAMPS = struct.Struct("<QQ")
-assert AMD_SIGNAL.offset("end_ts") == _START_TS + 8
 
 
 class PacketError(ToolchainError):
@@ -245,8 +240,8 @@ class PacketProcessor:
         queue.store_read_index(index + 1)
         if signal:
             fields = self._signal_fields(signal)
-            # start_ts and end_ts are neighbours: one write
-            fields.write(signal + _START_TS, _TIMESTAMPS.pack(started, time.monotonic_ns()))
+            AMD_SIGNAL.write(fields, signal, "start_ts", started)
+            AMD_SIGNAL.write(fields, signal, "end_ts", time.monotonic_ns())
             with ATOMIC:                  # host threads may update the signal too
                 value = AMD_SIGNAL.read(fields, signal, "value")
                 AMD_SIGNAL.write(fields, signal, "value", value - 1)

@@ -153,10 +153,11 @@ def _parallel_plan(request, program, groups_per_batch, waves_per_group, initiali
     """(work-groups per batch, worker processes) of a dispatch that asks for jobs."""
     counts = [-(-int(g) // int(b)) for g, b in zip(request.grid_size, request.workgroup_size)]
     total_groups = counts[0] * counts[1] * counts[2]
-    pool = workers.pool_for(_pool_key(request))
+    key = _pool_key(request)
+    pool = workers.pool_for(key)
     jobs = parallel.worker_count(request, program, total_groups, total_groups * waves_per_group,
                                  initializer, decode, kept=pool.size if pool else 0,
-                                 checking=compiled.resolve_mode(request.compile) == "check")
+                                 checking=key.mode == "check")
     if jobs <= 1:
         return groups_per_batch, 1
     private = max(int(request.private_segment_size or 0),
@@ -197,17 +198,15 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
     first_waves = np.concatenate(([0], np.cumsum(waves)))[starts].tolist()
     plan = _SharePlan(group_ids, starts, first_waves, groups_per_batch, jobs,
                       groups_per_batch * waves_per_group, workers.atomic_stripes())
+    # (the mapping is looked at again: this dispatch's scratch is mapped now)
     key = _pool_key(request)
     reports = None
     pool = workers.pool_for(key)
-    if pool is not None and pool.size != jobs:
-        workers.close_pool()
-        pool = None
-    if pool is not None:
+    if pool is not None and pool.size == jobs:
         try:
             reports = pool.run(_pooled_share, (request, layout, plan, budget), budget.deadline)
         except workers.CannotSend:
-            workers.close_pool()
+            pass                        # (start_pool ends it)
         except BaseException:
             workers.close_pool(busy=True)
             raise
@@ -247,15 +246,23 @@ class _SharePlan(NamedTuple):
     stripes: object
 
 
-def _pool_key(request):
+class _PoolKey(NamedTuple):
     """What the kept workers must have inherited to take a dispatch: the
     same device memory with the same mapping (an allocation made after the
     fork is not mapped in them), the blocks loaded here then (a worker runs
     only those natively), the compile mode and block cache. (The pool holds
     the memory and its mapping: their ids stay theirs.)"""
+    memory: int
+    mapping: int
+    loaded_blocks: int
+    mode: str
+    cache: object
+
+
+def _pool_key(request) -> _PoolKey:
     memory = request.memory
-    return (id(memory), id(memory.mapping()), compiled.loaded_blocks(),
-            compiled.resolve_mode(request.compile), compiled.cache_directory())
+    return _PoolKey(id(memory), id(memory.mapping()), compiled.loaded_blocks(),
+                    compiled.resolve_mode(request.compile), compiled.cache_directory())
 
 
 def _pooled_share(worker, request, layout, plan, budget):

@@ -135,8 +135,8 @@ def affordable_jobs(setup, jobs, waves, kept=0, mapping=None) -> int:
     short kernel launched again and again on the same buffers gets its
     workers after a few launches, and a pool is replaced only by a count
     that pays for its forks with a margin (``SWITCH_GAIN``): the choice does
-    not swing from one count to another, forking each time. 1 where nothing is sooner than ``alone``;
-    ``jobs`` when the kernel has not run yet."""
+    not swing from one count to another, forking each time. 1 where nothing
+    is sooner than ``alone``; ``jobs`` when the kernel has not run yet."""
     known = _SECONDS_PER_WAVE.get(setup)
     if known is None or WORKER_SECONDS <= 0 or jobs <= 1:
         return jobs

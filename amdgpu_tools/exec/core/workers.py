@@ -106,9 +106,7 @@ def run_forked(count, work, *, deadline=None, describe="worker") -> list:
     """
     children = _Children(describe)
     try:
-        for index in range(count):
-            children.fork(index, work)
-        results = children.gather(deadline)
+        results = children.start(count, work, deadline)
         children.reap()
         return results
     finally:
@@ -189,9 +187,7 @@ def start_pool(count, work, *, key, known=(), deadline=None, describe="worker") 
     close_pool()
     pool = WorkerPool(key, known, describe)
     try:
-        for index in range(count):
-            pool.children.fork(index, work)
-        results = pool.children.gather(deadline)
+        results = pool.children.start(count, work, deadline)
     except BaseException:
         pool.close(busy=True)
         raise
@@ -249,6 +245,12 @@ class _Children:
     def __init__(self, describe, serving=False, known=None):
         self.describe, self.serving, self.known = describe, serving, known
         self.pids, self.pipes, self.commands = [], [], []
+
+    def start(self, count, work, deadline) -> list:
+        """Fork ``count`` children, child ``i`` running ``work(i)``; their reports."""
+        for index in range(count):
+            self.fork(index, work)
+        return self.gather(deadline)
 
     def fork(self, index, work):
         host = os.getpid()
