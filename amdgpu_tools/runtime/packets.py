@@ -5,6 +5,8 @@ and ring the doorbell.
 
 from __future__ import annotations
 
+import functools
+
 from ..errors import ToolchainError
 from .queues import QueueError
 from .layouts import (AGENT_DISPATCH_PACKET, BARRIER_DEPENDENCIES, BARRIER_PACKET,
@@ -18,16 +20,19 @@ class QueueNotActive(QueueError):
 
 
 def publish(queue, layout, packet_type: int, *, barrier: bool = False, ring: bool = True,
-            active_only: bool = False, **fields) -> int:
-    """Reserve a slot, write ``fields`` with the header last; returns the packet index.
+            active_only: bool = False, body: bytes | None = None, **fields) -> int:
+    """Reserve a slot, write ``fields`` (or the packed ``body``, the packet's
+    bytes with its header's left zero) with the header last; returns the
+    packet index.
 
     Safe from any number of threads: the slot is reserved and written under the
     queue's lock (the doorbell is rung after it). A full ring is drained by the
     packet processor first; it is an error only when nothing can drain it. With
     ``active_only`` a queue in the error or inactive state is refused (QueueNotActive)
     instead of receiving a packet that would never run."""
-    body = layout.pack(**fields)
-    header = packet_header(packet_type, barrier=barrier).to_bytes(2, "little")
+    if body is None:
+        body = layout.pack(**fields)
+    header = _header_bytes(packet_type, barrier)
     while True:
         with queue.lock:
             if not _mapped(queue):
@@ -46,6 +51,11 @@ def publish(queue, layout, packet_type: int, *, barrier: bool = False, ring: boo
     if ring:
         queue.ring_doorbell(index)
     return index
+
+
+@functools.lru_cache(maxsize=64)
+def _header_bytes(packet_type: int, barrier: bool) -> bytes:
+    return packet_header(packet_type, barrier=barrier).to_bytes(2, "little")
 
 
 def _mapped(queue) -> bool:

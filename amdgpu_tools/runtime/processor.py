@@ -27,6 +27,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import exec as exec_package
 from ..analysis.hazard_monitor import DispatchChecker
@@ -47,6 +48,12 @@ from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRU
 
 EVENT_HISTORY = 4096
 _INVALID_HEADER = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
+#: amd_signal_t fields a completion writes (value: a signed 64-bit count)
+_START_TS = AMD_SIGNAL.offset("start_ts")
+assert AMD_SIGNAL.offset("end_ts") == _START_TS + 8
+_VALUE = AMD_SIGNAL.offset("value")
+assert AMD_SIGNAL.fields["value"] == (_VALUE, 8, True)
+_U64 = (1 << 64) - 1
 
 
 class PacketError(ToolchainError):
@@ -65,9 +72,9 @@ class KernelObject:
     setup: object                 # amdgpu_tools.exec.launch.KernelSetup
 
 
-@dataclass
-class PacketEvent:
-    """One phase change, recorded for tools and tests: (queue, index, type, phase)."""
+class PacketEvent(NamedTuple):
+    """One phase change, recorded for tools and tests: (queue, index, type, phase).
+    (A tuple: three are made for every packet.)"""
 
     queue_id: int
     index: int
@@ -184,8 +191,8 @@ class PacketProcessor:
                         "launch" + ("+barrier" if header_barrier(header) else ""))
             self._event(queue, index, kind, "active")
             started = time.monotonic_ns()
-            self._activate(queue, index, address, kind)
-            self._complete(queue, index, address, started)
+            signal = self._activate(queue, index, address, kind)
+            self._complete(queue, index, address, started, signal)
         except KernelError as failure:
             return self._fail(queue, index, kind, _status_of(failure), failure)
         except PacketError as failure:
@@ -221,30 +228,35 @@ class PacketProcessor:
         return any(value == 0 for value in values)
 
     def _activate(self, queue, index, address, kind):
+        """Run the packet; returns its completion signal handle where it read
+        the packet whole (a kernel dispatch), else None."""
         if kind == PACKET_TYPE_KERNEL_DISPATCH:
-            self._dispatch_kernel(queue, index, address)
-        elif kind == PACKET_TYPE_AGENT_DISPATCH:
+            return self._dispatch_kernel(queue, index, address)
+        if kind == PACKET_TYPE_AGENT_DISPATCH:
             self._dispatch_agent(address)
         elif kind == PACKET_TYPE_VENDOR_SPECIFIC and self.vendor_handler is not None:
             self.vendor_handler(queue, address)
         elif kind not in (PACKET_TYPE_BARRIER_AND, PACKET_TYPE_BARRIER_OR):
             raise PacketError(f"queue {queue.id} packet {index}: unsupported packet type {kind}")
 
-    def _complete(self, queue, index, address, started):
-        """Release the slot, then decrement the completion signal; its
-        start_ts/end_ts get the packet's active phase in nanoseconds (the
-        clock of the agent's timestamps), as the CP writes them when the
-        queue profiles."""
-        signal = KERNEL_DISPATCH_PACKET.read(queue.ring, address, "completion_signal")
+    def _complete(self, queue, index, address, started, signal=None):
+        """Release the slot, then decrement the completion signal (``signal``:
+        its handle as the packet named it when it was read whole, else read
+        now); its start_ts/end_ts get the packet's active phase in
+        nanoseconds (the clock of the agent's timestamps), as the CP writes
+        them when the queue profiles."""
+        if signal is None:
+            signal = KERNEL_DISPATCH_PACKET.read(queue.ring, address, "completion_signal")
         queue.ring.write(address, _INVALID_HEADER)
         queue.store_read_index(index + 1)
         if signal:
             fields = self._signal_fields(signal)
-            AMD_SIGNAL.write(fields, signal, "start_ts", started)
-            AMD_SIGNAL.write(fields, signal, "end_ts", time.monotonic_ns())
+            # start_ts and end_ts are adjacent: written at once
+            fields.write(signal + _START_TS, started.to_bytes(8, "little") +
+                         time.monotonic_ns().to_bytes(8, "little"))
             with ATOMIC:                  # host threads may update the signal too
-                value = AMD_SIGNAL.read(fields, signal, "value")
-                AMD_SIGNAL.write(fields, signal, "value", value - 1)
+                value = int.from_bytes(fields.read(signal + _VALUE, 8), "little", signed=True)
+                fields.write(signal + _VALUE, ((value - 1) & _U64).to_bytes(8, "little"))
             if self.signal_hook is not None:
                 self.signal_hook(signal)
 
@@ -301,6 +313,7 @@ class PacketProcessor:
         hook = self.kernarg_hooks.pop(packet["kernarg_address"], None)
         if hook is not None:
             hook(result)
+        return packet["completion_signal"]
 
     def _checker(self, kernel):
         """A fresh hazard checker for one dispatch of ``kernel`` (None: not checking)."""
