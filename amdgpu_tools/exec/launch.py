@@ -61,6 +61,12 @@ class KernelSetup:
     private_segment_fixed_size: int = 0
     wavefront_size: int = 64
 
+    def __hash__(self):
+        # equal setups share their entry: hashing it alone keeps the dispatch
+        # caches keyed on a setup (layouts, prototypes, costs) from hashing
+        # 27 fields at every launch
+        return hash(self.entry_address)
+
 
 #: Bytes of global data share (GDS) per device on GFX6-GFX9.
 GDS_BYTES = 64 * 1024

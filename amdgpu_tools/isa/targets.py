@@ -37,6 +37,11 @@ class Target:
     supports_xnack: bool = False
     supports_sramecc: bool = False
 
+    def __hash__(self):
+        # equal targets share their name (hashed once by the string itself);
+        # dispatch caches key on the target at every launch
+        return hash(self.name)
+
     def has(self, feature):
         """True when the processor has ``feature`` (a string of ``features``)."""
         return feature in self.features

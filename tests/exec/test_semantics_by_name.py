@@ -21,14 +21,14 @@ import pytest
 
 from amdgpu_tools.exec import semantics  # noqa: F401  (registers everything)
 from amdgpu_tools.exec.core.operands import FLOAT_TYPES, bits_of
-from amdgpu_tools.exec.core.program import GENERATION_RENAMES, semantic_for
+from amdgpu_tools.exec.core.registry import GENERATION_RENAMES, semantic_for
 from amdgpu_tools.exec.core.registry import SEMANTICS, UNSUPPORTED, row_source_types
 from amdgpu_tools.exec.semantics.memory import table_facts
 from amdgpu_tools.isa.families import families
 from amdgpu_tools.isa.targets import ALL_TARGETS
 
 EXEC = Path(importlib.import_module("amdgpu_tools.exec").__file__).parent
-PROGRAM = EXEC / "core" / "program.py"
+REGISTRY = EXEC / "core" / "registry.py"
 
 
 @lru_cache(maxsize=None)
@@ -79,8 +79,8 @@ def _where_is(target, info):
         return f"{name}: registered from {module!r}, not an executor module"
     renamed = GENERATION_RENAMES.get(target.generation, {}).get(name)
     if renamed is not None:
-        if not any(text in PROGRAM.read_text() for text in quoted(name)):
-            return f"{name}: renamed to {renamed}, but not literally in core/program.py"
+        if not any(text in REGISTRY.read_text() for text in quoted(name)):
+            return f"{name}: renamed to {renamed}, but not literally in core/registry.py"
         name = renamed
     if not defined_in(name, module):
         return f"{name}: not registered under its literal name in {module}"

@@ -46,7 +46,7 @@ from ...isa.effects import SALU_ENCODINGS
 from ..core import operands as ops
 from ..core.formats import _ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, modifier_type
 from ..core.operands import field
-from ..core.program import semantic_for
+from ..core.registry import semantic_for
 from ..core.registry import ieee_form
 from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
 from ..semantics.control import branch_offset

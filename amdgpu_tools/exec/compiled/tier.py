@@ -55,7 +55,7 @@ import numpy as np
 from ...errors import KernelError, LaunchError
 from ..core import workers
 from ..core.context import BARRIER
-from ..core.program import semantic_for
+from ..core.registry import semantic_for
 from ..semantics.vmem import layout_values
 from ..launch import COMPILE_MODES
 from . import server
@@ -79,7 +79,9 @@ MAX_NATIVE_WAVES = 1 << 16
 MAX_BLOCK_INSTRUCTIONS = 256
 
 
+@functools.lru_cache(maxsize=1)
 def numba_available() -> bool:
+    """Whether Numba can be imported (asked once: every dispatch asks)."""
     try:
         import numba  # noqa: F401
     except ImportError:
@@ -115,13 +117,21 @@ def cache_directory() -> Path:
 
 def _environment(name):
     """``os.environ.get(name)``, asked of CPython's dict behind ``os.environ``
-    where there is one: ``get`` of a name that is not set raises and catches a
-    KeyError (~1 us, against ~0.15), and every launch asks three times."""
+    where there is one (every launch asks three times): ``get`` of a name
+    that is not set raises and catches a KeyError (~1 us, against ~0.1),
+    and the name is encoded once."""
     data = getattr(os.environ, "_data", None)
     if not isinstance(data, dict):
         return os.environ.get(name)
-    value = data.get(os.environ.encodekey(name))
+    key = _ENCODED_NAMES.get(name)
+    if key is None:
+        key = _ENCODED_NAMES[name] = os.environ.encodekey(name)
+    value = data.get(key)
     return None if value is None else os.environ.decodevalue(value)
+
+
+#: environment variable name -> its key in ``os.environ._data``
+_ENCODED_NAMES = {}
 
 
 @functools.lru_cache(maxsize=8)
@@ -203,7 +213,7 @@ def _code_key(records):
 #: generator takes from the core (operand codes, source order, types,
 #: renames), the generator, its helpers and the compiled copies.
 _SHAPING_SOURCES = ("semantics/*.py", "core/formats.py", "core/operands.py",
-                    "core/registry.py", "core/program.py", "core/state.py",
+                    "core/registry.py", "core/state.py",
                     "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py",
                     "compiled/lanewise.py", "compiled/scalar_numpy.py")
 
@@ -271,7 +281,8 @@ class Slot:
 
 
 class BlockTier:
-    """The blocks of one Program (one dispatch's code) and their compiled code."""
+    """The blocks of one Program (the code of a kernel's dispatches, while
+    unchanged: ``Program.keep``) and their compiled code."""
 
     def __init__(self, program, mode):
         self.program = program
@@ -279,8 +290,6 @@ class BlockTier:
         self.threshold = 0 if mode in ("eager", "check") else STEPS_BEFORE_COMPILING
         #: pc -> Slot, or None where no block starts or runs through
         self.slots = {}
-        #: ops whose semantics Numba could not compile (kept in the cache)
-        self._refused = None
         #: seconds spent compiling and loading blocks in this process (the
         #: watchdog's clock does not count them against the kernel)
         self.compile_seconds = 0.0
@@ -289,11 +298,10 @@ class BlockTier:
 
     @property
     def refused(self) -> frozenset:
-        """The ops whose semantics Numba could not compile (read at the first
-        compilable instruction: a launch that has none never looks)."""
-        if self._refused is None:
-            self._refused = refused_ops(self.cache)
-        return self._refused
+        """The ops whose semantics Numba could not compile (kept in the cache;
+        read at the first compilable instruction: a launch that has none
+        never looks)."""
+        return refused_ops(self.cache)
 
     def slot(self, pc, state):
         """The Slot at a PC ``slots`` does not know yet: the block that starts
@@ -562,7 +570,6 @@ class BlockTier:
         text = re.sub(r"\x1b\[[0-9;]*m", "", error_text)       # (Numba colours its messages)
         op = _failed_op(text, block)
         if op is not None and op not in self.refused:
-            self._refused = self.refused | {op}
             remember_refused(op, text)
             for record in block.records:
                 if self.slots.get(record.pc) is not None and \

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import time
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -101,7 +102,9 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     vgprs = max(int(setup.vgpr_count), 1)
     groups_per_batch = _groups_per_batch(request, vgprs)
     waves_per_group = -(-_product(request.workgroup_size) // 64)
-    program = Program(request.memory, request.target, request, decode=decode)
+    kept_key = _kept_key(request, decode)
+    program = _program_for(request, decode, kept_key)
+    compiled_before = program.block_tier.compile_seconds if program.block_tier else 0.0
     jobs = 1
     # a wave holds at least one work-item: a small grid is ruled out at once
     if getattr(request, "jobs", 1) > 1 and \
@@ -124,29 +127,78 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
                 tier.add_worker_steps(prepared, steps)
         else:
             first_wave = 0
+            spare = None
             for start in range(0, len(group_ids), groups_per_batch):
                 chunk = group_ids[start:start + groups_per_batch]
                 state = _make_state(request, layout, start, chunk, first_wave,
-                                    initializer)
+                                    initializer, spare=spare)
+                spare = None
                 Scheduler(state, program, request, result, tracer, budget).run()
                 first_wave += state.num_waves
                 result.waves += state.num_waves
-                # freed before the next batch's state is made, whose registers then
-                # take these pages, in the cache and mapped, instead of fresh ones
-                # (the 1M vector add: ~0.1 ms a batch of 1,024 waves)
+                # the next batch takes its registers, mapped and warm
+                spare = state if _recyclable(request, tracer, initializer) else None
                 del state
     finally:
         setup_mod.release_dispatch(layout)
     result.seconds = time.monotonic() - started
     result.processes = jobs
+    tier = program.block_tier
     if jobs == 1 and getattr(request, "jobs", 1) > 1:
-        tier = program.block_tier
-        parallel.remember_cost(request.setup,
-                               result.seconds - (tier.compile_seconds if tier else 0.0),
+        compile_seconds = tier.compile_seconds - compiled_before if tier else 0.0
+        parallel.remember_cost(request.setup, result.seconds - compile_seconds,
                                result.waves, request.memory.mapping())
+    _keep_program(request, program, kept_key)
     result.profile = tracer.profile
     result.lane_profile = tracer.lane_profile
     return result
+
+
+#: memory -> {kept-program key: Program}: what earlier dispatches decoded
+#: (``Program.keep``), for the next dispatch of the same kernel
+_KEPT_PROGRAMS = weakref.WeakKeyDictionary()
+#: Kept programs per memory (the dict is emptied when full).
+KEPT_PROGRAMS = 64
+
+
+def _kept_key(request, decode):
+    """A kernel's kept-program key: its entry, what binding reads
+    (``Program.key_for``), and the compile mode and block cache its
+    compiled-block tier was made for."""
+    return (int(request.setup.entry_address),
+            Program.key_for(request.target, request, decode),
+            compiled.resolve_mode(getattr(request, "compile", None)), compiled.cache_directory())
+
+
+def _program_for(request, decode, key):
+    """The Program of a dispatch: the one the kernel's last dispatch kept,
+    when the code it decoded is unchanged, else a new one. A program is
+    taken out while it runs a dispatch (another thread's gets its own)."""
+    memory = request.memory
+    try:
+        kept = _KEPT_PROGRAMS.get(memory)
+    except TypeError:               # a memory that cannot be weakly referenced
+        kept = None
+    program = kept.pop(key, None) if kept else None
+    if program is not None and program.unchanged(memory):
+        program.rebind(memory, request)
+        return program
+    return Program(memory, request.target, request, decode=decode)
+
+
+def _keep_program(request, program, key):
+    """Keep a dispatch's Program for the kernel's next dispatch (after it
+    ran to completion: a failed one's is dropped)."""
+    memory = request.memory
+    if not program.keep():
+        return
+    try:
+        kept = _KEPT_PROGRAMS.setdefault(memory, {})
+    except TypeError:
+        return
+    if len(kept) >= KEPT_PROGRAMS:
+        kept.clear()
+    kept[key] = program
 
 
 def _parallel_plan(request, program, groups_per_batch, waves_per_group, initializer, decode):
@@ -280,16 +332,19 @@ def _share(worker, *, request, layout, program, plan, budget):
     mine = DispatchResult()
     tracer = Tracer(None, None)
     rates = []                      # seconds per wave of each batch
+    spare = None
     for batch in range(worker, len(plan.starts), plan.jobs):
         started = time.perf_counter()
         first = plan.starts[batch]
         chunk = plan.group_ids[first:first + plan.groups_per_batch]
         state = _make_state(request, layout, first, chunk, plan.first_waves[batch], None,
-                            slot=worker * plan.slot_stride)
+                            slot=worker * plan.slot_stride, spare=spare)
+        spare = None
         Scheduler(state, program, request, mine, tracer, budget).run()
         mine.waves += state.num_waves
         rates.append((time.perf_counter() - started) / state.num_waves)
-        del state                   # (before the next one is made: see run_dispatch)
+        spare = state if _recyclable(request, tracer, None) else None
+        del state
     tier = program.block_tier
     return (mine.wave_instructions, mine.lane_instructions, mine.waves,
             mine.compiled_instructions, rates, tier.worker_steps() if tier else {})
@@ -314,12 +369,13 @@ def _groups_per_batch(request, vgprs):
 
 
 def _make_state(request, layout, first_group, group_ids, first_wave, initializer,
-                slot=None):
+                slot=None, spare=None):
     """A WaveState for the work-groups ``group_ids`` (from the ``first_group``-th
     of the grid on) with their initial registers; its waves are numbered from
     ``first_wave`` and take scratch wave slots from ``slot`` (default:
     ``first_wave``). A small batch starts from a copy of its prototype
-    (``prototype.py``), unless ``initializer`` adjusts it."""
+    (``prototype.py``), unless ``initializer`` adjusts it; a big one may take
+    the register arrays of ``spare``, a finished batch (``_recyclable``)."""
     slot = first_wave if slot is None else slot
     if initializer is not None:
         state = _build_state(request, layout, group_ids, first_wave, slot)
@@ -327,19 +383,27 @@ def _make_state(request, layout, first_group, group_ids, first_wave, initializer
         return state
     return prototype.batch_state(
         request, layout, (first_group, first_wave, slot), group_ids,
-        lambda: _build_state(request, layout, group_ids, first_wave, slot))
+        lambda: _build_state(request, layout, group_ids, first_wave, slot, spare))
 
 
-def _build_state(request, layout, group_ids, first_wave, slot):
-    """A WaveState built from the initial execution state ``setup`` lays out."""
+def _recyclable(request, tracer, initializer) -> bool:
+    """Whether a finished batch's arrays may go to the next batch: not when
+    something outside the scheduler may still hold them (a test's
+    initializer, a tracer, a hazard checker)."""
+    return initializer is None and not tracer.active and request.checker is None
+
+
+def _build_state(request, layout, group_ids, first_wave, slot, spare=None):
+    """A WaveState built from the initial execution state ``setup`` lays out
+    (taking ``spare``'s arrays where they fit: ``WaveState``)."""
     init = setup_mod.initial_wave_state(layout, group_ids, first_wave_slot=slot)
     waves = init.exec_mask.shape[0]
     state = WaveState(target=request.target, num_waves=waves,
                       vgpr_count=int(request.setup.vgpr_count), num_groups=len(group_ids),
                       lds_bytes=0, request=request,
                       workitem_id=init.workitem_ids.transpose(1, 0, 2),     # views, no copies
-                      lane_valid=init.exec_mask)
-    state.lds = setup_mod.make_lds(layout, len(group_ids))
+                      lane_valid=init.exec_mask, spare=spare)
+    state.lds = setup_mod.make_lds(layout, len(group_ids), getattr(spare, "lds", None))
     state.layout = layout
     if request.checker is not None:
         state.memory_watch = request.checker.memory
@@ -431,8 +495,9 @@ class Scheduler:
         self.result = result
         self.tracer = tracer
         self.budget = budget
-        #: pc -> pre-decoded record: the program's, memoised in one plain dict
-        self.records = {}
+        #: pc -> pre-decoded record: the program's own dict (``Program.at``
+        #: fills it where it has none)
+        self.records = program.records
         #: (pc, (index, enables, vskip)) -> record for waves in those modes
         self.indexed_records = {}
         waves = state.num_waves
@@ -455,7 +520,8 @@ class Scheduler:
         self.retried = 0
         #: progress mark (executed - retried) when deferred waves last came back
         self.round_mark = None
-        self.alive = np.ones(waves, dtype=np.bool_)
+        self.alive = np.empty(waves, dtype=np.bool_)
+        self.alive.fill(True)               # (np.ones: 3x the cost, for one wave)
         state.alive = self.alive     # read by ds_ordered_count (wave order)
         #: barrier bookkeeping (waves parked, where they resume, live and arrived
         #: waves per work-group): made at the first s_barrier (``_barrier_state``),

@@ -13,6 +13,12 @@ instruction bytes, the target, the decoder and the flat apertures), and
 used only while the registry still holds the semantic it was built from
 (tests replace semantics). A closure never depends on its address
 (branches read ``ctx.record.pc``).
+
+A Program itself may outlive its dispatch (``keep``/``unchanged``): a kernel
+launched again runs on the records, compiled-block slots and code scans its
+last dispatch made, once the code they were decoded from is found unchanged.
+The hardware reads code through an instruction cache the packet processor
+invalidates at every dispatch; comparing the bytes is that invalidation.
 """
 
 from __future__ import annotations
@@ -26,23 +32,16 @@ from . import gpr_index
 from .. import semantics  # noqa: F401  (registers every semantic)
 from .formats import BUILDERS
 from .operands import OperandError
-from .registry import SEMANTICS, UNSUPPORTED
+from .registry import GENERATION_RENAMES, UNSUPPORTED, semantic_for  # noqa: F401
 
 #: Longest GCN instruction: 8 bytes + a 4-byte literal; read a little more.
 _FETCH_BYTES = 16
-
-#: Mnemonics whose meaning moved between generations: the executor keys
-#: semantics by what the op *does*, the decoder names it as the target does.
-GENERATION_RENAMES = {
-    6: {"v_add_i32": "v_add_co_u32", "v_sub_i32": "v_sub_co_u32",
-        "v_subrev_i32": "v_subrev_co_u32", "v_addc_u32": "v_addc_co_u32",
-        "v_subb_u32": "v_subb_co_u32", "v_subbrev_u32": "v_subbrev_co_u32"},
-    8: {"v_add_u32": "v_add_co_u32", "v_sub_u32": "v_sub_co_u32",
-        "v_subrev_u32": "v_subrev_co_u32", "v_addc_u32": "v_addc_co_u32",
-        "v_subb_u32": "v_subb_co_u32", "v_subbrev_u32": "v_subbrev_co_u32"},
-}
-GENERATION_RENAMES[7] = GENERATION_RENAMES[6]
-
+#: A kept Program remembers its code by pages of this many bytes (the bits
+#: of an address below the page number)...
+CODE_PAGE_BITS = 12
+#: ... and is kept only while its pages hold at most this many bytes: each
+#: later dispatch compares them all (~10 GB/s).
+KEPT_CODE_BYTES = 256 << 10
 
 class Record:
     """One pre-decoded instruction."""
@@ -78,12 +77,6 @@ def _text(inst):
         return inst.op
 
 
-def semantic_for(inst, generation):
-    """The registered semantic of ``inst`` (after generation renames), or None."""
-    op = GENERATION_RENAMES.get(generation, {}).get(inst.op, inst.op)
-    return SEMANTICS.get(op)
-
-
 #: Decoded instructions shared by every dispatch: (target, bytes) -> Instruction.
 #: Keyed by the bytes themselves, so rewritten or reloaded code never hits a
 #: stale entry; bounded so a long session cannot grow it without limit.
@@ -110,17 +103,74 @@ class Program:
         if decode is None:
             decode = isa_decode
         self._decode = decode
-        self._records = {}
+        #: pc -> Record: every instruction decoded so far (the scheduler reads
+        #: it directly, and calls ``at`` where it has none)
+        self.records = {}
         #: what a builder may read besides the instruction (see ``_BOUND``)
-        self._binding_key = (getattr(target, "name", None), self.generation, decode,
-                             getattr(request, "shared_aperture_base", 0) or 0,
-                             getattr(request, "private_aperture_base", 0) or 0)
+        self._binding_key = self.key_for(target, request, decode)
+        #: page -> (start, end) of the allocation of the code records were
+        #: decoded from there; the (pc, bytes) of those decoded since ``keep``
+        #: last looked
+        self._pages = {}
+        self._decoded_since = []
+        #: [(address, bytes)]: the code as ``keep`` saw it
+        self._snapshot = ()
+
+    @staticmethod
+    def key_for(target, request=None, decode=None) -> tuple:
+        """The binding key (``binding_key``) of a Program made with these arguments."""
+        return (getattr(target, "name", None), getattr(target, "generation", 9),
+                decode if decode is not None else isa_decode,
+                getattr(request, "shared_aperture_base", 0) or 0,
+                getattr(request, "private_aperture_base", 0) or 0)
 
     def at(self, pc: int) -> Record:
-        record = self._records.get(pc)
+        record = self.records.get(pc)
         if record is None:
-            record = self._records[pc] = self._build(pc)
+            record = self.records[pc] = self._build(pc)
         return record
+
+    # ------------------------------------------------- outliving a dispatch
+    def keep(self) -> bool:
+        """Ready this Program to serve a later dispatch (``unchanged``): save
+        the code of the pages its records came from and drop what names this
+        dispatch. False when it should not be kept: too much code to compare,
+        or code rewritten since it was decoded (the kernel wrote it)."""
+        if self._decoded_since:
+            spans = _spans(self._pages)
+            if sum(end - start for start, end in spans) > KEPT_CODE_BYTES:
+                return False
+            snapshot = []
+            for start, end in spans:
+                code = self.code(start, end)
+                if code is None:
+                    return False
+                snapshot.append((start, code))
+            if not all(_holds(snapshot, pc, code) for pc, code in self._decoded_since):
+                return False
+            self._snapshot = snapshot
+            self._decoded_since = []
+        self.memory = self.request = None
+        return True
+
+    def unchanged(self, memory) -> bool:
+        """Whether the code this Program decoded is in ``memory`` as ``keep``
+        saw it (then it may serve a dispatch there: ``rebind``)."""
+        for start, code in self._snapshot:
+            try:
+                allocation = memory.allocation_at(start, len(code))
+            except MemoryFault:
+                return False
+            offset = start - allocation.address
+            # (bytes first: comparing a memoryview goes byte by byte, ~30x slower)
+            if bytes(allocation.buffer[offset:offset + len(code)]) != code:
+                return False
+        return True
+
+    def rebind(self, memory, request) -> None:
+        """Serve the dispatch ``request`` (after ``unchanged``)."""
+        self.memory = memory
+        self.request = request
 
     @property
     def binding_key(self):
@@ -146,14 +196,19 @@ class Program:
             raise KernelError(f"instruction fetch from unmapped address 0x{pc:x}",
                               pc=pc, address=pc) from fault
         start = pc - allocation.address
-        return bytes(allocation.buffer[start:start + _FETCH_BYTES])
+        return bytes(allocation.buffer[start:start + _FETCH_BYTES]), allocation
 
     def _build(self, pc):
-        code = self._fetch(pc)
+        code, allocation = self._fetch(pc)
         bound = _BOUND.get((self._binding_key, code))
         if bound is None or semantic_for(bound[0], self.generation) is not bound[1]:
             bound = self._decode_and_bind(code, pc)
-        return Record(pc, bound[0], bound[2])
+        inst = bound[0]
+        extent = (allocation.address, allocation.end)
+        self._pages[pc >> CODE_PAGE_BITS] = extent
+        self._pages[(pc + inst.size - 1) >> CODE_PAGE_BITS] = extent
+        self._decoded_since.append((pc, code[:inst.size]))
+        return Record(pc, inst, bound[2])
 
     def _decode_and_bind(self, code, pc):
         """(instruction, semantic, run closure) of ``code``, remembered in ``_BOUND``."""
@@ -207,6 +262,29 @@ class Program:
             return BUILDERS[semantic.kind](inst, semantic, self)
         except OperandError as error:
             return _failing(str(error))
+
+
+def _spans(pages):
+    """[(start, end)] addresses of the runs of consecutive code ``pages``
+    (page -> its allocation's (start, end)), each within its allocation."""
+    spans = []
+    size = 1 << CODE_PAGE_BITS
+    for page in sorted(pages):
+        low, high = pages[page]
+        start, end = max(page << CODE_PAGE_BITS, low), min((page << CODE_PAGE_BITS) + size, high)
+        if spans and spans[-1][1] == start and spans[-1][2] == (low, high):
+            spans[-1][1] = end
+        else:
+            spans.append([start, end, (low, high)])
+    return [(start, end) for start, end, _ in spans]
+
+
+def _holds(snapshot, pc, code) -> bool:
+    """Whether ``snapshot`` has ``code`` at ``pc``."""
+    for start, saved in snapshot:
+        if start <= pc and pc + len(code) <= start + len(saved):
+            return saved[pc - start:pc - start + len(code)] == code
+    return False
 
 
 def _skipped(ctx):

@@ -192,6 +192,25 @@ def semantic_named(op: str) -> Semantic:
     return SEMANTICS[op]
 
 
+def semantic_for(inst, generation):
+    """The registered semantic of ``inst`` (after generation renames), or None."""
+    op = GENERATION_RENAMES.get(generation, {}).get(inst.op, inst.op)
+    return SEMANTICS.get(op)
+
+
+#: Mnemonics whose meaning moved between generations: the executor keys
+#: semantics by what the op *does*, the decoder names it as the target does.
+GENERATION_RENAMES = {
+    6: {"v_add_i32": "v_add_co_u32", "v_sub_i32": "v_sub_co_u32",
+        "v_subrev_i32": "v_subrev_co_u32", "v_addc_u32": "v_addc_co_u32",
+        "v_subb_u32": "v_subb_co_u32", "v_subbrev_u32": "v_subbrev_co_u32"},
+    8: {"v_add_u32": "v_add_co_u32", "v_sub_u32": "v_sub_co_u32",
+        "v_subrev_u32": "v_subrev_co_u32", "v_addc_u32": "v_addc_co_u32",
+        "v_subb_u32": "v_subb_co_u32", "v_subbrev_u32": "v_subbrev_co_u32"},
+}
+GENERATION_RENAMES[7] = GENERATION_RENAMES[6]
+
+
 def unsupported(op, reason):
     """Declare ``op`` deliberately unimplemented (it ends with UnsupportedInstruction)."""
     UNSUPPORTED[op] = reason
