@@ -22,7 +22,6 @@ import numpy as np
 from ..errors import LaunchError, MemoryFault
 from ..runtime.layouts import AMD_QUEUE
 from .addressing import WAVE_SIZE, encode_buffer_resource
-from .core.state import zeroed
 from .memo import read_only_memo
 
 #: Scratch is handed to waves in units that keep FLAT_SCRATCH_HI (GFX7/8,
@@ -338,11 +337,9 @@ def _group_template(shape):
 
 
 # ------------------------------------------------------------ wave registers
-def make_lds(layout: DispatchLayout, group_count: int, spare=None) -> np.ndarray:
-    """Zeroed group segments (LDS) of ``group_count`` work-groups: (groups,
-    bytes); ``spare``, an LDS array no batch uses any more, is zeroed and
-    taken where it has that shape (``zeroed``)."""
-    return zeroed(spare, (group_count, layout.group_segment_bytes), np.uint8)
+def make_lds(layout: DispatchLayout, group_count: int) -> np.ndarray:
+    """Zeroed group segments (LDS) of ``group_count`` work-groups: (groups, bytes)."""
+    return np.zeros((group_count, layout.group_segment_bytes), np.uint8)
 
 
 def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 0

@@ -47,6 +47,10 @@ from .queues import (HSA_STATUS_ERROR_EXCEPTION, HSA_STATUS_ERROR_ILLEGAL_INSTRU
 
 
 EVENT_HISTORY = 4096
+#: Dispatch results kept (``results``): few, since each holds dicts the
+#: garbage collector walks; thousands kept made every collection of a
+#: launch-heavy program walk them (~15% of a one-wave launch's cost).
+RESULT_HISTORY = 64
 _INVALID_HEADER = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
 #: amd_signal_t fields a completion writes (value: a signed 64-bit count)
 _START_TS = AMD_SIGNAL.offset("start_ts")
@@ -126,7 +130,7 @@ class PacketProcessor:
         self.gds = GlobalDataShare()
         #: the most recent phase changes and dispatch results (bounded: runs can be long)
         self.events: deque = deque(maxlen=EVENT_HISTORY)
-        self.results: deque = deque(maxlen=EVENT_HISTORY)
+        self.results: deque = deque(maxlen=RESULT_HISTORY)
         self._running = False
         self._again = False
         #: completion signal handle -> its Pinned amd_signal_t

@@ -127,17 +127,17 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
                 tier.add_worker_steps(prepared, steps)
         else:
             first_wave = 0
-            spare = None
             for start in range(0, len(group_ids), groups_per_batch):
                 chunk = group_ids[start:start + groups_per_batch]
                 state = _make_state(request, layout, start, chunk, first_wave,
-                                    initializer, spare=spare)
-                spare = None
+                                    initializer)
                 Scheduler(state, program, request, result, tracer, budget).run()
                 first_wave += state.num_waves
                 result.waves += state.num_waves
-                # the next batch takes its registers, mapped and warm
-                spare = state if _recyclable(request, tracer, initializer) else None
+                # freed before the next batch's state is made, whose registers then
+                # take these pages, in the cache and mapped, instead of fresh ones
+                # (the 1M vector add: ~0.1 ms a batch of 1,024 waves; handing the
+                # arrays on, zeroed, measured no faster)
                 del state
     finally:
         setup_mod.release_dispatch(layout)
@@ -332,19 +332,16 @@ def _share(worker, *, request, layout, program, plan, budget):
     mine = DispatchResult()
     tracer = Tracer(None, None)
     rates = []                      # seconds per wave of each batch
-    spare = None
     for batch in range(worker, len(plan.starts), plan.jobs):
         started = time.perf_counter()
         first = plan.starts[batch]
         chunk = plan.group_ids[first:first + plan.groups_per_batch]
         state = _make_state(request, layout, first, chunk, plan.first_waves[batch], None,
-                            slot=worker * plan.slot_stride, spare=spare)
-        spare = None
+                            slot=worker * plan.slot_stride)
         Scheduler(state, program, request, mine, tracer, budget).run()
         mine.waves += state.num_waves
         rates.append((time.perf_counter() - started) / state.num_waves)
-        spare = state if _recyclable(request, tracer, None) else None
-        del state
+        del state                   # (before the next one is made: see run_dispatch)
     tier = program.block_tier
     return (mine.wave_instructions, mine.lane_instructions, mine.waves,
             mine.compiled_instructions, rates, tier.worker_steps() if tier else {})
@@ -369,13 +366,12 @@ def _groups_per_batch(request, vgprs):
 
 
 def _make_state(request, layout, first_group, group_ids, first_wave, initializer,
-                slot=None, spare=None):
+                slot=None):
     """A WaveState for the work-groups ``group_ids`` (from the ``first_group``-th
     of the grid on) with their initial registers; its waves are numbered from
     ``first_wave`` and take scratch wave slots from ``slot`` (default:
     ``first_wave``). A small batch starts from a copy of its prototype
-    (``prototype.py``), unless ``initializer`` adjusts it; a big one may take
-    the register arrays of ``spare``, a finished batch (``_recyclable``)."""
+    (``prototype.py``), unless ``initializer`` adjusts it."""
     slot = first_wave if slot is None else slot
     if initializer is not None:
         state = _build_state(request, layout, group_ids, first_wave, slot)
@@ -383,27 +379,19 @@ def _make_state(request, layout, first_group, group_ids, first_wave, initializer
         return state
     return prototype.batch_state(
         request, layout, (first_group, first_wave, slot), group_ids,
-        lambda: _build_state(request, layout, group_ids, first_wave, slot, spare))
+        lambda: _build_state(request, layout, group_ids, first_wave, slot))
 
 
-def _recyclable(request, tracer, initializer) -> bool:
-    """Whether a finished batch's arrays may go to the next batch: not when
-    something outside the scheduler may still hold them (a test's
-    initializer, a tracer, a hazard checker)."""
-    return initializer is None and not tracer.active and request.checker is None
-
-
-def _build_state(request, layout, group_ids, first_wave, slot, spare=None):
-    """A WaveState built from the initial execution state ``setup`` lays out
-    (taking ``spare``'s arrays where they fit: ``WaveState``)."""
+def _build_state(request, layout, group_ids, first_wave, slot):
+    """A WaveState built from the initial execution state ``setup`` lays out."""
     init = setup_mod.initial_wave_state(layout, group_ids, first_wave_slot=slot)
     waves = init.exec_mask.shape[0]
     state = WaveState(target=request.target, num_waves=waves,
                       vgpr_count=int(request.setup.vgpr_count), num_groups=len(group_ids),
                       lds_bytes=0, request=request,
                       workitem_id=init.workitem_ids.transpose(1, 0, 2),     # views, no copies
-                      lane_valid=init.exec_mask, spare=spare)
-    state.lds = setup_mod.make_lds(layout, len(group_ids), getattr(spare, "lds", None))
+                      lane_valid=init.exec_mask)
+    state.lds = setup_mod.make_lds(layout, len(group_ids))
     state.layout = layout
     if request.checker is not None:
         state.memory_watch = request.checker.memory

@@ -72,16 +72,6 @@ def mask64_to_lanes(masks) -> np.ndarray:
 NEAREST_EVEN, TOWARD_POSITIVE, TOWARD_NEGATIVE, TOWARD_ZERO = 0, 1, 2, 3
 
 
-def zeroed(spare, shape, dtype) -> np.ndarray:
-    """``spare`` zeroed when it is a writable array of ``shape`` and ``dtype``
-    that owns its data, else new zeros."""
-    if spare is not None and spare.shape == shape and spare.dtype == dtype and \
-            spare.base is None and spare.flags.writeable:
-        spare.fill(0)
-        return spare
-    return np.zeros(shape, dtype=dtype)
-
-
 class WaveState:
     """Registers, LDS and geometry of a batch of ``num_waves`` waves.
 
@@ -98,20 +88,14 @@ class WaveState:
     """
 
     def __init__(self, *, target, num_waves: int, vgpr_count: int, num_groups: int,
-                 lds_bytes: int, request=None, workitem_id=None, lane_valid=None,
-                 spare=None):
-        """``spare``: a finished WaveState nothing refers to any more, whose
-        register arrays this one takes (zeroed) where their shapes match: a
-        batch of 1024 waves holds megabytes of registers, and taking them
-        from the batch before, mapped and warm, saves their page faults."""
+                 lds_bytes: int, request=None, workitem_id=None, lane_valid=None):
         self.target = target
         self.request = request
         self.memory = getattr(request, "memory", None)
         self.num_waves = num_waves
         self.vgpr_count = vgpr_count
-        self.sgpr = zeroed(getattr(spare, "sgpr", None), (SGPR_ROWS, num_waves), np.uint32)
-        self.vgpr = zeroed(getattr(spare, "vgpr", None),
-                            (max(vgpr_count, 1), num_waves, WAVE_SIZE), np.uint32)
+        self.sgpr = np.zeros((SGPR_ROWS, num_waves), dtype=np.uint32)
+        self.vgpr = np.zeros((max(vgpr_count, 1), num_waves, WAVE_SIZE), dtype=np.uint32)
         self.scc = np.zeros(num_waves, dtype=np.bool_)
         self.mode = np.zeros(num_waves, dtype=np.uint32)
         self.status = np.zeros(num_waves, dtype=np.uint32)
