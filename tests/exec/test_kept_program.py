@@ -7,8 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from amdgpu_tools.exec import run_dispatch
+from amdgpu_tools.exec.compiled.tier import numba_available
 from amdgpu_tools.exec.core import dispatch, program as program_mod
 from amdgpu_tools.exec.core.program import Program
+from amdgpu_tools.exec.launch import DispatchRequest
 from amdgpu_tools.isa.targets import get_target
 from amdgpu_tools.runtime.memory import DeviceMemory
 
@@ -128,3 +131,36 @@ def test_code_pages_stay_within_their_allocation():
     page = 1 << program_mod.CODE_PAGE_BITS
     assert start == max(entry - entry % page, allocation.address)
     assert start + len(saved) == min(entry - entry % page + page, allocation.end)
+
+
+LOOP = """
+s_mov_b32 s6, 40
+v_mov_b32 v1, 0
+loop:
+v_add_u32 v1, v1, v0
+v_xor_b32 v1, 3, v1
+s_sub_u32 s6, s6, 1
+s_cmp_eq_u32 s6, 0
+s_cbranch_scc0 loop
+"""
+
+
+def test_each_dispatch_counts_its_block_steps_from_zero():
+    """A kept tier's blocks that are not compiled yet count the steps of one
+    dispatch, as they always have: short launches do not add up to a compile."""
+    if not numba_available():
+        pytest.skip("Numba is not installed: no compiled-block tier")
+    kernel = Kernel(LOOP)
+
+    def steps_after_a_dispatch():
+        request = DispatchRequest(memory=kernel.memory, target=kernel.target, kernel_name="k",
+                                  setup=kernel.setup, grid_size=(64, 1, 1),
+                                  workgroup_size=(64, 1, 1), packet_address=0,
+                                  queue_address=0, kernarg_address=kernel.memory.allocate(64),
+                                  compile="auto")
+        run_dispatch(request)
+        kept, = dispatch._KEPT_PROGRAMS[kernel.memory].values()
+        return sorted(block.steps for block in kept.block_tier._formed)
+    first = steps_after_a_dispatch()
+    assert first and max(first) >= 40
+    assert steps_after_a_dispatch() == first

@@ -290,6 +290,8 @@ class BlockTier:
         self.threshold = 0 if mode in ("eager", "check") else STEPS_BEFORE_COMPILING
         #: pc -> Slot, or None where no block starts or runs through
         self.slots = {}
+        #: the blocks ``slot`` formed or took, in order
+        self._formed = []
         #: seconds spent compiling and loading blocks in this process (the
         #: watchdog's clock does not count them against the kernel)
         self.compile_seconds = 0.0
@@ -324,11 +326,22 @@ class BlockTier:
         if block is None:
             self.slots[pc] = None
             return None
+        self._formed.append(block)
         slots = self.slots
         for index, record in enumerate(block.records):
             if record.pc not in slots:
                 slots[record.pc] = Slot(block, index)
         return slots[pc]
+
+    def next_dispatch(self) -> None:
+        """A kept Program's tier serves another dispatch: a block whose
+        machine code is not loaded is prepared again at its first step,
+        which looks at the cache afresh (another process may have compiled
+        it since) and counts its steps from zero, as each dispatch always
+        has (a kernel's short launches do not add up to a compile)."""
+        for block in self._formed:
+            if block.fn is None:
+                block.modes_key = None
 
     def _remember_formed(self, key, pc, block):
         """Keep what ``_form`` made at ``pc`` (a Block or None) for later

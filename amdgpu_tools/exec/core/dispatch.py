@@ -182,6 +182,8 @@ def _program_for(request, decode, key):
     program = kept.pop(key, None) if kept else None
     if program is not None and program.unchanged(memory):
         program.rebind(memory, request)
+        if program.block_tier:
+            program.block_tier.next_dispatch()
         return program
     return Program(memory, request.target, request, decode=decode)
 

@@ -36,7 +36,7 @@ PROTOTYPE_ENTRIES = 64
 class Prototype:
     """A batch's initial state and the per-dispatch values it was built with."""
 
-    __slots__ = ("state", "user_sgprs", "scratch_address", "arrays", "containers")
+    __slots__ = ("state", "user_sgprs", "scratch_address", "arrays", "containers", "shared")
 
     def __init__(self, state, user_sgprs, scratch_address):
         self.state = state
@@ -44,21 +44,24 @@ class Prototype:
         self.scratch_address = scratch_address
         fields = vars(state)
         #: what a copy must not share: the writable arrays, the dicts and lists
-        self.arrays = tuple(name for name, value in fields.items()
+        self.arrays = tuple((name, value) for name, value in fields.items()
                             if type(value) is np.ndarray and value.flags.writeable)
-        self.containers = tuple(name for name, value in fields.items()
+        self.containers = tuple((name, value) for name, value in fields.items()
                                 if type(value) in (dict, list))
+        #: the fields a copy shares (read-only arrays, the target, numbers)
+        own = {name for name, _ in self.arrays + self.containers}
+        self.shared = {name: value for name, value in fields.items() if name not in own}
 
     def copy(self):
         """A state of its own: the prototype's writable arrays and containers
         copied, everything else (read-only arrays, the target) shared."""
         twin = object.__new__(type(self.state))
-        fields = dict(vars(self.state))
-        for name in self.arrays:
-            fields[name] = fields[name].copy(order="K")
-        for name in self.containers:
-            fields[name] = type(fields[name])(fields[name])
-        twin.__dict__.update(fields)
+        fields = twin.__dict__
+        fields.update(self.shared)
+        for name, array in self.arrays:
+            fields[name] = array.copy(order="K")
+        for name, container in self.containers:
+            fields[name] = type(container)(container)
         return twin
 
 
