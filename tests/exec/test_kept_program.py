@@ -95,6 +95,20 @@ def test_code_written_during_the_dispatch_is_not_kept():
     assert not program.keep()
 
 
+def test_old_pages_rewritten_while_new_ones_were_decoded_are_not_kept():
+    """A dispatch that decodes code on a new page and rewrites a page decoded
+    by an earlier one: the kept records of the old page are stale."""
+    code = assemble(STORE.format(value=7))
+    memory, entry, program = _program_at(code)
+    assert program.keep()
+    program.rebind(memory, None)
+    far = memory.allocate(8192, kind="code")
+    memory.write(far, code)
+    program.at(far)                         # a new page, decoded now
+    memory.write(entry, assemble(STORE.format(value=9)))   # an old page rewritten
+    assert not program.keep()
+
+
 def test_unmapped_or_rewritten_code_is_not_unchanged():
     code = assemble(STORE.format(value=7))
     memory, entry, program = _program_at(code)

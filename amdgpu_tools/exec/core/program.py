@@ -137,6 +137,10 @@ class Program:
         dispatch. False when it should not be kept: too much code to compare,
         or code rewritten since it was decoded (the kernel wrote it)."""
         if self._decoded_since:
+            # the pages saved before must still hold what their records came
+            # from: the new snapshot takes them as they are now
+            if not self.unchanged(self.memory):
+                return False
             spans = _spans(self._pages)
             if sum(end - start for start, end in spans) > KEPT_CODE_BYTES:
                 return False
