@@ -23,6 +23,7 @@ further packets while the others continue.
 
 from __future__ import annotations
 
+import struct
 import threading
 import time
 from collections import deque
@@ -52,12 +53,10 @@ EVENT_HISTORY = 4096
 #: launch-heavy program walk them (~15% of a one-wave launch's cost).
 RESULT_HISTORY = 64
 _INVALID_HEADER = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
-#: amd_signal_t fields a completion writes (value: a signed 64-bit count)
+#: amd_signal_t's start_ts and end_ts, one after the other
 _START_TS = AMD_SIGNAL.offset("start_ts")
+_TIMESTAMPS = struct.Struct("<QQ")
 assert AMD_SIGNAL.offset("end_ts") == _START_TS + 8
-_VALUE = AMD_SIGNAL.offset("value")
-assert AMD_SIGNAL.fields["value"] == (_VALUE, 8, True)
-_U64 = (1 << 64) - 1
 
 
 class PacketError(ToolchainError):
@@ -255,12 +254,11 @@ class PacketProcessor:
         queue.store_read_index(index + 1)
         if signal:
             fields = self._signal_fields(signal)
-            # start_ts and end_ts are adjacent: written at once
-            fields.write(signal + _START_TS, started.to_bytes(8, "little") +
-                         time.monotonic_ns().to_bytes(8, "little"))
+            # start_ts and end_ts are neighbours: one write
+            fields.write(signal + _START_TS, _TIMESTAMPS.pack(started, time.monotonic_ns()))
             with ATOMIC:                  # host threads may update the signal too
-                value = int.from_bytes(fields.read(signal + _VALUE, 8), "little", signed=True)
-                fields.write(signal + _VALUE, ((value - 1) & _U64).to_bytes(8, "little"))
+                value = AMD_SIGNAL.read(fields, signal, "value")
+                AMD_SIGNAL.write(fields, signal, "value", value - 1)
             if self.signal_hook is not None:
                 self.signal_hook(signal)
 

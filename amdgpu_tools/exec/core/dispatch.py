@@ -175,10 +175,7 @@ def _program_for(request, decode, key):
     when the code it decoded is unchanged, else a new one. A program is
     taken out while it runs a dispatch (another thread's gets its own)."""
     memory = request.memory
-    try:
-        kept = _KEPT_PROGRAMS.get(memory)
-    except TypeError:               # a memory that cannot be weakly referenced
-        kept = None
+    kept = _KEPT_PROGRAMS.get(memory)
     program = kept.pop(key, None) if kept else None
     if program is not None and program.unchanged(memory):
         program.rebind(memory, request)
@@ -191,13 +188,9 @@ def _program_for(request, decode, key):
 def _keep_program(request, program, key):
     """Keep a dispatch's Program for the kernel's next dispatch (after it
     ran to completion: a failed one's is dropped)."""
-    memory = request.memory
     if not program.keep():
         return
-    try:
-        kept = _KEPT_PROGRAMS.setdefault(memory, {})
-    except TypeError:
-        return
+    kept = _KEPT_PROGRAMS.setdefault(request.memory, {})
     if len(kept) >= KEPT_PROGRAMS:
         kept.clear()
     kept[key] = program
