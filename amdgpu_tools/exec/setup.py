@@ -274,8 +274,9 @@ def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
     """
     group_ids = np.asarray(group_ids, np.int64).reshape(-1, 3)
     extent = workgroup_extent(layout, group_ids)
-    if len(extent) and (extent == extent[:1]).all():
-        uniform = _uniform_geometry(tuple(int(size) for size in extent[0]), len(group_ids))
+    shape = _one_shape(extent)
+    if shape is not None:
+        uniform = _uniform_geometry(shape, len(group_ids))
         return replace(uniform, workgroup_id=group_ids[uniform.group_slot])
     group_slot, wave_in_group = _wave_places(extent)
     ext = extent[group_slot]
@@ -292,6 +293,27 @@ def wave_geometry(layout: DispatchLayout, group_ids) -> WaveGeometry:
         ids[:, waves] = template_ids[:, position]
         valid[waves] = template_valid[position]
     return WaveGeometry(group_ids[group_slot], ext, wave_in_group, group_slot, ids, valid)
+
+
+def uniform_shape(layout: DispatchLayout, group_ids) -> tuple | None:
+    """The one shape (x, y, z) of the work-groups ``group_ids`` (g, 3), or
+    None where they differ (some are partial). Full work-groups, the usual
+    case, are told from their ids alone (~7 us for 256 work-groups, against
+    ~45 for every extent)."""
+    group_ids = np.asarray(group_ids, np.int64).reshape(-1, 3)
+    if len(group_ids) == 0:
+        return None
+    full = np.array([grid // block for grid, block in zip(layout.grid_size,
+                                                          layout.workgroup_size)])
+    if (group_ids < full).all():
+        return tuple(int(size) for size in layout.workgroup_size)
+    return _one_shape(workgroup_extent(layout, group_ids))
+
+
+def _one_shape(extent) -> tuple | None:
+    if len(extent) and (extent == extent[:1]).all():
+        return tuple(int(size) for size in extent[0])
+    return None
 
 
 def _wave_places(extent):
@@ -353,8 +375,7 @@ def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 
     if not isinstance(geometry, WaveGeometry):
         geometry = _shared_wave_geometry(layout, geometry)
     waves = geometry.wave_in_group.size
-    slots = (first_wave_slot + np.arange(waves)) % max(layout.resident_waves, 1)
-    wave_offset = (slots * layout.scratch_wave_bytes).astype(np.uint64)
+    wave_offset = private_wave_offsets(layout, first_wave_slot, waves)
     # the geometry's arrays as they are: shared by batches and dispatches,
     # read-only (as a batch state's geometry is: exec/core/prototype.py)
     state = WaveBatchInit(
@@ -370,6 +391,14 @@ def initial_wave_state(layout: DispatchLayout, geometry, first_wave_slot: int = 
     state.sgprs = _initial_sgprs(layout, state)
     state.extra["dispatch_layout"] = layout
     return state
+
+
+def private_wave_offsets(layout: DispatchLayout, first_wave_slot: int, waves: int) -> np.ndarray:
+    """(waves,) uint64: the private segment wave offset of each wave of a
+    batch whose first wave takes scratch slot ``first_wave_slot`` (the slots
+    wrap around the resident waves')."""
+    slots = (first_wave_slot + np.arange(waves)) % max(layout.resident_waves, 1)
+    return (slots * layout.scratch_wave_bytes).astype(np.uint64)
 
 
 def initial_flat_scratch(layout: DispatchLayout, wave_offset: np.ndarray) -> np.ndarray:
@@ -423,28 +452,54 @@ def _flat_scratch_init(layout: DispatchLayout) -> int:
     return offset_from_hidden_base | (layout.private_bytes_per_lane << 32)
 
 
+def _system_sgprs(setup) -> list:
+    """The system SGPRs ``setup`` enables, in the order they follow the user
+    SGPRs: ("workgroup_id", dimension), ("workgroup_info", None) and
+    ("private_wave_offset", None)."""
+    kinds = [("workgroup_id", dim) for dim, enabled in enumerate(
+        (setup.enable_sgpr_workgroup_id_x, setup.enable_sgpr_workgroup_id_y,
+         setup.enable_sgpr_workgroup_id_z)) if enabled]
+    if setup.enable_sgpr_workgroup_info:
+        kinds.append(("workgroup_info", None))
+    if setup.enable_sgpr_private_segment_wave_offset:
+        kinds.append(("private_wave_offset", None))
+    return kinds
+
+
+def placed_sgprs(layout: DispatchLayout, workgroup_id, private_wave_offset) -> list:
+    """(SGPR, values) of the initial SGPRs that say where a batch's waves
+    sit in the grid: the work-group ids and the private wave offset (the
+    rest, user SGPRs and work-group info, is the same for every batch of
+    full work-groups: ``exec/core/prototype.py`` copies it); the offset's
+    left out where ``private_wave_offset`` is None."""
+    setup = layout.request.setup
+    placed = []
+    for row, (kind, dim) in enumerate(_system_sgprs(setup), start=setup.user_sgpr_count):
+        if kind == "workgroup_id":
+            placed.append((row, workgroup_id[:, dim].astype(np.uint32)))
+        elif kind == "private_wave_offset" and private_wave_offset is not None:
+            placed.append((row, private_wave_offset))
+    return placed
+
+
 def _initial_sgprs(layout: DispatchLayout, state: WaveBatchInit) -> np.ndarray:
     setup = layout.request.setup
     user = user_sgpr_values(layout)[:setup.user_sgpr_count]
     waves = state.exec_mask.shape[0]
-    system = []
-    for dim, enabled in enumerate((setup.enable_sgpr_workgroup_id_x,
-                                   setup.enable_sgpr_workgroup_id_y,
-                                   setup.enable_sgpr_workgroup_id_z)):
-        if enabled:
-            system.append(state.workgroup_id[:, dim].astype(np.uint32))
-    if setup.enable_sgpr_workgroup_info:
-        first_wave = (state.wave_in_group == 0).astype(np.uint32) << np.uint32(31)
-        # the columns multiplied: .prod(axis=1) took ~90 us for 1,024 waves
-        size = state.workgroup_size
-        group_waves = -(-(size[:, 0] * size[:, 1] * size[:, 2]) // WAVE_SIZE)
-        system.append(first_wave | group_waves.astype(np.uint32))
-    if setup.enable_sgpr_private_segment_wave_offset:
-        system.append(state.private_wave_offset)
+    system = _system_sgprs(setup)
     sgprs = np.zeros((waves, setup.user_sgpr_count + len(system)), np.uint32)
     sgprs[:, :len(user)] = np.asarray(user, np.uint32)
-    for i, column in enumerate(system):
-        sgprs[:, setup.user_sgpr_count + i] = column
+    for row, (kind, dim) in enumerate(system, start=setup.user_sgpr_count):
+        if kind == "workgroup_id":
+            sgprs[:, row] = state.workgroup_id[:, dim]
+        elif kind == "private_wave_offset":
+            sgprs[:, row] = state.private_wave_offset
+        else:
+            first_wave = (state.wave_in_group == 0).astype(np.uint32) << np.uint32(31)
+            # the columns multiplied: .prod(axis=1) took ~90 us for 1,024 waves
+            size = state.workgroup_size
+            group_waves = -(-(size[:, 0] * size[:, 1] * size[:, 2]) // WAVE_SIZE)
+            sgprs[:, row] = first_wave | group_waves.astype(np.uint32)
     return sgprs
 
 

@@ -113,15 +113,67 @@ def test_prototypes_keep_no_device_memory_alive():
     assert gone() is None
 
 
-def test_big_batches_are_built_every_time():
+def _every_batch(request):
+    """(state from the prototype/template path, state built from scratch) of
+    every batch of ``request``'s grid, as a one-process dispatch numbers them."""
+    groups = dispatch._groups_per_batch(request, request.setup.vgpr_count)
+    waves = -(-dispatch._product(request.workgroup_size) // 64)
+    layout = setup_mod.prepare_dispatch(request, resident_waves=groups * waves)
+    ids = setup_mod.shared_workgroup_ids(layout)
+    pairs, first_wave = [], 0
+    try:
+        for start in range(0, len(ids), groups):
+            chunk = ids[start:start + groups]
+            pairs.append((dispatch._make_state(request, layout, start, chunk, first_wave, None),
+                          dispatch._build_state(request, layout, chunk, first_wave, first_wave)))
+            first_wave += pairs[-1][1].num_waves
+    finally:
+        setup_mod.release_dispatch(layout)
+    return pairs
+
+
+@pytest.mark.parametrize("target", ["gfx900", "gfx803", "gfx700"])
+@pytest.mark.parametrize("grid,block", [((64 * 64 * 3 + 100, 1, 1), (256, 1, 1)),
+                                        ((200, 70, 2), (16, 16, 1))])
+@pytest.mark.parametrize("private", [0, 8])
+def test_big_batches_copy_their_template_placed(target, grid, block, private, monkeypatch):
+    """Batches of 16 waves here (the budget lowered): each full batch after
+    the first copies the template and is placed (work-group ids, wave
+    numbers, scratch offsets); a batch with partial work-groups is built.
+    Every one equals a fresh build, launch after launch, with and without
+    scratch (a fixed size of 0 maps none for every other launch), whatever
+    the dispatch's addresses."""
+    monkeypatch.setattr(dispatch, "MAX_BATCH_WAVES", 16)
+    placed = []
+    place = prototype._place
+    monkeypatch.setattr(prototype, "_place", lambda state, *args: placed.append(
+        place(state, *args)))
+    prototype.clear()
+    memory = DeviceMemory()
+    setup = KernelSetup(entry_address=0x1000, sgpr_count=32, vgpr_count=64,
+                        private_segment_fixed_size=private,
+                        **dict(EVERY_USER_SGPR, enable_sgpr_workgroup_id_z=True))
+    for n in range(3):
+        request = _request(memory, target, setup, grid, block, n)
+        pairs = _every_batch(request)
+        assert len(pairs) > 3
+        for cached, fresh in pairs:
+            _assert_same(cached, fresh)
+        second = pairs[1][0]            # placed, where the shapes allow: not batch 0's ids
+        assert second.sgpr[setup.user_sgpr_count, 0] == second.workgroup_id[0, 0] > 0
+    # full batches after the first of each layout (scratch alternates) are placed
+    assert len(placed) >= (3 * len(pairs) - 8 if grid[1] == 1 else 3)
+
+
+def test_big_batches_of_mixed_shapes_are_built_every_time():
     prototype.clear()
     memory = DeviceMemory()
     setup = KernelSetup(entry_address=0x1000, sgpr_count=16, vgpr_count=64, user_sgpr_count=2,
                         enable_sgpr_kernarg_segment_ptr=True)
-    request = _request(memory, "gfx900", setup, (64 * 64, 1, 1), (256, 1, 1), 0)
+    request = _request(memory, "gfx900", setup, (64 * 64 - 32, 1, 1), (256, 1, 1), 0)
     cached, fresh = _states(request)
     _assert_same(cached, fresh)
-    assert prototype._PROTOTYPES == {}
+    assert prototype._PROTOTYPES == {} and prototype._TEMPLATES == {}
 
 
 @pytest.mark.parametrize("private", [0, 16])

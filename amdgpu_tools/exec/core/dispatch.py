@@ -390,7 +390,7 @@ def _build_state(request, layout, group_ids, first_wave, slot):
     state.layout = layout
     if request.checker is not None:
         state.memory_watch = request.checker.memory
-    count = min(init.sgprs.shape[1], 102)
+    count = min(init.sgprs.shape[1], prototype.FIRST_SPECIAL_SGPR)
     state.sgpr[:count] = init.sgprs[:, :count].T
     for dim in range(min(init.vgpr_count_used, state.vgpr.shape[0])):
         state.vgpr[dim] = init.workitem_ids[:, dim]
