@@ -219,18 +219,30 @@ _WORKGROUP_IDS: dict = {}
 
 def shared_workgroup_ids(layout: DispatchLayout) -> np.ndarray:
     """``all_workgroup_ids`` as a read-only array shared by the dispatches of a
-    grid of at most ``GEOMETRY_CACHE_GROUPS`` work-groups (a fresh one above)."""
+    grid of at most ``BIG_GRID_GROUPS`` work-groups (a fresh one above): the
+    ids of a big grid took a 1M-item launch ~0.1 ms, in the host and again
+    in each worker process."""
     counts = layout.workgroup_counts
-    if counts[0] * counts[1] * counts[2] > GEOMETRY_CACHE_GROUPS:
+    groups = counts[0] * counts[1] * counts[2]
+    if groups > BIG_GRID_GROUPS:
         return all_workgroup_ids(layout)
-    ids = _WORKGROUP_IDS.get(counts)
+    memo, limit = (_WORKGROUP_IDS, GEOMETRY_CACHE_ENTRIES) if groups <= GEOMETRY_CACHE_GROUPS \
+        else (_BIG_WORKGROUP_IDS, BIG_GRID_ENTRIES)
+    ids = memo.get(counts)
     if ids is None:
         ids = all_workgroup_ids(layout)
         ids.flags.writeable = False
-        if len(_WORKGROUP_IDS) >= GEOMETRY_CACHE_ENTRIES:
-            _WORKGROUP_IDS.clear()
-        _WORKGROUP_IDS[counts] = ids
+        if len(memo) >= limit:
+            memo.clear()
+        memo[counts] = ids
     return ids
+
+
+#: Grids of up to this many work-groups keep their ids (24 bytes each), a few
+#: at a time when over GEOMETRY_CACHE_GROUPS.
+BIG_GRID_GROUPS = 1 << 16
+BIG_GRID_ENTRIES = 4
+_BIG_WORKGROUP_IDS: dict = {}
 
 
 def workgroup_extent(layout: DispatchLayout, group_ids: np.ndarray) -> np.ndarray:

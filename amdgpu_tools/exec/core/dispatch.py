@@ -44,6 +44,7 @@ applies to each worker's share; the clock's deadline is the dispatch's.
 from __future__ import annotations
 
 import functools
+import statistics
 import time
 import weakref
 from typing import NamedTuple
@@ -240,10 +241,8 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
     and take this one when nothing they inherited has changed since they
     were forked (``_pool_key``): the device memory's mapping, the blocks
     loaded here, the compile mode and block cache."""
-    starts = list(range(0, len(group_ids), groups_per_batch))
-    waves = -(-setup_mod.workgroup_extent(layout, group_ids).prod(axis=1) // 64)
-    first_waves = np.concatenate(([0], np.cumsum(waves)))[starts].tolist()
-    plan = _SharePlan(group_ids, starts, first_waves, groups_per_batch, jobs,
+    starts, first_waves = _batch_starts(layout, group_ids, groups_per_batch)
+    plan = _SharePlan(starts, first_waves, groups_per_batch, jobs,
                       groups_per_batch * waves_per_group, workers.atomic_stripes())
     # (the mapping is looked at again: this dispatch's scratch is mapped now)
     key = _pool_key(request)
@@ -274,15 +273,38 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
         rates += batch_rates
     # the median batch: a worker's first batch is slowed by its cold start
     # (copied pages, caches), which one process would not pay again
-    parallel.remember_cost(request.setup, float(np.median(rates)) * result.waves,
+    # (statistics.median: np.median of a few numbers cost ~50 us)
+    parallel.remember_cost(request.setup, statistics.median(rates) * result.waves,
                            result.waves, request.memory.mapping())
     return [report[-1] for report in reports]
 
 
+#: (grid, work-group size, work-groups per batch) -> (first work-group, first
+#: wave) of each batch: the same for every dispatch of a grid
+_BATCH_STARTS: dict = {}
+_BATCH_STARTS_ENTRIES = 16
+
+
+def _batch_starts(layout, group_ids, groups_per_batch) -> tuple:
+    """(first work-group index, first wave number) of each batch of
+    ``groups_per_batch`` work-groups, as lists; kept per grid."""
+    key = (layout.grid_size, layout.workgroup_size, groups_per_batch)
+    known = _BATCH_STARTS.get(key)
+    if known is None:
+        starts = list(range(0, len(group_ids), groups_per_batch))
+        waves = -(-setup_mod.workgroup_extent(layout, group_ids).prod(axis=1) // 64)
+        first_waves = np.concatenate(([0], np.cumsum(waves)))[starts].tolist()
+        if len(_BATCH_STARTS) >= _BATCH_STARTS_ENTRIES:
+            _BATCH_STARTS.clear()
+        known = _BATCH_STARTS[key] = (starts, first_waves)
+    return known
+
+
 class _SharePlan(NamedTuple):
-    """How a parallel dispatch's batches are dealt to its workers."""
-    group_ids: np.ndarray
-    #: first work-group (index into group_ids) and first wave of each batch
+    """How a parallel dispatch's batches are dealt to its workers (the
+    work-group ids are not sent: each worker lays them out, or has them
+    from its last dispatch of the grid: ``setup.shared_workgroup_ids``)."""
+    #: first work-group (index into the grid's ids) and first wave of each batch
     starts: list
     first_waves: list
     groups_per_batch: int
@@ -327,10 +349,11 @@ def _share(worker, *, request, layout, program, plan, budget):
     mine = DispatchResult()
     tracer = Tracer(None, None)
     rates = []                      # seconds per wave of each batch
+    group_ids = setup_mod.shared_workgroup_ids(layout)
     for batch in range(worker, len(plan.starts), plan.jobs):
         started = time.perf_counter()
         first = plan.starts[batch]
-        chunk = plan.group_ids[first:first + plan.groups_per_batch]
+        chunk = group_ids[first:first + plan.groups_per_batch]
         state = _make_state(request, layout, first, chunk, plan.first_waves[batch], None,
                             slot=worker * plan.slot_stride)
         Scheduler(state, program, request, mine, tracer, budget).run()
