@@ -20,10 +20,12 @@ call, ``Device.synchronize``):
 - ``jobs``: the vector add (1M and 16M work-items) and a 512x512 matmul
   with their work-groups in 1, 2 (and, on a machine with more cores, 4, 8
   and ``default_jobs()``) worker processes (``Device(jobs=N)``), launched
-  again and again on the same buffers: lane-instr/s for each, the speed-up
+  again and again on the same buffers (up to SETTLE_LAUNCHES launches
+  first, as the worker count settles): lane-instr/s for each, the speed-up
   over one process and the processes the dispatch ran in, so the scaling
-  shows. The figures above use ``jobs=1`` and fresh buffers for each
-  launch, so that they stay comparable with earlier runs.
+  shows; the 1M vector add's best against its target, 3G lane-instr/s on the
+  2-core reference machine. The figures above use ``jobs=1`` and fresh
+  buffers for each launch, so that they stay comparable with earlier runs.
 
 Without clang-19/ld.lld-19 the recorded build bench/data/bench_exec.gfx900.hsaco
 is used. Targets on the 2-core reference machine: >= 100M lane-instr/s for
@@ -51,6 +53,8 @@ CLANG = "/usr/lib/llvm-19/bin/clang"
 LLD = "ld.lld-19"
 ROCM_BITCODE = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
 TARGETS = {"vector add": 100e6, "matmul 256x256 (LDS)": 10e6}
+#: The jobs figures' targets (issue 13: the 1M vector add on the 2-core machine).
+JOBS_TARGETS = {"vector add 1M": 3e9}
 
 #: Timed repetitions per kernel (after one warm-up); the best one is reported,
 #: which filters out the noise of other processes on a shared machine.
@@ -63,6 +67,11 @@ LAUNCHES = 100
 #: short rounds, so that one quiet stretch of a shared machine is enough
 LAUNCH_ROUNDS = 30
 LAUNCH_TARGET_MS = 0.1
+#: Launches (at most, within SETTLE_SECONDS) before a jobs figure is taken.
+SETTLE_LAUNCHES = 24
+SETTLE_SECONDS = 3.0
+#: Most timed launches of a jobs figure (the best is printed).
+JOBS_REPEATS = 40
 
 #: The one-wave kernel of the per-launch figure.
 EMPTY_KERNEL = """
@@ -178,9 +187,10 @@ def vector_add_launcher(device, program, n):
     b = np.random.default_rng(2).random(n, dtype=np.float32)
     buffers = [device.array(a), device.array(b), device.zeros(n, np.float32)]
 
-    def run():
+    def run(check=True):
         result, wall, cpu = _launch(device, program["vector_add"], buffers, (n,), (256,))
-        return Run("vector add", result, wall, cpu, np.array_equal(buffers[2].numpy(), a + b))
+        ok = np.array_equal(buffers[2].numpy(), a + b) if check else None
+        return Run("vector add", result, wall, cpu, ok)
     return run, buffers
 
 
@@ -191,10 +201,11 @@ def matmul_launcher(device, program, n):
     b = rng.random((n, n), dtype=np.float32)
     buffers = [device.array(a), device.array(b), device.zeros((n, n), np.float32)]
 
-    def run():
+    def run(check=True):
         result, wall, cpu = _launch(device, program["matmul_tiled"], buffers + [np.int32(n)],
                                     (n, n), (16, 16))
-        ok = np.allclose(buffers[2].numpy(), a.astype(np.float64) @ b, rtol=1e-4)
+        ok = np.allclose(buffers[2].numpy(), a.astype(np.float64) @ b, rtol=1e-4) \
+            if check else None
         return Run(f"matmul {n}x{n} (LDS)", result, wall, cpu, ok)
     return run, buffers
 
@@ -241,6 +252,30 @@ def bench_launch(device):
             f"result {'OK' if ok else 'WRONG'} (target {LAUNCH_TARGET_MS} ms: {met})")
 
 
+def settle(run):
+    """Launch ``run`` SETTLE_LAUNCHES times, or for SETTLE_SECONDS: the
+    worker count grows as the same kernel is launched again on the same
+    buffers (``exec.core.parallel.affordable_jobs`` shares the forks' cost
+    among the launches expected to reuse them), so the figures after this
+    are those of a program that keeps launching it."""
+    started = time.perf_counter()
+    for _ in range(SETTLE_LAUNCHES):
+        run(check=False)
+        if time.perf_counter() - started > SETTLE_SECONDS:
+            break
+
+
+def timed_runs(run) -> list:
+    """At least REPEATS unchecked runs, more (up to JOBS_REPEATS) while they
+    take under SETTLE_SECONDS: a short launch's best of a few is mostly the
+    noise of a shared machine."""
+    started, runs = time.perf_counter(), []
+    while len(runs) < REPEATS or (len(runs) < JOBS_REPEATS and
+                                  time.perf_counter() - started < SETTLE_SECONDS):
+        runs.append(run(check=False))
+    return runs
+
+
 def bench_jobs(path):
     """The vector add (1M and 16M work-items) and a 512x512 matmul with 1, 2,
     4, 8 and default_jobs() worker processes (those the machine has): one
@@ -257,19 +292,27 @@ def bench_jobs(path):
     counts = sorted({jobs for jobs in (1, 2, 4, 8) if jobs <= default_jobs()} |
                     {default_jobs()})
     for name, launcher, size in cases:
-        base = None
+        base = best_rate = None
         for jobs in counts:
             device = Device("gfx900", jobs=jobs)
             run, _ = launcher(device, device.load(str(path)), size)
-            run()
-            best = min((run() for _ in range(REPEATS)), key=lambda figures: figures.seconds)
+            settle(run)
+            best = min(timed_runs(run), key=lambda figures: figures.seconds)
+            best.ok = run().ok          # checked once, after: a check between runs
+            #                             leaves the next one's caches cold
             rate = best.result.lane_instructions / best.seconds
             base = base or rate
+            best_rate = max(best_rate or rate, rate)
             processes = best.result.processes
             print(f"   {name + ', jobs ' + str(jobs):24s} {best.seconds:7.3f} s  "
                   f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
                   f"({processes} process{'es' if processes > 1 else ''})  "
                   f"result {'OK' if best.ok else 'WRONG'}", flush=True)
+        target = JOBS_TARGETS.get(name)
+        if target:
+            print(f"   {name + ', best':24s} {best_rate / 1e6:8.1f}M lane-instr/s  (target "
+                  f"{target / 1e9:.0f}G on 2 cores: {'met' if best_rate >= target else 'MISSED'})",
+                  flush=True)
 
 
 def main():
