@@ -145,3 +145,59 @@ def test_aes_kernel_encrypts_the_fips197_aes256_example():
     run.launch("Encrypt", block, run.device.array(key), run.device.array(box),
                grid=(1,), block=(64,))
     assert block.numpy().tobytes().hex() == "8ea2b7ca516745bfeafc49904b496089"
+
+
+class _RecordingSession(Session):
+    """A Session that keeps, after every launch, the bytes of every device
+    buffer the launch was given and the launch's counts."""
+
+    def __init__(self, device, name):
+        super().__init__(device, name)
+        self.record = []
+
+    def launch(self, kernel, *args, grid, block):
+        result = super().launch(kernel, *args, grid=grid, block=block)
+        self.record.append((kernel, result.wave_instructions, result.lane_instructions,
+                            [a.numpy().tobytes() for a in args if hasattr(a, "numpy")]))
+        return result
+
+
+#: The sizes of the jobs comparison: SMALL's, with more than one work-group a launch.
+SPREAD = dict(SMALL, atax={"nx": 512, "ny": 512}, nw={"length": 256, "order": "mgpusim"},
+              nbody={"particles": 512, "iterations": 2})
+#: Benchmarks whose work-groups race, benignly: the buffers must match, the
+#: lane counts may not (which lanes find the work already done depends on
+#: which work-groups ran first)
+RACING = {"bfs": "a vertex found by several work-groups: each writes the same level, "
+                 "those that look after the first write skip it"}
+
+
+def _recorded_run(name, jobs):
+    from amdgpu_tools import Device
+    if code_object(name) is None:
+        pytest.skip(f"bench/data/mgpusim/{name}.hsaco is absent")
+    module = importlib.import_module(f"bench.mgpusim.{name}")
+    run = _RecordingSession(Device(TARGET, jobs=jobs), name)
+    outcome = module.run(run, **SPREAD[name])
+    assert outcome.ok, outcome.detail
+    return run.record
+
+
+@pytest.mark.parametrize("name", sorted(SPREAD))
+def test_benchmark_is_bit_identical_in_workers(forked_workers, name):
+    """Every launch of the benchmark leaves every buffer it was given byte
+    for byte as one process does, with the same instruction counts (lane
+    counts aside for the RACING ones), when its work-groups run in 3 worker
+    processes (batches of 2 waves, so even these small grids spread over
+    the workers)."""
+    if name == "aes":
+        pytest.importorskip("cryptography")
+    alone = _recorded_run(name, jobs=1)
+    forks = forked_workers(2)
+    spread = _recorded_run(name, jobs=3)
+    assert forks and max(forks) > 1           # some launch did run in workers
+    assert len(spread) == len(alone)
+    counts = 2 if name in RACING else 3
+    for launch, (one, many) in enumerate(zip(alone, spread)):
+        assert one[:counts] == many[:counts], f"launch {launch} ({one[0]}): counts differ"
+        assert one[3] == many[3], f"launch {launch} ({one[0]}): buffers differ"
