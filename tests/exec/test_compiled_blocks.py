@@ -545,6 +545,54 @@ def test_global_gather_wherever_the_lanes_point(compile_mode, layout):
         np.testing.assert_array_equal(got, expected, err_msg=mode)
 
 
+#: Coalesced dword and dwordx4 loads and stores (each lane the element after
+#: the one before: moved as one run a wave), a reversed store and one whose
+#: lanes swap in pairs (each lane its own lane-by-lane move).
+RUNS = """
+s_load_dwordx4 s[4:7], s[0:1], 0x0
+s_waitcnt lgkmcnt(0)
+v_lshlrev_b32_e32 v1, 2, v0
+v_lshlrev_b32_e32 v2, 4, v0
+global_load_dword v3, v1, s[4:5]
+global_load_dwordx4 v[4:7], v2, s[4:5]
+v_sub_u32_e32 v8, 0x1fc, v1
+v_xor_b32_e32 v9, 4, v1
+s_waitcnt vmcnt(0)
+v_add_u32_e32 v3, v3, v4
+global_store_dword v1, v3, s[6:7]
+global_store_dwordx4 v2, v[4:7], s[6:7] offset:512
+global_store_dword v8, v3, s[6:7] offset:2560
+global_store_dword v9, v3, s[6:7] offset:3072
+"""
+
+
+@pytest.mark.parametrize("items", [128, 100])
+def test_coalesced_moves_give_the_lane_by_lane_bytes(compile_mode, items):
+    """Loads and stores whose lanes address consecutive elements (one run a
+    wave, dword and dwordx4) and ones whose lanes do not (reversed, swapped
+    in pairs): the bytes NumPy computes, natively (checked against the
+    interpreter after every block) as interpreted; 100 work-items leave a
+    partial wave, which moves lane by lane."""
+    rng = np.random.default_rng(21)
+    data = rng.integers(0, 1 << 32, 4 * 128, dtype=np.uint64).astype(np.uint32)
+    i = np.arange(items)
+    x, y = data[:items], data.reshape(-1, 4)[:items]
+    total = x + y[:, 0]
+    expected = np.zeros(896, np.uint32)
+    expected[:items] = total
+    expected[128:128 + 4 * items] = y.reshape(-1)
+    expected[640 + 127 - i] = total
+    expected[768 + (i ^ 1)] = total
+    for mode in ("off", "check", "eager"):
+        compile_mode(mode)
+        kernel = kernel_util.Kernel(RUNS, mcpu="gfx900")
+        out = kernel.buffer(np.zeros(896, np.uint32))
+        with recorded_dispatches() as results:
+            kernel.run([kernel.buffer(data), out], grid=items, block=items)
+        np.testing.assert_array_equal(kernel.read(out, np.uint32, 896), expected, err_msg=mode)
+        assert (results[0].compiled_instructions > 0) == (mode != "off")
+
+
 #: Bytes and shorts, zero- and sign-extended, at unaligned per-lane offsets
 #: (3 * i): loaded into out (four dwords a work-item), a byte and a short
 #: stored back into bytes (out2).

@@ -55,7 +55,7 @@ from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 6
+CODEGEN_VERSION = 7
 
 #: The longest block whose lane loops get a second path for waves with every
 #: lane active (``_lane_loops``). Measured on MGPUSim's nw: its blocks of
@@ -508,7 +508,12 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush):
         body.append(f"rt.lane_store64(vgpr, {dst}, ww, l, bits)")
     else:
         body.append(f"vgpr[{dst}, ww, l] = bits")
-    _lane_loops(out, body, () if carry_to is None else (carry_to,))
+    # a result made from per-wave operands alone (v_mov_b32 v1, s9): LLVM
+    # vectorised its stores only in a loop of unknown length (~7 against
+    # ~18 us for 1,024 waves), while ops reading lanes ran faster unrolled
+    broadcast = carry_to is None and "vgpr" not in call
+    _lane_loops(out, body, () if carry_to is None else (carry_to,),
+                full_lanes="vgpr.shape[2]" if broadcast else "64")
     out.lines.append("        lanes += active")
 
 
@@ -518,14 +523,15 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush):
 _MASK_BIT = "mask |= (np.uint64(1) if {} else np.uint64(0)) << np.uint64(l)"
 
 
-def _lane_loops(out, body, masks=()):
+def _lane_loops(out, body, masks=(), full_lanes="64"):
     """The loops over the active lanes of waves ``ww`` running ``body``
     (lines, indented as a statement). In a short block (``out.full_paths``),
     two: one without a test for a wave whose lanes are all active (``full``;
     LLVM vectorises it, ~3x faster than the loop testing each lane), one
     testing each lane's EXEC bit for the other waves; in a long one, only
     the second (the first would double the code Numba analyses, whose time
-    grows faster than the code). The operands read once per wave
+    grows faster than the code); ``full_lanes``: the first's lane count as
+    written (64, or the array's, which LLVM does not unroll). The operands read once per wave
     (``out.per_wave``) are read before them. With ``masks``, the body sets bits of
     ``mask`` (``_MASK_BIT``), started per wave and stored after its lanes to
     the SGPR pair at each code of ``masks``."""
@@ -540,7 +546,7 @@ def _lane_loops(out, body, masks=()):
     depth = 12                          # the lane loop's indent
     if out.full_paths:
         emit("            if full[w]:")
-        emit("                for l in range(64):")
+        emit(f"                for l in range({full_lanes}):")
         for line in body:
             emit(" " * 20 + line)
         emit("            else:")

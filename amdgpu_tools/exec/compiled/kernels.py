@@ -379,6 +379,9 @@ def _global_mover(dwords):
                         _move_dwords(vgpr, host + _lane_address(vgpr, sgpr, addr, saddr, offset,
                                                                 w, lane),
                                      w, lane, data_reg, dwords, write)
+            elif every and _consecutive(vgpr, addr, w, nbytes):
+                _move_run(vgpr, base + np.uint64(vgpr[addr, w, 0]), w, data_reg, dwords,
+                          write)
             elif every:                 # (no test a lane: ~0.5 against ~1 ns)
                 for lane in range(64):
                     _move_dwords(vgpr, base + np.uint64(vgpr[addr, w, lane]), w, lane,
@@ -399,6 +402,40 @@ def _spans_aperture(lowest, highest, apertures):
     low, high = lowest >> np.uint64(32), highest >> np.uint64(32)
     return (low <= apertures[0] and apertures[0] <= high) or \
         (low <= apertures[1] and apertures[1] <= high)
+
+
+@njit(cache=True, inline="always")
+def _consecutive(vgpr, addr, w, nbytes):
+    """Whether every lane of wave ``w`` addresses the ``nbytes`` after lane
+    0's, lane after lane (its low address dwords at ``addr`` step by
+    ``nbytes``, compared without wrapping): the coalesced access of
+    ``a[global id]``. (A loop to the array's lane count, which LLVM
+    vectorises: ``_wave_span``.)"""
+    first = np.uint64(vgpr[addr, w, 0])
+    step = np.uint64(nbytes)
+    same = True
+    for lane in range(vgpr.shape[2]):
+        same &= np.uint64(vgpr[addr, w, lane]) == first + step * np.uint64(lane)
+    return same
+
+
+@njit(cache=True, inline="always")
+def _move_run(vgpr, at, w, data_reg, dwords, write):
+    """Every lane of wave ``w``: ``dwords`` dwords each, lane after lane from
+    host address ``at`` (4-aligned), to its VGPRs from ``data_reg`` or
+    (``write``) from them: ``_move_dwords`` for consecutive lanes, as one
+    run that LLVM vectorises (~0.2 against ~1 ns a lane, measured for the
+    1M vector add's dword loads and stores). The lanes' bytes do not
+    overlap, so their order does not matter."""
+    words = _dwords_at(at)
+    if write:
+        for lane in range(vgpr.shape[2]):
+            for d in range(dwords):
+                words[lane * dwords + d] = vgpr[data_reg + d, w, lane]
+    else:
+        for lane in range(vgpr.shape[2]):
+            for d in range(dwords):
+                vgpr[data_reg + d, w, lane] = words[lane * dwords + d]
 
 
 @njit(cache=True, inline="always")
