@@ -35,8 +35,9 @@ import numpy as np
 
 from .. import setup as setup_mod
 
-#: A batch state is kept only while its arrays hold at most this many bytes:
-#: copying a big state costs as much as building it (and memory).
+#: A batch state is kept as a prototype, one per place in the grid, only
+#: while its arrays hold at most this many bytes; a bigger one is kept as a
+#: template, one per work-group shape, and placed (a few MBs each: memory).
 PROTOTYPE_MAX_BYTES = 256 << 10
 #: Arrays of a kept state at least this big are copied by their non-zero rows
 #: where at most half of them have any (``Prototype.sparse``).
