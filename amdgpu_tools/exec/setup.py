@@ -482,14 +482,13 @@ def placed_sgprs(layout: DispatchLayout, workgroup_id, private_wave_offset) -> l
     """(SGPR, values) of the initial SGPRs that say where a batch's waves
     sit in the grid: the work-group ids and the private wave offset (the
     rest, user SGPRs and work-group info, is the same for every batch of
-    full work-groups: ``exec/core/prototype.py`` copies it); the offset's
-    left out where ``private_wave_offset`` is None."""
+    full work-groups: ``exec/core/prototype.py`` copies it)."""
     setup = layout.request.setup
     placed = []
     for row, (kind, dim) in enumerate(_system_sgprs(setup), start=setup.user_sgpr_count):
         if kind == "workgroup_id":
             placed.append((row, workgroup_id[:, dim].astype(np.uint32)))
-        elif kind == "private_wave_offset" and private_wave_offset is not None:
+        elif kind == "private_wave_offset":
             placed.append((row, private_wave_offset))
     return placed
 

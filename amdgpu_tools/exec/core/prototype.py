@@ -175,7 +175,7 @@ def _place(state, request, layout, position, group_ids) -> None:
         offsets = setup_mod.private_wave_offsets(layout, slot, waves)
         state.private_wave_offset = offsets.astype(np.uint32)
     for row, values in setup_mod.placed_sgprs(layout, state.workgroup_id,
-                                              state.private_wave_offset if scratch else None):
+                                              state.private_wave_offset):
         if row < FIRST_SPECIAL_SGPR:
             state.sgpr[row] = values
     if scratch:
