@@ -516,8 +516,10 @@ def _initial_sgprs(layout: DispatchLayout, state: WaveBatchInit) -> np.ndarray:
 
 # ------------------------------------------------ the core's wave-batch state
 def flat_scratch_code(generation: int) -> int:
-    """Scalar operand code of FLAT_SCRATCH_LO: s104 on GFX7, s102 on GFX8/9."""
-    return 104 if generation == 7 else 102
+    """Scalar operand code of FLAT_SCRATCH_LO: s102 on GFX8/9, s104 on GFX7.
+    GFX6 has no FLAT_SCRATCH: its code 104 too, past the last SGPR (s103),
+    where the initial value the set-up writes there (zero) clobbers none."""
+    return 102 if generation >= 8 else 104
 
 
 def dispatch_layout(state):

@@ -17,7 +17,10 @@ lookup from any thread sees a consistent map without locking.
 
 Processes: a ``shared`` memory backs every allocation with ``MAP_SHARED``
 pages (``shared_bytes``), so worker processes forked while a dispatch runs
-(``exec.core.workers``) work on the same bytes. In such a worker
+(``exec.core.workers``) work on the same bytes. Such workers are kept for
+later dispatches: allocations made since their fork are in pages they
+already share, and ``mapping_update`` / ``adopt`` tell them where (while
+``epoch`` is unchanged). In such a worker
 ``atomic_guard`` is set: the atomics of ``exec.semantics.memory`` hold it
 around each read-modify-write, which makes them atomic with respect to the
 other workers. It is None otherwise (one process: nothing to pay).
@@ -30,6 +33,7 @@ import struct
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -90,6 +94,17 @@ class Allocation:
         indices, signal values, packets) slice it for a fraction of what a NumPy
         slice and ``tobytes`` cost."""
         return memoryview(self.data).cast("B")
+
+
+class MappingUpdate(NamedTuple):
+    """How a process forked earlier maps the memory as it is now (``adopt``)."""
+    #: every allocation's address, sorted
+    bases: tuple
+    #: address -> (reserve, offset, size, kind, name, writable, attrs) of each
+    #: allocation made since (``shared_bytes.SharedBytes.locate``; reserve -1: empty)
+    new: dict
+    #: ``DeviceMemory.unmaps`` now
+    unmaps: int
 
 
 def check_allocation_request(size: int, align: int) -> None:
@@ -173,6 +188,8 @@ class DeviceMemory:
             self._table = (bases, allocations)
             self.unmaps += 1
             self.in_use = max(0, self.in_use - freed.size)
+            if self.shared:
+                self._shared_bytes.release(freed.data)
 
     def allocation_at(self, address: int, size: int = 1) -> Allocation:
         """The allocation holding ``[address, address + size)``, or a fault."""
@@ -195,6 +212,52 @@ class DeviceMemory:
         address space (compiled blocks keep one) whether it is still right.
         Read-only: map and unmap through ``allocate`` and ``free``."""
         return self._table
+
+    @property
+    def epoch(self) -> int:
+        """Changes when an allocation is placed where processes forked before
+        cannot see it: while it is unchanged, ``mapping_update`` can bring
+        such a process up to date. (A private memory: always 0, its
+        allocations are never seen by another process.)"""
+        return self._shared_bytes.epoch if self.shared else 0
+
+    def mapping_update(self, since) -> MappingUpdate | None:
+        """What a process forked when the mapping was ``since`` (an earlier
+        ``mapping()``, still referenced) needs to ``adopt`` the mapping as it
+        is now; None where an allocation made since is out of its reach."""
+        bases, allocations = self._table
+        known = {id(allocation) for allocation in since[1]}
+        new = {}
+        for allocation in allocations:
+            if id(allocation) in known:
+                continue
+            data = allocation.data
+            place = (-1, 0) if data.size == 0 else \
+                self._shared_bytes.locate(data) if self.shared else None
+            if place is None:
+                return None
+            new[allocation.address] = (*place, data.size, allocation.kind, allocation.name,
+                                       allocation.writable, allocation.attrs)
+        return MappingUpdate(tuple(bases), new, self.unmaps)
+
+    def adopt(self, update: MappingUpdate) -> None:
+        """Map as ``update`` says (in a process forked from the one that made
+        it, from this memory): allocations made since are views of the
+        shared pages this process inherited."""
+        with self._lock:
+            current = dict(zip(*self._table))
+            allocations = []
+            for base in update.bases:
+                made = update.new.get(base)
+                if made is None:
+                    allocations.append(current[base])
+                    continue
+                reserve, offset, size, kind, name, writable, attrs = made
+                data = np.zeros(0, np.uint8) if reserve < 0 else \
+                    self._shared_bytes.view(reserve, offset, size)
+                allocations.append(Allocation(base, data, kind, name, writable, attrs))
+            self._table = (list(update.bases), allocations)
+            self.unmaps = update.unmaps
 
     # ------------------------------------------------------------- host access
     def view(self, address: int, size: int) -> np.ndarray:

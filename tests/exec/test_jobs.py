@@ -20,6 +20,7 @@ from amdgpu_tools.cli.run import main
 from amdgpu_tools.errors import KernelError, LaunchError, WatchdogTimeout
 from amdgpu_tools.exec.core import dispatch, parallel, workers
 from amdgpu_tools.exec.launch import ExecutionLimits, TraceOptions
+from amdgpu_tools.runtime import shared_bytes
 
 from .test_scheduler_fair import MUTEX, TICKET
 from .test_scheduler_kernels import build, new_device
@@ -171,54 +172,54 @@ def test_workers_are_given_only_where_they_finish_sooner(monkeypatch):
     monkeypatch.setattr(parallel, "WORKER_SECONDS", 0.008)
     monkeypatch.setattr(parallel, "KEPT_WORKER_SECONDS", 0.0005)
     short, medium, long = "short", "medium", "long"      # stand-ins for KernelSetups
-    before, now = ([], []), ([], [])                     # stand-ins for memory mappings
+    before, now = ("memory", 1), ("memory", 2)          # memory reaches (memory, epoch)
     # one process took 17 ms, 273 ms and 2.1 s for 16,384 waves (bench figures)
     parallel.remember_cost(short, 0.017, 16384, before)
     parallel.remember_cost(medium, 0.273, 16384, before)
     parallel.remember_cost(long, 2.1, 16384, before)
-    # buffers mapped since the last launch: the forks count in full.
+    # memory out of the workers' reach since the last launch: the forks count in full.
     # 2 workers: 8.5 + 2 * 8.5 ms > 17 ms alone
-    assert parallel.affordable_jobs(short, 16, 16384, mapping=now) == 1
+    assert parallel.affordable_jobs(short, 16, 16384, reach=now) == 1
     # sqrt(273 / 8.5) = 5.7: 6 workers take 45.5 + 51 ms
-    assert parallel.affordable_jobs(medium, 16, 16384, mapping=now) == 6
-    assert parallel.affordable_jobs(medium, 4, 16384, mapping=now) == 4
+    assert parallel.affordable_jobs(medium, 16, 16384, reach=now) == 6
+    assert parallel.affordable_jobs(medium, 4, 16384, reach=now) == 4
     # twice the waves: sqrt(546 / 8.5) = 8.0
-    assert parallel.affordable_jobs(medium, 16, 32768, mapping=now) == 8
-    assert parallel.affordable_jobs(long, 16, 16384, mapping=now) == 16
+    assert parallel.affordable_jobs(medium, 16, 32768, reach=now) == 8
+    assert parallel.affordable_jobs(long, 16, 16384, reach=now) == 16
     # the same buffers again: the forks are shared among the launches that
     # reused them so far. Once: as before; three in a row: 2 workers take
     # 8.5 + 2 * (0.5 + 2.7) ms; sixteen: sqrt(17 / 1) = 4 take 4.25 + 4 ms
-    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 1
+    assert parallel.affordable_jobs(short, 16, 16384, reach=before) == 1
     parallel.remember_cost(short, 0.017, 16384, before)
     parallel.remember_cost(short, 0.017, 16384, before)
-    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 2
+    assert parallel.affordable_jobs(short, 16, 16384, reach=before) == 2
     for _ in range(13):
         parallel.remember_cost(short, 0.017, 16384, before)
-    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 4
+    assert parallel.affordable_jobs(short, 16, 16384, reach=before) == 4
     # a pool of 4 kept stays (4.25 + 2 ms); so does one of 16 (1.1 + 8 ms):
     # 4 new workers (4.25 + 4 ms, their forks shared among 16 launches) would
     # gain less than SWITCH_GAIN asks
-    assert parallel.affordable_jobs(short, 16, 16384, kept=4, mapping=before) == 4
-    assert parallel.affordable_jobs(short, 16, 16384, kept=16, mapping=before) == 16
+    assert parallel.affordable_jobs(short, 16, 16384, kept=4, reach=before) == 4
+    assert parallel.affordable_jobs(short, 16, 16384, kept=16, reach=before) == 16
     # kept workers on new buffers: 2 of them take 8.5 + 1 ms
-    assert parallel.affordable_jobs(short, 16, 16384, kept=2, mapping=now) == 2
-    assert parallel.affordable_jobs(short, 1, 16384, kept=2, mapping=now) == 1
+    assert parallel.affordable_jobs(short, 16, 16384, kept=2, reach=now) == 2
+    assert parallel.affordable_jobs(short, 1, 16384, kept=2, reach=now) == 1
     # ... but 6 new ones beat 2 kept ones on the medium kernel (96.5 < 137.5 ms)
-    assert parallel.affordable_jobs(medium, 16, 16384, kept=2, mapping=now) == 6
-    assert parallel.affordable_jobs(medium, 16, 16384, kept=16, mapping=now) == 16
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=2, reach=now) == 6
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=16, reach=now) == 16
     # a pool of 6 on the medium kernel (45.5 + 3 ms) stays against 11 new
     # workers whose forks 5 launches share (24.8 + 23.1 ms), and gives way to
     # 16 once 17 share them (17.1 + 15.5 ms)
     for _ in range(4):
         parallel.remember_cost(medium, 0.273, 16384, before)
-    assert parallel.affordable_jobs(medium, 16, 16384, kept=6, mapping=before) == 6
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=6, reach=before) == 6
     for _ in range(12):
         parallel.remember_cost(medium, 0.273, 16384, before)
-    assert parallel.affordable_jobs(medium, 16, 16384, kept=6, mapping=before) == 16
+    assert parallel.affordable_jobs(medium, 16, 16384, kept=6, reach=before) == 16
     # no dispatch of the kernel yet: what was asked
     assert parallel.affordable_jobs("unknown", 16, 64) == 16
     parallel.remember_cost(short, 0.0, 16384, now)       # nothing learnt from nothing
-    assert parallel.affordable_jobs(short, 16, 16384, mapping=before) == 4
+    assert parallel.affordable_jobs(short, 16, 16384, reach=before) == 4
 
 
 def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeypatch):
@@ -239,15 +240,15 @@ def test_a_kernel_known_to_be_short_runs_in_one_process_next_time(forks, monkeyp
     assert forks == [2]
     assert out.numpy().tobytes() == args[2].numpy().tobytes()
     assert device.last_result.wave_instructions == first.wave_instructions
-    # and workers again where they pay
+    # and workers again where they pay: the kept ones, which see ``out`` too
     monkeypatch.setattr(parallel, "WORKER_SECONDS", 1e-12)
     monkeypatch.setattr(parallel, "KEPT_WORKER_SECONDS", 1e-12)
     kernel(*args, grid=(64 * 40 - 17,), block=(64,))
     device.synchronize()
-    assert forks == [2, 2]
+    assert forks == [2] and device.last_result.processes == 2
 
 
-def test_kept_workers_take_the_next_dispatch_while_nothing_was_mapped(forks):
+def test_kept_workers_take_later_dispatches_on_buffers_mapped_or_unmapped_since(forks):
     # (interpreted: a block the host loaded meanwhile would end the pool too)
     device = new_device(jobs=2, compile="off")
     args = _vector_add_args(device)
@@ -261,11 +262,41 @@ def test_kept_workers_take_the_next_dispatch_while_nothing_was_mapped(forks):
         assert device.last_result.processes == 2
     assert forks == [2]                               # forked once
     assert len(_children()) == 2                      # kept between dispatches
-    # a new allocation is not mapped in them: new workers
-    out = device.zeros(64 * 40 - 17, np.float32)
+    # buffers mapped after the fork (small, carved together, and large), the
+    # old output unmapped: the kept workers are told, and take the launches
+    inputs = [device.array(a.numpy()) for a in args[:2]]
+    for out in (device.zeros(64 * 40 - 17, np.float32),
+                device.zeros(shared_bytes.SMALL_BYTES, np.float32)):
+        args[2].free()
+        kernel(*inputs, out, args[3], grid=(64 * 40 - 17,), block=(64,))
+        device.synchronize()
+        assert np.array_equal(out.numpy()[:64 * 40 - 17], expected)
+        assert not out.numpy()[64 * 40 - 17:].any()
+        assert device.last_result.processes == 2
+        args[2] = out
+    assert forks == [2] and len(_children()) == 2
+    # the output unmapped in the workers too: a launch on it faults as in one process
+    args[2].free()
+    with pytest.raises(KernelError, match="unmapped|not mapped|fault"):
+        kernel(*inputs, args[2], args[3], grid=(64 * 40 - 17,), block=(64,))
+        device.synchronize()
+
+
+def test_memory_out_of_the_kept_workers_reach_forks_new_ones(forks, monkeypatch):
+    # reserves of 64 MiB: an 80 MiB buffer is mapped alone, where the workers
+    # forked before cannot see it (a new epoch)
+    monkeypatch.setattr(shared_bytes, "RESERVE_BYTES", 64 << 20)
+    device = new_device(jobs=2, compile="off")
+    args = _vector_add_args(device)
+    kernel = _sample(device, "vector_add")
+    kernel(*args, grid=(64 * 40 - 17,), block=(64,))
+    device.synchronize()
+    epoch = device.memory.epoch
+    out = device.zeros(20 << 20, np.float32)
+    assert device.memory.epoch == epoch + 1
     kernel(args[0], args[1], out, args[3], grid=(64 * 40 - 17,), block=(64,))
     device.synchronize()
-    assert np.array_equal(out.numpy(), expected)
+    assert np.array_equal(out.numpy()[:64 * 40 - 17], args[0].numpy() + args[1].numpy())
     assert forks == [2, 2] and len(_children()) == 2
 
 

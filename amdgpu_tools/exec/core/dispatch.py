@@ -148,7 +148,7 @@ def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
     if jobs == 1 and getattr(request, "jobs", 1) > 1:
         compile_seconds = tier.compile_seconds - compiled_before if tier else 0.0
         parallel.remember_cost(request.setup, result.seconds - compile_seconds,
-                               result.waves, request.memory.mapping())
+                               result.waves, parallel.memory_reach(request.memory))
     _keep_program(request, program, kept_key)
     result.profile = tracer.profile
     result.lane_profile = tracer.lane_profile
@@ -239,18 +239,28 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
 
     The workers of the last parallel dispatch are kept (``workers.start_pool``)
     and take this one when nothing they inherited has changed since they
-    were forked (``_pool_key``): the device memory's mapping, the blocks
-    loaded here, the compile mode and block cache."""
+    were forked (``_pool_key``): the device memory's reach (its epoch), the
+    blocks loaded here, the compile mode and block cache. Allocations made
+    since the fork (this dispatch's scratch, buffers of the launch) are sent
+    as a mapping update (``DeviceMemory.mapping_update``)."""
     starts, first_waves = _batch_starts(layout, group_ids, groups_per_batch)
     plan = _SharePlan(starts, first_waves, groups_per_batch, jobs,
                       groups_per_batch * waves_per_group, workers.atomic_stripes())
-    # (the mapping is looked at again: this dispatch's scratch is mapped now)
+    # (the key is looked at again: this dispatch's scratch is mapped now)
     key = _pool_key(request)
+    memory = request.memory
     reports = None
     pool = workers.pool_for(key)
     if pool is not None and pool.size == jobs:
+        mapping = memory.mapping()
+        told = pool.notes.get("mapping")
+        update = None if told is mapping else memory.mapping_update(told)
         try:
-            reports = pool.run(_pooled_share, (request, layout, plan, budget), budget.deadline)
+            if told is not mapping and update is None:
+                raise workers.CannotSend("an allocation is out of the workers' reach")
+            reports = pool.run(_pooled_share, (request, layout, plan, budget, update),
+                               budget.deadline)
+            pool.notes["mapping"] = mapping
         except workers.CannotSend:
             pass                        # (start_pool ends it)
         except BaseException:
@@ -260,11 +270,12 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
         reports = workers.start_pool(
             jobs, functools.partial(_share, request=request, layout=layout, program=program,
                                     plan=plan, budget=budget),
-            key=key, known=(request.memory, request.memory.mapping(), plan.stripes,
-                            request.target, request.gds, request.interrupt,
+            key=key, known=(memory, plan.stripes, request.target, request.gds,
+                            request.interrupt,
                             # (the kernel's, the same object at each launch: pickled,
                             # most of the ~0.16 ms a later dispatch's command took)
                             request.setup, request.limits),
+            notes={"mapping": memory.mapping()},
             deadline=budget.deadline, describe=f"kernel '{request.kernel_name}': worker")
     rates = []
     for wave_instructions, lane_instructions, wave_count, compiled_count, batch_rates, _ \
@@ -278,7 +289,7 @@ def _run_in_workers(request, layout, program, group_ids, groups_per_batch, waves
     # (copied pages, caches), which one process would not pay again
     # (statistics.median: np.median of a few numbers cost ~50 us)
     parallel.remember_cost(request.setup, statistics.median(rates) * result.waves,
-                           result.waves, request.memory.mapping())
+                           result.waves, parallel.memory_reach(memory))
     return [report[-1] for report in reports]
 
 
@@ -320,12 +331,13 @@ class _SharePlan(NamedTuple):
 
 class _PoolKey(NamedTuple):
     """What the kept workers must have inherited to take a dispatch: the
-    same device memory with the same mapping (an allocation made after the
-    fork is not mapped in them), the blocks loaded here then (a worker runs
-    only those natively), the compile mode and block cache. (The pool holds
-    the memory and its mapping: their ids stay theirs.)"""
+    same device memory with the same epoch (every allocation made since
+    their fork lies in shared pages they see: ``DeviceMemory.epoch``), the
+    blocks loaded here then (a worker runs only those natively), the
+    compile mode and block cache. (The pool holds the memory: its id stays
+    its own.)"""
     memory: int
-    mapping: int
+    epoch: int
     loaded_blocks: int
     mode: str
     cache: object
@@ -333,13 +345,16 @@ class _PoolKey(NamedTuple):
 
 def _pool_key(request) -> _PoolKey:
     memory = request.memory
-    return _PoolKey(id(memory), id(memory.mapping()), compiled.loaded_blocks(),
+    return _PoolKey(id(memory), memory.epoch, compiled.loaded_blocks(),
                     compiled.resolve_mode(request.compile), compiled.cache_directory())
 
 
-def _pooled_share(worker, request, layout, plan, budget):
-    """A kept worker's share of a later dispatch: its own Program (the code
-    is in the shared memory; its decode caches are warm from earlier ones)."""
+def _pooled_share(worker, request, layout, plan, budget, update):
+    """A kept worker's share of a later dispatch: the mapping brought up to
+    date (``update``, None when unchanged), its own Program (the code is in
+    the shared memory; its decode caches are warm from earlier ones)."""
+    if update is not None:
+        request.memory.adopt(update)
     program = Program(request.memory, request.target, request)
     return _share(worker, request=request, layout=layout, program=program, plan=plan,
                   budget=budget)

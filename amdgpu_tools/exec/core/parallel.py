@@ -97,7 +97,7 @@ def worker_count(request, program, total_groups, total_waves, initializer=None,
             request.host_service is not None or initializer is not None or decode is not None \
             or checking:
         return 1
-    jobs = affordable_jobs(request.setup, jobs, total_waves, kept, request.memory.mapping())
+    jobs = affordable_jobs(request.setup, jobs, total_waves, kept, memory_reach(request.memory))
     if jobs <= 1:
         return 1
     if host_bound(program, int(request.setup.entry_address),
@@ -106,21 +106,28 @@ def worker_count(request, program, total_groups, total_waves, initializer=None,
     return jobs
 
 
-def remember_cost(setup, seconds, waves, mapping) -> None:
+def memory_reach(memory) -> tuple:
+    """What workers forked now would share with ``memory`` until it changes:
+    the memory and its epoch (``DeviceMemory.epoch``; allocations within it
+    are sent to kept workers, so only a new epoch makes them fork again)."""
+    return id(memory), memory.epoch
+
+
+def remember_cost(setup, seconds, waves, reach) -> None:
     """Keep what a dispatch of the kernel ``setup`` cost: ``seconds`` of one
     process's time (compiling left out) for ``waves`` waves, with the device
-    memory's ``mapping`` (``DeviceMemory.mapping()``) as it left it, and how
-    many of the kernel's dispatches in a row left that same mapping."""
+    memory's ``reach`` (``memory_reach``) as it left it, and how many of the
+    kernel's dispatches in a row left that same reach."""
     if waves <= 0 or seconds <= 0:
         return
     known = _SECONDS_PER_WAVE.get(setup)
-    streak = known[2] + 1 if known is not None and known[1] == id(mapping) else 1
+    streak = known[2] + 1 if known is not None and known[1] == reach else 1
     if len(_SECONDS_PER_WAVE) >= _COST_LIMIT:
         _SECONDS_PER_WAVE.clear()
-    _SECONDS_PER_WAVE[setup] = (seconds / waves, id(mapping), streak)
+    _SECONDS_PER_WAVE[setup] = (seconds / waves, reach, streak)
 
 
-def affordable_jobs(setup, jobs, waves, kept=0, mapping=None) -> int:
+def affordable_jobs(setup, jobs, waves, kept=0, reach=None) -> int:
     """The worker count, at most ``jobs``, that should finish a dispatch of
     ``waves`` waves of the kernel ``setup`` soonest, ``alone`` being what one
     process would take (from the kernel's last dispatch).
@@ -129,21 +136,20 @@ def affordable_jobs(setup, jobs, waves, kept=0, mapping=None) -> int:
     KEPT_WORKER_SECONDS``. ``n`` workers forked now take ``alone / n + n *
     KEPT_WORKER_SECONDS`` plus their forks, ``n * WORKER_SECONDS``, shared
     among the launches expected to reuse them: where the device memory's
-    ``mapping`` is the one the kernel's last dispatches left, as many as
-    have done so in a row (the program is taken to go on launching on the
-    same buffers; at most ``REUSE_HORIZON``), else this one alone. So a
-    short kernel launched again and again on the same buffers gets its
-    workers after a few launches, and a pool is replaced only by a count
+    ``reach`` is the one the kernel's last dispatches left, as many as have
+    done so in a row (the program is taken to go on launching on memory the
+    workers can see; at most ``REUSE_HORIZON``), else this one alone. So a
+    short kernel launched again and again gets its workers after a few
+    launches, and a pool is replaced only by a count
     that pays for its forks with a margin (``SWITCH_GAIN``): the choice does
     not swing from one count to another, forking each time. 1 where nothing
     is sooner than ``alone``; ``jobs`` when the kernel has not run yet."""
     known = _SECONDS_PER_WAVE.get(setup)
     if known is None or WORKER_SECONDS <= 0 or jobs <= 1:
         return jobs
-    per_wave, last_mapping, streak = known
+    per_wave, last_reach, streak = known
     alone = per_wave * waves
-    launches = min(streak, REUSE_HORIZON) \
-        if mapping is not None and id(mapping) == last_mapping else 1
+    launches = min(streak, REUSE_HORIZON) if reach is not None and reach == last_reach else 1
     cost = KEPT_WORKER_SECONDS + WORKER_SECONDS / launches
     count = min(jobs, max(1, round(math.sqrt(alone / cost))))
     options = [(alone, 1), (alone / count + count * cost, count)]

@@ -115,8 +115,8 @@ FIRST_SPECIAL_SGPR = 102
 
 
 def flat_scratch_row(target) -> int:
-    """The SGPR row the initial FLAT_SCRATCH goes to: s102 on GFX8+, else s104."""
-    return 102 if getattr(target, "generation", 9) >= 8 else 104
+    """The SGPR row the initial FLAT_SCRATCH goes to (``setup.flat_scratch_code``)."""
+    return setup_mod.flat_scratch_code(getattr(target, "generation", 9))
 
 
 def dispatch_user_sgprs(layout) -> list:

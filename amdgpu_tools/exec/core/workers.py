@@ -123,7 +123,7 @@ class WorkerPool:
     A worker forked for a dispatch holds the host's state as it was then: the
     device memory's mappings, the blocks loaded, the decode caches, warm
     after its first share. While nothing it holds has changed (``key``: the
-    dispatch's code compares the memory's mapping and the loaded blocks), a
+    dispatch's code compares the memory's epoch and the loaded blocks), a
     later dispatch is sent to it instead of forking again: ``run(function,
     args)`` has worker ``i`` compute ``function(i, *args)``. The arguments
     are pickled, and objects the workers inherited at the fork (``known``:
@@ -131,8 +131,10 @@ class WorkerPool:
     worker takes its own copy of them.
     """
 
-    def __init__(self, key, known, describe):
+    def __init__(self, key, known, describe, notes=None):
         self.key = key
+        #: what the host has told the workers so far (the caller's to keep)
+        self.notes = dict(notes or {})
         #: id -> object, made before the fork: the workers' copy has the same ids
         self.known = {id(thing): thing for thing in known}
         self.children = _Children(describe, serving=True, known=self.known)
@@ -180,12 +182,14 @@ def pool_for(key) -> WorkerPool | None:
     return _pool if _pool is not None and _pool.key == key else None
 
 
-def start_pool(count, work, *, key, known=(), deadline=None, describe="worker") -> list:
+def start_pool(count, work, *, key, known=(), notes=None, deadline=None,
+               describe="worker") -> list:
     """``run_forked``, with the children kept afterwards as the pool for
-    ``key`` (``pool_for``), ending the one before."""
+    ``key`` (``pool_for``), ending the one before; ``notes`` start the
+    pool's ``notes``."""
     global _pool
     close_pool()
-    pool = WorkerPool(key, known, describe)
+    pool = WorkerPool(key, known, describe, notes)
     try:
         results = pool.children.start(count, work, deadline)
     except BaseException:
