@@ -21,7 +21,9 @@ call, ``Device.synchronize``):
   with their work-groups in 1, 2 (and, on a machine with more cores, 4, 8
   and ``default_jobs()``) worker processes (``Device(jobs=N)``), launched
   again and again on the same buffers (up to SETTLE_LAUNCHES launches
-  first, as the worker count settles): lane-instr/s for each, the speed-up
+  first, as the worker count settles; ``1M, fresh buffers``: the whole
+  round of a program that makes its buffers for each launch, copies in
+  and out included): lane-instr/s for each, the speed-up
   over one process and the processes the dispatch ran in, so the scaling
   shows; the 1M vector add's best against its target, 3G lane-instr/s on the
   2-core reference machine. The figures above use ``jobs=1`` and fresh
@@ -194,6 +196,27 @@ def vector_add_launcher(device, program, n):
     return run, buffers
 
 
+def fresh_vector_add_launcher(device, program, n):
+    """(a function running c = a + b over ``n`` floats as a program that makes
+    its buffers for each launch does: copy a and b in, launch, copy c out,
+    free all three; its figure is the whole round, no buffers)."""
+    a = np.random.default_rng(1).random(n, dtype=np.float32)
+    b = np.random.default_rng(2).random(n, dtype=np.float32)
+
+    def run(check=True):
+        wall, cpu = time.perf_counter(), time.process_time()
+        buffers = [device.array(a), device.array(b), device.zeros(n, np.float32)]
+        program["vector_add"](*buffers, grid=(n,), block=(256,))
+        device.synchronize()
+        c = buffers[2].numpy()
+        for buffer in buffers:
+            buffer.free()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        ok = np.array_equal(c, a + b) if check else None
+        return Run("vector add", device.last_result, wall, cpu, ok)
+    return run, []
+
+
 def matmul_launcher(device, program, n):
     """(a function launching the tiled ``n`` x ``n`` matmul, its buffers), made now."""
     rng = np.random.default_rng(3)
@@ -282,11 +305,12 @@ def bench_jobs(path):
     line each, with the processes the dispatch ran in (a kernel known to be
     short gets fewer workers than it asks for: ``exec.core.parallel``). The
     buffers are made once per device and every launch reuses them, as a
-    program launching a kernel again would: the workers of one launch take
-    the next (``exec.core.workers.WorkerPool``)."""
+    program launching a kernel again would (but in the fresh-buffers line):
+    the workers of one launch take the next (``exec.core.workers.WorkerPool``)."""
     from amdgpu_tools import Device
     from amdgpu_tools.exec.launch import default_jobs
     cases = (("vector add 1M", vector_add_launcher, 1 << 20),
+             ("1M, fresh buffers", fresh_vector_add_launcher, 1 << 20),
              ("vector add 16M", vector_add_launcher, 1 << 24),
              ("matmul 512x512", matmul_launcher, 512))
     counts = sorted({jobs for jobs in (1, 2, 4, 8) if jobs <= default_jobs()} |
