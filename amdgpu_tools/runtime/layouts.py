@@ -46,8 +46,9 @@ class Layout:
         tail = "x" * (self.size - position)
         compiled = {
             "_order": tuple(order),
-            #: field-name tuple -> compiled reader (``read_fields``)
+            #: field-name tuple -> compiled reader (``read_fields``) or writer
             "_readers": {},
+            "_writers": {},
             # name -> (position in the packed values, mask)
             "_slots": {name: (index, (1 << (8 * self.fields[name][1])) - 1)
                        for index, name in enumerate(order)},
@@ -107,6 +108,27 @@ class Layout:
         pick = operator.itemgetter(*positions) if len(positions) > 1 else \
             (lambda values: (values[positions[0]],))
         return start, struct.Struct(layout), pick
+
+    def write_fields(self, memory, base: int, names: tuple, values) -> None:
+        """Write the fields ``names``, neighbours in order of offset, at once."""
+        writer = self._writers.get(names)
+        if writer is None:
+            writer = self._writers[names] = self._compile_writer(names)
+        start, span = writer
+        memory.pack_into(span, base + start, *values)
+
+    def _compile_writer(self, names: tuple):
+        """(first offset, a struct over the fields): no gap between them, so
+        that writing them at once touches no other byte."""
+        start = position = self.fields[names[0]][0]
+        layout = "<"
+        for name in names:
+            offset, size, signed = self.fields[name]
+            if offset != position:
+                raise ValueError(f"{self.name}: {', '.join(names)} are not neighbours in order")
+            layout += _CODES[size][signed]
+            position = offset + size
+        return start, struct.Struct(layout)
 
     def load(self, memory, base: int) -> dict:
         """Every field of the struct at ``base``, read at once."""

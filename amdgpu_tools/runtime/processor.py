@@ -23,7 +23,6 @@ further packets while the others continue.
 
 from __future__ import annotations
 
-import struct
 import threading
 import time
 from collections import deque
@@ -54,9 +53,8 @@ EVENT_HISTORY = 4096
 RESULT_HISTORY = 64
 _INVALID_HEADER = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
 #: amd_signal_t's start_ts and end_ts, one after the other
-_START_TS = AMD_SIGNAL.offset("start_ts")
-_TIMESTAMPS = struct.Struct("<QQ")
-assert AMD_SIGNAL.offset("end_ts") == _START_TS + 8
+#: the completion signal's timestamps, written at once
+_TIMESTAMPS = ("start_ts", "end_ts")
 
 
 class PacketError(ToolchainError):
@@ -254,8 +252,7 @@ class PacketProcessor:
         queue.store_read_index(index + 1)
         if signal:
             fields = self._signal_fields(signal)
-            # start_ts and end_ts are neighbours: one write
-            fields.write(signal + _START_TS, _TIMESTAMPS.pack(started, time.monotonic_ns()))
+            AMD_SIGNAL.write_fields(fields, signal, _TIMESTAMPS, (started, time.monotonic_ns()))
             with ATOMIC:                  # host threads may update the signal too
                 value = AMD_SIGNAL.read(fields, signal, "value")
                 AMD_SIGNAL.write(fields, signal, "value", value - 1)

@@ -50,3 +50,19 @@ def test_read_fields_gives_the_values_in_the_order_asked():
 def test_overlapping_fields_are_a_definition_error():
     with pytest.raises(ValueError, match="overlaps"):
         Layout("bad", 16, 8, {"a": (0, 8, False), "b": (4, 4, False)})
+
+
+def test_write_fields_writes_neighbours_at_once_and_nothing_else():
+    memory = DeviceMemory()
+    signal = memory.allocate(64)
+    memory.write(signal, bytes(range(1, 65)))
+    AMD_SIGNAL.write_fields(memory, signal, ("start_ts", "end_ts"), (7, 1 << 63))
+    assert AMD_SIGNAL.read_fields(memory, signal, ("start_ts", "end_ts")) == (7, 1 << 63)
+    raw = memory.read(signal, 64)
+    start = AMD_SIGNAL.offset("start_ts")
+    assert raw[:start] + raw[start + 16:] == bytes(range(1, start + 1)) + \
+        bytes(range(start + 17, 65))
+    with pytest.raises(ValueError, match="neighbours"):
+        AMD_SIGNAL.write_fields(memory, signal, ("end_ts", "start_ts"), (1, 2))
+    with pytest.raises(ValueError, match="neighbours"):
+        AMD_SIGNAL.write_fields(memory, signal, ("kind", "start_ts"), (1, 2))
