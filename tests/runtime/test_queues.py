@@ -1,13 +1,14 @@
 """Queues and the packet processor, driven through the low-level HSA-style API."""
 
 import struct
+import time
 
 import numpy as np
 import pytest
 
 from amdgpu_tools.exec.launch import PRIVATE_APERTURE_BASE, SHARED_APERTURE_BASE
 from amdgpu_tools.runtime.hsa import Agent
-from amdgpu_tools.runtime.layouts import (AMD_QUEUE, KERNEL_DISPATCH_PACKET,
+from amdgpu_tools.runtime.layouts import (AMD_QUEUE, AMD_SIGNAL, KERNEL_DISPATCH_PACKET,
                                           PACKET_TYPE_INVALID, PACKET_TYPE_KERNEL_DISPATCH,
                                           packet_header)
 from amdgpu_tools.runtime.packets import (agent_dispatch_packet, barrier_packet,
@@ -176,6 +177,18 @@ def test_completion_signal_is_decremented_once_per_packet(setup):
     assert done.load() == 2
     assert len(executor.requests) == 3
     assert [r.dispatch_id for r in executor.requests] == [0, 1, 2]
+
+
+def test_completion_signal_gets_the_packets_active_phase_as_timestamps(setup):
+    agent, _, hello, _ = setup
+    queue = agent.queue_create(64)
+    done = agent.signal_create(1)
+    before = time.monotonic_ns()
+    _dispatch(agent, queue, hello, done.handle)
+    after = time.monotonic_ns()
+    start, end = AMD_SIGNAL.read_fields(agent.memory, done.handle, ("start_ts", "end_ts"))
+    assert before <= start <= end <= after
+    assert AMD_SIGNAL.read(agent.memory, done.handle, "value") == 0
 
 
 def test_barrier_bit_packet_launches_after_earlier_packets_complete(setup):
