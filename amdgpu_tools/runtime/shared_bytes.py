@@ -55,6 +55,7 @@ PAGE_BYTES = mmap.PAGESIZE
 _SHARED = mmap.MAP_SHARED | mmap.MAP_ANONYMOUS
 #: (Python's mmap names it from 3.13; its value on Linux, every architecture)
 _NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") else 0)
+_REMOVE = getattr(mmap, "MADV_REMOVE", None)
 
 
 def _align(value: int, alignment: int) -> int:
@@ -72,11 +73,15 @@ def shared_zeros(size: int) -> np.ndarray:
     """
     if size == 0:
         return np.zeros(0, np.uint8)
+    return np.frombuffer(_shared_mapping(size), np.uint8)
+
+
+def _shared_mapping(size: int) -> mmap.mmap:
+    """A new shared mapping of ``size`` bytes; a MemoryError where the host refuses."""
     try:
-        mapping = mmap.mmap(-1, size, flags=_SHARED)
+        return mmap.mmap(-1, size, flags=_SHARED)
     except (OSError, OverflowError, ValueError) as error:
         raise MemoryError(f"cannot map {size} shared bytes: {error}") from None
-    return np.frombuffer(mapping, np.uint8)
 
 
 class _Reserve:
@@ -109,10 +114,14 @@ class _Reserve:
         return offset
 
     def punch(self, offset: int, size: int) -> None:
-        """Give the whole pages of ``[offset, offset + size)`` back (they read as zeros)."""
+        """Give the whole pages of ``[offset, offset + size)`` back (they read
+        as zeros); where the system cannot, they stay until the reserve goes."""
         first, end = _align(offset, PAGE_BYTES), (offset + size) // PAGE_BYTES * PAGE_BYTES
-        if end > first:
-            self.mapping.madvise(mmap.MADV_REMOVE, first, end - first)
+        if end > first and _REMOVE is not None:
+            try:
+                self.mapping.madvise(_REMOVE, first, end - first)
+            except OSError:
+                pass
 
 
 class SharedBytes:
@@ -167,7 +176,7 @@ class SharedBytes:
         placed = self._place(ARENA_BYTES, ARENA_BYTES)
         if placed is None:          # no reserve at all: a chunk of its own
             self.epoch += 1
-            self._reserves.append(_Reserve(mmap.mmap(-1, ARENA_BYTES, flags=_SHARED)))
+            self._reserves.append(_Reserve(_shared_mapping(ARENA_BYTES)))
             placed = (len(self._reserves) - 1, self._reserves[-1].take(ARENA_BYTES, 1))
         old = self._chunk
         self._chunk = (placed[0], placed[1], placed[1] + ARENA_BYTES)

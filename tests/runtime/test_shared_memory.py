@@ -142,3 +142,21 @@ def test_released_large_arrays_are_handed_out_again_zeroed_for_the_same_page_cou
     assert source.locate(again) == place and not again.any()
     assert not first.any()                               # (the same bytes: zeroed)
     assert source.zeros(4 << 20).ctypes.data != again.ctypes.data   # one user at a time
+
+
+def test_without_a_reserve_every_chunk_and_large_array_is_mapped_alone(monkeypatch):
+    # (a system refusing the address space: every mapping is a new epoch)
+    monkeypatch.setattr(shared_bytes._Reserve, "make", classmethod(lambda cls, size: None))
+    source = shared_bytes.SharedBytes()
+    small, other = source.zeros(100), source.zeros(200)
+    assert source.epoch == 1 and source.locate(small) == (0, 0)
+    large = source.zeros(shared_bytes.SMALL_BYTES + 1)
+    assert source.epoch == 2 and source.locate(large) is None and not large.any()
+    source.release(large)
+    fillers = [source.zeros(shared_bytes.SMALL_BYTES) for _ in range(15)]
+    for array in [small, other] + fillers:
+        array[:] = 1
+        source.release(array)
+    assert source.epoch == 2 and small.all()            # (still the chunk being carved)
+    source.zeros(shared_bytes.SMALL_BYTES)              # past the chunk: a new one, and
+    assert source.epoch == 3 and not small.any()        # the old one goes
