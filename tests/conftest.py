@@ -58,7 +58,33 @@ def clang14():
 HAZARDS = []
 
 
+#: [dispatches that asked for workers, those that ran in workers] (AMDGPU_TOOLS_TEST_WORKERS)
+WORKER_DISPATCHES = [0, 0]
+
+
+def _workers_everywhere(count):
+    """AMDGPU_TOOLS_TEST_WORKERS=N (make fuzz): every Device asks for N jobs by
+    default, and every dispatch of 2 waves or more that may run in workers
+    does (``exec.core.parallel``: no minimum size, no cost model), so the
+    suite's expected values check the results of N processes."""
+    from amdgpu_tools.exec.core import parallel
+    from amdgpu_tools.runtime import api
+    api.default_jobs = lambda: count
+    parallel.MIN_PARALLEL_WAVES = 2
+    parallel.WORKER_SECONDS = 0.0
+    original = parallel.worker_count
+
+    def counting(*args, **kwargs):
+        jobs = original(*args, **kwargs)
+        WORKER_DISPATCHES[0] += 1
+        WORKER_DISPATCHES[1] += jobs > 1
+        return jobs
+    parallel.worker_count = counting
+
+
 def pytest_sessionstart(session):
+    if os.environ.get("AMDGPU_TOOLS_TEST_WORKERS"):
+        _workers_everywhere(int(os.environ["AMDGPU_TOOLS_TEST_WORKERS"]))
     if os.environ.get("AMDGPU_TOOLS_CHECK_EFFECTS"):
         import effects_oracle
         from amdgpu_tools.exec import dispatch
@@ -74,6 +100,9 @@ def pytest_sessionstart(session):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    if os.environ.get("AMDGPU_TOOLS_TEST_WORKERS"):
+        print(f"\nworkers: {WORKER_DISPATCHES[1]} of {WORKER_DISPATCHES[0]} dispatches that "
+              f"asked for workers ran in them")
     if os.environ.get("AMDGPU_TOOLS_CHECK_EFFECTS"):
         import effects_oracle
         seen = sorted(set(effects_oracle.VIOLATIONS))
