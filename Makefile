@@ -7,7 +7,8 @@
 # make bench: install and run the benchmarks
 # make fuzz:  install and run the fuzzers at full size, the hazard checker on every
 #             deleted-wait mutant of clang's e2e kernels while they run, and the executor and
-#             e2e tests with every block compiled and checked against the interpreter
+#             e2e tests with every block compiled and checked against the interpreter, and
+#             the e2e tests with every dispatch that may use workers run in 2 of them
 #             (not part of make test)
 #
 # The virtual environment makes a system Python marked externally managed (PEP 668:
@@ -51,3 +52,4 @@ fuzz: setup
 	              clang-14:gfx803:-O2:2; do \
 	  $(VPYTHON) -m tools.dynamic_mutants $$config || exit 1; done
 	AMDGPU_TOOLS_COMPILE=check $(VPYTHON) -m pytest -q -m "not long" tests/exec tests/e2e
+	AMDGPU_TOOLS_TEST_WORKERS=2 $(VPYTHON) -m pytest -q -m "not long" tests/e2e

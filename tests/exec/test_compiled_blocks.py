@@ -4,7 +4,10 @@ what Numba cannot compile, and its checking mode catches a wrong block."""
 
 import contextlib
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -903,3 +906,33 @@ def test_blocks_formed_once_for_the_same_code(compile_mode, monkeypatch):
     _same_registers(states[0], states[1])
     reference = _state(changed, "off", compile_mode, waves=1, seed=6)
     _same_registers(reference, states[2])
+
+
+def test_a_run_whose_blocks_never_get_hot_does_not_import_numba(tmp_path):
+    """Importing Numba costs a fresh process ~0.3-0.7 s: a short run in the
+    default mode (auto) leaves it alone, and the cache's name for the code
+    is the same as when it is loaded (Numba's version as installed)."""
+    sample = Path(__file__).resolve().parents[2] / "samples" / "hello_world.s"
+    script = (
+        "import sys\n"
+        "from amdgpu_tools import Device\n"
+        "from amdgpu_tools.asm import assemble\n"
+        "from amdgpu_tools.exec.compiled import tier\n"
+        "device = Device('gfx803', jobs=1, compile='auto')\n"
+        f"kernel = device.load(assemble(open({str(sample)!r}).read(), target='gfx803'))\n"
+        "out = device.zeros(4)\n"
+        "kernel['hello_world'](out, grid=(64,), block=(64,))\n"
+        "device.synchronize()\n"
+        "print(device.last_result.waves, 'numba' in sys.modules, out.numpy()[0])\n"
+        "print(tier.fingerprint())\n"
+        "import numba\n"
+        "tier._FINGERPRINT, tier._numba_version = None, lambda: numba.__version__\n"
+        "print(tier.fingerprint())\n")
+    env = dict(os.environ, AMDGPU_TOOLS_BLOCK_CACHE=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, before, after = done.stdout.split("\n")[:3]
+    assert first.split()[:2] == ["1", "False"] and float(first.split()[2]) == \
+        pytest.approx(3.14159, rel=1e-6)
+    assert before == after
