@@ -17,7 +17,6 @@ from ..elf.kernel_descriptor import KERNEL_DESCRIPTOR_SIZE
 from ..elf.metadata import KernelInfo as KernelMetadata
 from ..errors import LoadError, MemoryFault, TargetError, ToolchainError
 from ..isa.targets import Target, TargetId, get_target, target_of_elf
-from ..link import link
 from .bundle import unbundle
 from .codeobject import CodeObject, code_object_of, read_checked_elf
 from .descriptors import decode_amd_kernel_code, decode_kernel_descriptor
@@ -110,7 +109,10 @@ def read_loadable(data: bytes) -> CodeObject:
 
 
 def link_relocatable(data: bytes) -> bytes:
-    """ET_REL bytes linked into a shared object, as ROCm's loader does."""
+    """ET_REL bytes linked into a shared object, as ROCm's loader does. (The
+    linker is imported here: most programs load linked code objects, and
+    every process that loads one would pay its import, ~0.09 s.)"""
+    from ..link import link
     try:
         return link([bytes(data)])
     except ToolchainError as failure:

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .. import exec as exec_package
-from ..analysis.hazard_monitor import DispatchChecker
 from ..errors import KernelError, MemoryFault, ToolchainError, UnsupportedInstruction
 from ..exec.launch import DispatchRequest, ExecutionLimits, GlobalDataShare
 from .layouts import (AGENT_DISPATCH_PACKET, AMD_SIGNAL, AQL_PACKET_SIZE, BARRIER_DEPENDENCIES,
@@ -318,6 +317,8 @@ class PacketProcessor:
         """A fresh hazard checker for one dispatch of ``kernel`` (None: not checking)."""
         if not self.check:
             return None
+        # (imported here: a process that never checks does not pay its ~0.06 s)
+        from ..analysis.hazard_monitor import DispatchChecker
         return DispatchChecker(kernel.name, self.target.generation,
                                entry=kernel.setup.entry_address,
                                private=_scratch_test(self.memory),
