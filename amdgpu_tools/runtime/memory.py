@@ -147,8 +147,8 @@ class DeviceMemory:
                     "device memory", size, self.capacity,
                     detail=f"{self.in_use} bytes in use, {self.capacity - self.in_use} free")
             try:
-                data = self._shared_bytes.zeros(size) if self.shared else \
-                    np.zeros(size, np.uint8)
+                data = self._shared_bytes.zeros(size, reuse=kind != "scratch") \
+                    if self.shared else np.zeros(size, np.uint8)
             except MemoryError:
                 raise ResourceLimitError("device memory", size, self.capacity or size,
                                          detail="the host cannot back an allocation this "
@@ -189,7 +189,9 @@ class DeviceMemory:
             self.unmaps += 1
             self.in_use = max(0, self.in_use - freed.size)
             if self.shared:
-                self._shared_bytes.release(freed.data)
+                # (scratch: a kernel may touch a small part of a large backing,
+                # whose faults cost less than zeroing all of it for reuse)
+                self._shared_bytes.release(freed.data, reuse=freed.kind != "scratch")
 
     def allocation_at(self, address: int, size: int = 1) -> Allocation:
         """The allocation holding ``[address, address + size)``, or a fault."""

@@ -19,8 +19,9 @@ or an array too large for one, mapped alone): kept workers can take a
 dispatch while it is unchanged.
 
 Every array starts zeroed. A released large array's pages are kept for the
-next request of the same page count (up to ``RECYCLE_BYTES`` in all), and
-zeroed when handed out again: a fresh page costs a fault in every process
+next request of the same page count (up to ``RECYCLE_BYTES`` in all; not a
+dispatch's scratch, of which a kernel may touch little), and zeroed when
+handed out again: a fresh page costs a fault in every process
 that touches it (~2.7 ms for 4 MiB in the host alone, on the 2-core
 machine), its reuse a memset (~0.1 ms), and a program that makes its
 buffers for each launch asks for the same sizes again and again. Pages not
@@ -140,12 +141,15 @@ class SharedBytes:
         self._kept: dict = {}
         self._kept_bytes = 0
 
-    def zeros(self, size: int) -> np.ndarray:
-        """``size`` zero bytes in shared memory."""
+    def zeros(self, size: int, reuse: bool = True) -> np.ndarray:
+        """``size`` zero bytes in shared memory; ``reuse``: a large one may be
+        pages released before, zeroed now (False: fresh pages, for an array
+        of which little may be touched, where zeroing all would cost more
+        than the faults of what is: a dispatch's scratch)."""
         if size == 0:
             return np.zeros(0, np.uint8)
         if size > SMALL_BYTES:
-            return self._large(size)
+            return self._large(size, reuse)
         chunk = self._chunk
         if chunk is None or _align(chunk[1], CARVE_ALIGN) + size > chunk[2]:
             chunk = self._new_chunk()
@@ -156,9 +160,9 @@ class SharedBytes:
         self._live[key] = self._live.get(key, 0) + 1
         return self._reserves[index].array[offset:offset + size]
 
-    def _large(self, size: int) -> np.ndarray:
+    def _large(self, size: int, reuse: bool) -> np.ndarray:
         pages = _align(size, PAGE_BYTES)
-        kept = self._kept.get(pages)
+        kept = self._kept.get(pages) if reuse else None
         if kept:
             index, offset = kept.pop()
             self._kept_bytes -= pages
@@ -217,17 +221,17 @@ class SharedBytes:
         forked after that reserve was made, the same bytes."""
         return self._reserves[index].array[offset:offset + size]
 
-    def release(self, array: np.ndarray) -> None:
+    def release(self, array: np.ndarray, reuse: bool = True) -> None:
         """``array`` is no longer used: a large one's pages are kept for reuse
-        or go back at once, a small one's once nothing else carved with it
-        is in use (pages given back read as zeros)."""
+        (unless ``reuse`` is False) or go back at once, a small one's once
+        nothing else carved with it is in use (pages given back read as zeros)."""
         place = self.locate(array) if array.size else None
         if place is None:
             return                  # mapped alone: unmapped when the last view goes
         index, offset = place
         if array.size > SMALL_BYTES:
             pages = _align(array.size, PAGE_BYTES)
-            if self._kept_bytes + pages <= RECYCLE_BYTES:
+            if reuse and self._kept_bytes + pages <= RECYCLE_BYTES:
                 self._kept.setdefault(pages, []).append(place)
                 self._kept_bytes += pages
             else:

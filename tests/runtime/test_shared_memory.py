@@ -160,3 +160,20 @@ def test_without_a_reserve_every_chunk_and_large_array_is_mapped_alone(monkeypat
     assert source.epoch == 2 and small.all()            # (still the chunk being carved)
     source.zeros(shared_bytes.SMALL_BYTES)              # past the chunk: a new one, and
     assert source.epoch == 3 and not small.any()        # the old one goes
+
+
+def test_scratch_is_neither_kept_nor_given_kept_pages():
+    memory = DeviceMemory(shared=True)
+    buffer = memory.allocate(4 << 20)
+    memory.view(buffer, 4 << 20)[:] = 1
+    place = memory._shared_bytes.locate(memory.allocation_at(buffer).data)
+    memory.free(buffer)
+    scratch = memory.allocate(4 << 20, kind="scratch")        # fresh pages, not those kept
+    assert memory._shared_bytes.locate(memory.allocation_at(scratch).data) != place
+    memory.view(scratch, 4 << 20)[:] = 2
+    before = _shmem_kib()
+    memory.free(scratch)                                       # given back at once
+    assert before - _shmem_kib() >= 4 << 10
+    again = memory.allocate(4 << 20)                           # the kept buffer's pages
+    assert memory._shared_bytes.locate(memory.allocation_at(again).data) == place
+    assert not memory.view(again, 4 << 20).any()
