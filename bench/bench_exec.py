@@ -26,7 +26,9 @@ call, ``Device.synchronize``):
   and out included): lane-instr/s for each, the speed-up
   over one process and the processes the dispatch ran in, so the scaling
   shows; the 1M vector add's best against its target, 3G lane-instr/s on the
-  2-core reference machine. The figures above use ``jobs=1`` and fresh
+  2-core reference machine; each vector add also against the same add run
+  natively by the CPU (NumPy's ``np.add``, one thread: issue 13's goal is a
+  wide kernel within 10x of it). The figures above use ``jobs=1`` and fresh
   buffers for each launch, so that they stay comparable with earlier runs.
 
 Without clang-19/ld.lld-19 the recorded build bench/data/bench_exec.gfx900.hsaco
@@ -74,6 +76,8 @@ SETTLE_LAUNCHES = 24
 SETTLE_SECONDS = 3.0
 #: Most timed launches of a jobs figure (the best is printed).
 JOBS_REPEATS = 40
+#: Runs of the native vector add a jobs figure is compared with.
+NATIVE_REPEATS = 50
 
 #: The one-wave kernel of the per-launch figure.
 EMPTY_KERNEL = """
@@ -217,6 +221,21 @@ def fresh_vector_add_launcher(device, program, n):
     return run, []
 
 
+def native_vector_add_seconds(n) -> float:
+    """The best of NATIVE_REPEATS runs of c = a + b over ``n`` floats by the
+    CPU itself (NumPy's vectorised loop into arrays made once): the goal of
+    issue 13 is a wide kernel within 10x of its native time."""
+    a = np.random.default_rng(1).random(n, dtype=np.float32)
+    b = np.random.default_rng(2).random(n, dtype=np.float32)
+    c = np.empty_like(a)
+    times = []
+    for _ in range(NATIVE_REPEATS):
+        started = time.perf_counter()
+        np.add(a, b, out=c)
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
 def matmul_launcher(device, program, n):
     """(a function launching the tiled ``n`` x ``n`` matmul, its buffers), made now."""
     rng = np.random.default_rng(3)
@@ -316,7 +335,7 @@ def bench_jobs(path):
     counts = sorted({jobs for jobs in (1, 2, 4, 8) if jobs <= default_jobs()} |
                     {default_jobs()})
     for name, launcher, size in cases:
-        base = best_rate = None
+        base = best_rate = best_seconds = None
         for jobs in counts:
             device = Device("gfx900", jobs=jobs)
             run, _ = launcher(device, device.load(str(path)), size)
@@ -327,11 +346,17 @@ def bench_jobs(path):
             rate = best.result.lane_instructions / best.seconds
             base = base or rate
             best_rate = max(best_rate or rate, rate)
+            best_seconds = min(best_seconds or best.seconds, best.seconds)
             processes = best.result.processes
             print(f"   {name + ', jobs ' + str(jobs):24s} {best.seconds:7.3f} s  "
                   f"{rate / 1e6:8.1f}M lane-instr/s  x{rate / base:.2f} of jobs 1  "
                   f"({processes} process{'es' if processes > 1 else ''})  "
                   f"result {'OK' if best.ok else 'WRONG'}", flush=True)
+        if launcher is vector_add_launcher:
+            native = native_vector_add_seconds(size)
+            print(f"   {name + ', native':24s} {native:7.4f} s  the same add compiled for this "
+                  f"CPU (NumPy's np.add, one thread): the best emulated run takes "
+                  f"x{best_seconds / native:.1f} its time", flush=True)
         target = JOBS_TARGETS.get(name)
         if target:
             print(f"   {name + ', best':24s} {best_rate / 1e6:8.1f}M lane-instr/s  (target "
