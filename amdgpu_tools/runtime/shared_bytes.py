@@ -25,7 +25,9 @@ handed out again: a fresh page costs a fault in every process
 that touches it (~2.7 ms for 4 MiB in the host alone, on the 2-core
 machine), its reuse a memset (~0.1 ms), and a program that makes its
 buffers for each launch asks for the same sizes again and again. Pages not
-kept go back to the system (``MADV_REMOVE``). Small arrays (carved together
+kept go back to the system (``MADV_REMOVE``), and their range serves the next
+array of its page count (zeros already), so a dispatch's scratch, mapped
+again for each launch, does not use up the reserve. Small arrays (carved together
 from 1 MiB chunks, ``CARVE_ALIGN``-aligned, so typed word views stay
 aligned) give back their chunk when the last of them is released; no small
 array is handed out twice. One ``mmap`` + ``munmap`` costs ~20 us, a
@@ -140,6 +142,10 @@ class SharedBytes:
         #: page-rounded size -> [(reserve index, offset)] of released large arrays
         self._kept: dict = {}
         self._kept_bytes = 0
+        #: page-rounded size -> [(reserve index, offset)] of ranges whose pages
+        #: went back: their address space serves the next array of that size
+        #: (a dispatch's scratch, mapped again at each launch, takes the same range)
+        self._given_back: dict = {}
 
     def zeros(self, size: int, reuse: bool = True) -> np.ndarray:
         """``size`` zero bytes in shared memory; ``reuse``: a large one may be
@@ -169,6 +175,10 @@ class SharedBytes:
             array = self._reserves[index].array[offset:offset + pages]
             array.fill(0)
             return array[:size]
+        given_back = self._given_back.get(pages)
+        if given_back:              # (zeros already: the address space is reused)
+            index, offset = given_back.pop()
+            return self._reserves[index].array[offset:offset + size]
         placed = self._place(pages, PAGE_BYTES)
         if placed is None:
             self.epoch += 1
@@ -236,6 +246,7 @@ class SharedBytes:
                 self._kept_bytes += pages
             else:
                 self._reserves[index].punch(offset, pages)
+                self._given_back.setdefault(pages, []).append(place)
             return
         key = (index, offset // ARENA_BYTES * ARENA_BYTES)
         self._live[key] -= 1

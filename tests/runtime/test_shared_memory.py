@@ -164,16 +164,23 @@ def test_without_a_reserve_every_chunk_and_large_array_is_mapped_alone(monkeypat
 
 def test_scratch_is_neither_kept_nor_given_kept_pages():
     memory = DeviceMemory(shared=True)
+    source = memory._shared_bytes
+
+    def place(address):
+        return source.locate(memory.allocation_at(address).data)
     buffer = memory.allocate(4 << 20)
     memory.view(buffer, 4 << 20)[:] = 1
-    place = memory._shared_bytes.locate(memory.allocation_at(buffer).data)
+    kept = place(buffer)
     memory.free(buffer)
     scratch = memory.allocate(4 << 20, kind="scratch")        # fresh pages, not those kept
-    assert memory._shared_bytes.locate(memory.allocation_at(scratch).data) != place
+    scratch_place = place(scratch)
+    assert scratch_place != kept
     memory.view(scratch, 4 << 20)[:] = 2
     before = _shmem_kib()
     memory.free(scratch)                                       # given back at once
     assert before - _shmem_kib() >= 4 << 10
     again = memory.allocate(4 << 20)                           # the kept buffer's pages
-    assert memory._shared_bytes.locate(memory.allocation_at(again).data) == place
-    assert not memory.view(again, 4 << 20).any()
+    assert place(again) == kept and not memory.view(again, 4 << 20).any()
+    # scratch mapped again takes the address space it had (zeros: its pages went back)
+    scratch = memory.allocate(4 << 20, kind="scratch")
+    assert place(scratch) == scratch_place and not memory.view(scratch, 4 << 20).any()
