@@ -191,16 +191,31 @@ v_xor_b32_e32 v9, v0, v1
 """
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: LLVM folds a negated operand into the "
-                   "op (-a + b -> b - a), and x86 then returns the NaN operand without the "
-                   "negation; check mode found it in an OCML sqrt at -O0")
+NEGATED_NANS = """
+v_add_f32_e64 v4, -v2, v0
+v_add_f32_e64 v5, v0, -v2
+v_mul_f32_e64 v6, -v2, v0
+v_fma_f32 v7, -v2, v0, 0.5
+v_add_f64 v[8:9], -v[10:11], v[12:13]
+v_add_f32_e64 v14, -|v2|, v0
+"""
+
+
 def test_a_negated_nan_operand_keeps_its_sign_natively(compile_mode):
-    vgpr = {0: np.full(64, np.float32(1.0).view(np.uint32)), 2: np.full(64, 0x7FC00000)}
+    """The check mode found LLVM folding a negation into the op (-a + b ->
+    b - a), after which x86 returned a NaN a without the negation."""
+    one, nan = np.float32(1.0).view(np.uint32), 0x7FC00000
+    vgpr = {0: np.full(64, one), 2: np.full(64, nan), 10: np.full(64, 0),
+            11: np.full(64, 0x7FF80000), 12: np.full(64, 0), 13: np.full(64, 0x3FF00000)}
     states = []
     for mode in ("off", "eager"):
         compile_mode(mode)
-        states.append(run_snippet("v_add_f32_e64 v4, -v2, v0", vgpr=vgpr))
-    assert states[0].vgpr[4, 0, 0] == 0xFFC00000      # the negated NaN, as the interpreter
+        with recorded_dispatches() as results:
+            states.append(run_snippet(NEGATED_NANS, vgpr=vgpr, vgprs=24))
+        assert results[0].compiled_instructions == (6 if mode == "eager" else 0)
+    # the negated NaN, as the interpreter (and the hardware's neg modifier) give it
+    assert [int(states[0].vgpr[reg, 0, 0]) for reg in (4, 5, 6, 7, 9, 14)] == \
+        [0xFFC00000] * 4 + [0xFFF80000, 0xFFC00000]
     _same_registers(*states)
 
 

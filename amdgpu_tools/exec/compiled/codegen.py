@@ -55,7 +55,7 @@ from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 7
+CODEGEN_VERSION = 8
 
 #: The longest block whose lane loops get a second path for waves with every
 #: lane active (``_lane_loops``). Measured on MGPUSim's nw: its blocks of
@@ -167,6 +167,16 @@ class _Emitter:
         name = f"x{self._wave_values}"
         self._wave_values += 1
         self.wave_reads.append(f"{name} = {expression}")
+        return name
+
+    def opaque_sign(self, width):
+        """A hoisted sign mask of a ``width``-bit float (32 or 64) that LLVM
+        cannot see as one (``kernels.opaque_sign_32``): the neg modifier's."""
+        key = ("sign", width)
+        name = self._constants.get(key)
+        if name is None:
+            name = self._constants[key] = f"k{len(self._constants)}"
+            self.prologue.append(f"    {name} = rt.opaque_sign_{width}(sgpr)")
         return name
 
     def constant(self, value, dtype, shape):
@@ -424,7 +434,8 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane):
         if use_abs:
             bits = f"({bits} & {bits_dtype}({~sign & ((1 << width) - 1)}))"
         if use_neg:
-            bits = f"({bits} ^ {bits_dtype}({sign}))"
+            mask = out.opaque_sign(width) if width in (32, 64) else f"{bits_dtype}({sign})"
+            bits = f"({bits} ^ {mask})"
     if lane:
         value = f"{LANE_VIEWS[type_]}({bits})"
         return value if code >= 256 else out.per_wave(value)

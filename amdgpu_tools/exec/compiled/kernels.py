@@ -737,6 +737,23 @@ def _cast_and_view(cast_dtype, view_dtype):
     return convert
 
 
+@njit(cache=True, inline="always")
+def opaque_sign_32(sgpr):
+    """0x80000000, the f32 sign mask, made from ``sgpr``'s row count (below
+    2^62) so that LLVM does not know its value. Known, ``bits ^ 0x80000000``
+    viewed as a float is a negation to LLVM, which it folds into the op
+    (``-a + b`` becomes ``b - a``), and x86 then returns a NaN ``a`` as it
+    was, where the interpreter (and the hardware's neg modifier) negate it.
+    Unknown, it stays an integer XOR, as fast (the loops still vectorise)."""
+    return np.uint32(0x80000000) | np.uint32(np.uint64(sgpr.shape[0]) >> np.uint64(62))
+
+
+@njit(cache=True, inline="always")
+def opaque_sign_64(sgpr):
+    """``opaque_sign_32`` for f64: 1 << 63."""
+    return np.uint64(1 << 63) | (np.uint64(sgpr.shape[0]) >> np.uint64(62))
+
+
 #: source type (codegen's names) -> one lane's bits viewed as that type
 lane_u32 = _cast_and_view(np.uint32, np.uint32)
 lane_i32 = _cast_and_view(np.uint32, np.int32)
