@@ -46,9 +46,8 @@ class Layout:
         tail = "x" * (self.size - position)
         compiled = {
             "_order": tuple(order),
-            #: field-name tuple -> compiled reader (``read_fields``) or writer
+            #: field-name tuple -> compiled reader (``read_fields``)
             "_readers": {},
-            "_writers": {},
             # name -> (position in the packed values, mask)
             "_slots": {name: (index, (1 << (8 * self.fields[name][1])) - 1)
                        for index, name in enumerate(order)},
@@ -109,17 +108,10 @@ class Layout:
             (lambda values: (values[positions[0]],))
         return start, struct.Struct(layout), pick
 
-    def write_fields(self, memory, base: int, names: tuple, values) -> None:
-        """Write the fields ``names``, neighbours in order of offset, at once."""
-        writer = self._writers.get(names)
-        if writer is None:
-            writer = self._writers[names] = self._compile_writer(names)
-        start, span = writer
-        memory.pack_into(span, base + start, *values)
-
-    def _compile_writer(self, names: tuple):
-        """(first offset, a struct over the fields): no gap between them, so
-        that writing them at once touches no other byte."""
+    def span(self, names: tuple) -> tuple:
+        """(offset, struct) of the fields ``names``, neighbours in order of
+        offset: ``memory.pack_into(struct, base + offset, *values)`` writes
+        them at once and touches no other byte."""
         start = position = self.fields[names[0]][0]
         layout = "<"
         for name in names:

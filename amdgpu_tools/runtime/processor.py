@@ -52,8 +52,8 @@ EVENT_HISTORY = 4096
 RESULT_HISTORY = 64
 _INVALID_HEADER = packet_header(PACKET_TYPE_INVALID).to_bytes(2, "little")
 #: amd_signal_t's start_ts and end_ts, one after the other
-#: the completion signal's timestamps, written at once
-_TIMESTAMPS = ("start_ts", "end_ts")
+#: (offset, struct) of the completion signal's timestamps, written at once
+_TIMESTAMPS = AMD_SIGNAL.span(("start_ts", "end_ts"))
 
 
 class PacketError(ToolchainError):
@@ -251,7 +251,8 @@ class PacketProcessor:
         queue.store_read_index(index + 1)
         if signal:
             fields = self._signal_fields(signal)
-            AMD_SIGNAL.write_fields(fields, signal, _TIMESTAMPS, (started, time.monotonic_ns()))
+            fields.pack_into(_TIMESTAMPS[1], signal + _TIMESTAMPS[0], started,
+                             time.monotonic_ns())
             with ATOMIC:                  # host threads may update the signal too
                 value = AMD_SIGNAL.read(fields, signal, "value")
                 AMD_SIGNAL.write(fields, signal, "value", value - 1)

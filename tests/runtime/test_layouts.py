@@ -52,17 +52,18 @@ def test_overlapping_fields_are_a_definition_error():
         Layout("bad", 16, 8, {"a": (0, 8, False), "b": (4, 4, False)})
 
 
-def test_write_fields_writes_neighbours_at_once_and_nothing_else():
+def test_a_span_of_neighbours_writes_them_at_once_and_nothing_else():
     memory = DeviceMemory()
     signal = memory.allocate(64)
     memory.write(signal, bytes(range(1, 65)))
-    AMD_SIGNAL.write_fields(memory, signal, ("start_ts", "end_ts"), (7, 1 << 63))
+    offset, span = AMD_SIGNAL.span(("start_ts", "end_ts"))
+    memory.pack_into(span, signal + offset, 7, 1 << 63)
     assert AMD_SIGNAL.read_fields(memory, signal, ("start_ts", "end_ts")) == (7, 1 << 63)
     raw = memory.read(signal, 64)
     start = AMD_SIGNAL.offset("start_ts")
-    assert raw[:start] + raw[start + 16:] == bytes(range(1, start + 1)) + \
-        bytes(range(start + 17, 65))
+    assert offset == start and raw[:start] + raw[start + 16:] == \
+        bytes(range(1, start + 1)) + bytes(range(start + 17, 65))
     with pytest.raises(ValueError, match="neighbours"):
-        AMD_SIGNAL.write_fields(memory, signal, ("end_ts", "start_ts"), (1, 2))
+        AMD_SIGNAL.span(("end_ts", "start_ts"))
     with pytest.raises(ValueError, match="neighbours"):
-        AMD_SIGNAL.write_fields(memory, signal, ("kind", "start_ts"), (1, 2))
+        AMD_SIGNAL.span(("kind", "start_ts"))
