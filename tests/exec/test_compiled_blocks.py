@@ -950,7 +950,7 @@ def test_blocks_formed_once_for_the_same_code(compile_mode, monkeypatch):
 
 
 def test_a_run_whose_blocks_never_get_hot_does_not_import_numba(tmp_path):
-    """Importing Numba costs a fresh process ~0.3-0.7 s: a short run in the
+    """Importing Numba costs a fresh process ~0.1-0.3 s: a short run in the
     default mode (auto) leaves it alone, and the cache's name for the code
     is the same as when it is loaded (Numba's version as installed)."""
     sample = Path(__file__).resolve().parents[2] / "samples" / "hello_world.s"

@@ -84,7 +84,7 @@ MAX_BLOCK_INSTRUCTIONS = 256
 @functools.lru_cache(maxsize=1)
 def numba_available() -> bool:
     """Whether Numba is installed (asked once: every dispatch asks). Found,
-    not imported: importing it costs a fresh process ~0.3-0.7 s, which a
+    not imported: importing it costs a fresh process ~0.1-0.3 s, which a
     run whose blocks never get hot need not pay."""
     try:
         return importlib.util.find_spec("numba") is not None
@@ -241,7 +241,7 @@ def fingerprint() -> str:
 
 def _numba_version() -> str:
     """Numba's version as installed: importing it to ask would cost a run
-    whose blocks never get hot ~0.3-0.7 s (see ``numba_available``)."""
+    whose blocks never get hot ~0.1-0.3 s (see ``numba_available``)."""
     try:
         return importlib.metadata.version("numba")
     except importlib.metadata.PackageNotFoundError:     # (not installed as a package)
