@@ -201,15 +201,21 @@ v_add_f32_e64 v14, -|v2|, v0
 """
 
 
-def test_a_negated_nan_operand_keeps_its_sign_natively(compile_mode):
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_a_negated_nan_operand_keeps_its_sign_natively(compile_mode, monkeypatch, form):
     """The check mode found LLVM folding a negation into the op (-a + b ->
-    b - a), after which x86 returned a NaN a without the negation."""
+    b - a), after which x86 returned a NaN a without the negation; ops
+    applied lane by lane and to whole arrays alike."""
+    if form == "arrays":
+        monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     one, nan = np.float32(1.0).view(np.uint32), 0x7FC00000
     vgpr = {0: np.full(64, one), 2: np.full(64, nan), 10: np.full(64, 0),
             11: np.full(64, 0x7FF80000), 12: np.full(64, 0), 13: np.full(64, 0x3FF00000)}
     states = []
     for mode in ("off", "eager"):
         compile_mode(mode)
+        if form == "arrays":            # (a cache of its own, as test_lanewise.py keeps)
+            monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE + "-arrays")
         with recorded_dispatches() as results:
             states.append(run_snippet(NEGATED_NANS, vgpr=vgpr, vgprs=24))
         assert results[0].compiled_instructions == (6 if mode == "eager" else 0)

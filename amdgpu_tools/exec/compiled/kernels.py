@@ -745,13 +745,15 @@ def opaque_sign_32(sgpr):
     (``-a + b`` becomes ``b - a``), and x86 then returns a NaN ``a`` as it
     was, where the interpreter (and the hardware's neg modifier) negate it.
     Unknown, it stays an integer XOR, as fast (the loops still vectorise)."""
-    return np.uint32(0x80000000) | np.uint32(np.uint64(sgpr.shape[0]) >> np.uint64(62))
+    # (cast again: Numba widens the | of two uint32 scalars, and a wider mask
+    # would widen the whole-array operands it is XORed with)
+    return np.uint32(np.uint32(0x80000000) | np.uint32(np.uint64(sgpr.shape[0]) >> np.uint64(62)))
 
 
 @njit(cache=True, inline="always")
 def opaque_sign_64(sgpr):
     """``opaque_sign_32`` for f64: 1 << 63."""
-    return np.uint64(1 << 63) | (np.uint64(sgpr.shape[0]) >> np.uint64(62))
+    return np.uint64(np.uint64(1 << 63) | (np.uint64(sgpr.shape[0]) >> np.uint64(62)))
 
 
 #: source type (codegen's names) -> one lane's bits viewed as that type
