@@ -219,7 +219,7 @@ def test_a_negated_nan_operand_keeps_its_sign_natively(compile_mode, monkeypatch
         with recorded_dispatches() as results:
             states.append(run_snippet(NEGATED_NANS, vgpr=vgpr, vgprs=24))
         assert results[0].compiled_instructions == (6 if mode == "eager" else 0)
-    # the negated NaN, as the interpreter (and the hardware's neg modifier) give it
+    # the negated NaN, as the interpreter gives it (the modifier flips the sign bit)
     assert [int(states[0].vgpr[reg, 0, 0]) for reg in (4, 5, 6, 7, 9, 14)] == \
         [0xFFC00000] * 4 + [0xFFF80000, 0xFFC00000]
     _same_registers(*states)

@@ -743,7 +743,7 @@ def opaque_sign_32(sgpr):
     2^62) so that LLVM does not know its value. Known, ``bits ^ 0x80000000``
     viewed as a float is a negation to LLVM, which it folds into the op
     (``-a + b`` becomes ``b - a``), and x86 then returns a NaN ``a`` as it
-    was, where the interpreter (and the hardware's neg modifier) negate it.
+    was, where the interpreter negates it (the modifier flips the sign bit).
     Unknown, it stays an integer XOR, as fast (the loops still vectorise)."""
     # (cast again: Numba widens the | of two uint32 scalars, and a wider mask
     # would widen the whole-array operands it is XORed with)
