@@ -107,6 +107,13 @@ class MappingUpdate(NamedTuple):
     unmaps: int
 
 
+def _reusable(kind: str) -> bool:
+    """Whether an allocation of ``kind`` takes and leaves pages kept for reuse
+    (``SharedBytes``): not scratch, of whose large backing a kernel may touch
+    little, where faulting that part costs less than zeroing all of it."""
+    return kind != "scratch"
+
+
 def check_allocation_request(size: int, align: int) -> None:
     """A ValueError for a negative size or an alignment that is not a power of two."""
     if size < 0:
@@ -147,7 +154,7 @@ class DeviceMemory:
                     "device memory", size, self.capacity,
                     detail=f"{self.in_use} bytes in use, {self.capacity - self.in_use} free")
             try:
-                data = self._shared_bytes.zeros(size, reuse=kind != "scratch") \
+                data = self._shared_bytes.zeros(size, reuse=_reusable(kind)) \
                     if self.shared else np.zeros(size, np.uint8)
             except MemoryError:
                 raise ResourceLimitError("device memory", size, self.capacity or size,
@@ -189,9 +196,7 @@ class DeviceMemory:
             self.unmaps += 1
             self.in_use = max(0, self.in_use - freed.size)
             if self.shared:
-                # (scratch: a kernel may touch a small part of a large backing,
-                # whose faults cost less than zeroing all of it for reuse)
-                self._shared_bytes.release(freed.data, reuse=freed.kind != "scratch")
+                self._shared_bytes.release(freed.data, reuse=_reusable(freed.kind))
 
     def allocation_at(self, address: int, size: int = 1) -> Allocation:
         """The allocation holding ``[address, address + size)``, or a fault."""
