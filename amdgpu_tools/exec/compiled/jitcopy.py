@@ -15,6 +15,7 @@ import types
 from numba import njit
 
 from .. import semantics  # noqa: F401  (registers every semantic)
+from . import scalar_numpy  # noqa: F401  (np.ndim, which both forms' semantics may call)
 from ..core.registry import semantic_named
 
 _COPIES = {}

@@ -1,7 +1,8 @@
 """What a semantic function's scalar form is compiled with (see lanewise.py
 for when a block may use one): the same source, with ``np`` standing for
-a module whose ``asarray`` and ``where`` leave scalars scalars, ``astype``
-and ``dtype`` on scalars, and a Numba pipeline that lets a helper ``view``
+a module whose ``asarray`` and ``where`` leave scalars scalars, ``astype``,
+``dtype`` and ``any`` on scalars, ``np.ndim`` (of arrays too: the array form
+imports this module as well), and a Numba pipeline that lets a helper ``view``
 the scalar ``asarray`` gave it."""
 
 from __future__ import annotations
@@ -92,6 +93,24 @@ def _scalar_dtype(value):
 @overload_method(nbtypes.Boolean, "astype")
 def _bool_astype(value, dtype):
     return lambda value, dtype: dtype(value)
+
+
+@overload_method(nbtypes.Boolean, "any")
+def _bool_any(value):
+    """A truth's ``any()``: itself (a semantic's ``np.isnan(x).any()``, whose
+    ``x`` is one lane's value in a scalar form)."""
+    return lambda value: value
+
+
+@overload(np.ndim)
+def _ndim(value):
+    """``np.ndim`` as NumPy's, for arrays and scalars alike (Numba has none),
+    a constant of the type: a branch on it costs nothing in compiled code."""
+    if isinstance(value, nbtypes.Array):
+        dimensions = value.ndim
+        return lambda value: dimensions
+    if isinstance(value, (nbtypes.Number, nbtypes.Boolean)):
+        return lambda value: 0
 
 
 @overload(np.clip)
