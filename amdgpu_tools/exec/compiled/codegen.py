@@ -172,23 +172,22 @@ class _Emitter:
     def opaque_sign(self, width):
         """A hoisted sign mask of a ``width``-bit float (32 or 64) that LLVM
         cannot see as one (``kernels.opaque_sign_32``): the neg modifier's."""
-        key = ("sign", width)
-        name = self._constants.get(key)
-        if name is None:
-            name = self._constants[key] = f"k{len(self._constants)}"
-            self.prologue.append(f"    {name} = rt.opaque_sign_{width}(sgpr)")
-        return name
+        return self._hoisted(("sign", width), f"rt.opaque_sign_{width}(sgpr)")
 
     def constant(self, value, dtype, shape):
         """A hoisted constant (made once per call) holding ``value``: an array
         of ``shape``, or a scalar where ``shape`` is None."""
-        key = (int(value), dtype, shape)
+        made = f"{dtype}({int(value)})" if shape is None else \
+            f"np.full({shape}, {dtype}({int(value)}))"
+        return self._hoisted((int(value), dtype, shape), made)
+
+    def _hoisted(self, key, expression):
+        """The name of ``expression``, computed once per call before the
+        waves' loops; one name per ``key``."""
         name = self._constants.get(key)
         if name is None:
             name = self._constants[key] = f"k{len(self._constants)}"
-            made = f"{dtype}({int(value)})" if shape is None else \
-                f"np.full({shape}, {dtype}({int(value)}))"
-            self.prologue.append(f"    {name} = {made}")
+            self.prologue.append(f"    {name} = {expression}")
         return name
 
 
@@ -492,7 +491,8 @@ def _valu(out, inst, semantic):
         raise NotCompilable("f64 denormal flush")
     call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})  # op:{semantic.op}"
     if lane:
-        return _lane_valu(out, call, dst_type, dst, carry_to, flush)
+        reads_lanes = any(code >= 256 for code in _source_codes(inst, semantic))
+        return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes)
     emit = out.lines.append
     emit(f"        r = {call}")
     if carry_to is not None:
@@ -505,10 +505,11 @@ def _valu(out, inst, semantic):
     emit("        lanes += active")
 
 
-def _lane_valu(out, call, dst_type, dst, carry_to, flush):
+def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes):
     """A VALU op lane by lane: the result of each active lane written as it
     is made (a lane reads only its own lanes), the carry-out mask after the
-    wave's lanes, so that a carry-in from the same SGPRs reads the old one."""
+    wave's lanes, so that a carry-in from the same SGPRs reads the old one;
+    ``reads_lanes``: a source is a VGPR."""
     body = [f"r = {call}"]
     if carry_to is not None:
         body += ["r, carry = r", _MASK_BIT.format("carry")]
@@ -522,7 +523,7 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush):
     # a result made from per-wave operands alone (v_mov_b32 v1, s9): LLVM
     # vectorised its stores only in a loop of unknown length (~7 against
     # ~18 us for 1,024 waves), while ops reading lanes ran faster unrolled
-    broadcast = carry_to is None and "vgpr" not in call
+    broadcast = carry_to is None and not reads_lanes
     _lane_loops(out, body, () if carry_to is None else (carry_to,),
                 full_lanes="vgpr.shape[2]" if broadcast else "64")
     out.lines.append("        lanes += active")
