@@ -410,7 +410,9 @@ def _consecutive(vgpr, addr, w, nbytes):
     0's, lane after lane (its low address dwords at ``addr`` step by
     ``nbytes``, compared without wrapping): the coalesced access of
     ``a[global id]``. (A loop to the array's lane count, which LLVM
-    vectorises: ``_wave_span``.)"""
+    vectorises: ``_wave_span``.) A pass of its own: the same test folded
+    into ``_wave_span``'s loop, in 64 or in 32 bits, kept that loop from
+    vectorising (the 1M vector add, one process: 5.6-6.7 against 4.1-4.7 ms)."""
     first = np.uint64(vgpr[addr, w, 0])
     step = np.uint64(nbytes)
     same = True
