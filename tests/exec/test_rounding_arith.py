@@ -85,6 +85,20 @@ def test_nearest_mode_of_the_directed_helpers_matches_numpy():
         assert_same(rounding.fma(a, b, c, 0, F64), fma64(a, b, c), "fma")
 
 
+def test_fma64_of_finite_factors_and_a_non_finite_addend_is_the_addend():
+    """The exact product of finite factors is finite, so a * b + Inf is Inf
+    even where RN(a * b) overflows (fma(2**52, DBL_MAX, -Inf) is -Inf, not
+    Inf - Inf); an infinite or invalid product still meets the addend."""
+    big = np.finfo(F64).max
+    a = np.array([2.0 ** 52, big, big, -big, 1.0, np.inf, np.inf, 0.0, big])
+    b = np.array([big, 2.0, big, big, 2.0, 1.0, 1.0, np.inf, big])
+    c = np.array([-np.inf, np.inf, -np.inf, np.inf, -np.inf, -np.inf, 1.0, 1.0, np.nan])
+    with np.errstate(all="ignore"):
+        result = fma64(a, b, c)
+    expected = [-np.inf, np.inf, -np.inf, np.inf, -np.inf, np.nan, np.inf, np.nan, np.nan]
+    np.testing.assert_array_equal(result, expected)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_ldexp_of_huge_values_into_the_denormal_range(mode):
     """MAX * 2**-2098 lies just below the smallest denormal: scaling the

@@ -101,11 +101,16 @@ def fma64(a, b, c):
                 (np.abs(c) < _MAX_ADDEND) & (c != 0) &
                 (np.abs(result) >= _MIN_RESULT) & np.isfinite(result))
         # Exact without help: a zero factor (p is a signed zero, one rounding in
-        # p + c), a zero addend (RN(a * b) is p itself), non-finite operands.
-        finite = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+        # p + c), a zero addend (RN(a * b) is p itself), non-finite operands:
+        # p + c, but for finite factors and an infinite or NaN addend, which
+        # is the result (the exact product is finite even where p overflowed:
+        # fma(2**52, DBL_MAX, -Inf) is -Inf, not Inf - Inf).
+        factors_finite = np.isfinite(a) & np.isfinite(b)
+        finite = factors_finite & np.isfinite(c)
         simple = ~fast & (((a == 0) | (b == 0) | (c == 0)) & finite | ~finite)
         result = np.where(simple & (c == 0) & (a != 0) & (b != 0) & finite, p,
-                          np.where(simple, p + c, result))
+                          np.where(simple & factors_finite & ~finite, c,
+                                   np.where(simple, p + c, result)))
         fast |= simple
     if fast.all():
         return result
