@@ -5,7 +5,8 @@ one description of its instruction. Numba compiles the same code object;
 the only change is the namespace it is compiled in: every plain Python
 function it calls (``u32``, ``bitfield_extract`` ...) is replaced by such a
 compiled copy too, so helpers need no decorator and NumPy-only callers are
-untouched.
+untouched; a helper that implements an IEEE operation NumPy lacks
+(``fused.fma64``) by the host's own (primitives.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from numba import njit
 
 from .. import semantics  # noqa: F401  (registers every semantic)
 from . import scalar_numpy  # noqa: F401  (np.ndim, which both forms' semantics may call)
+from .primitives import NATIVE_FORMS
 from ..core.registry import semantic_named
 
 _COPIES = {}
@@ -44,10 +46,10 @@ def compiled_copy(fn, label, lanes=False):
     for name in _global_names(fn.__code__):
         value = namespace.get(name)
         if isinstance(value, types.FunctionType) and value is not fn:
-            namespace[name] = compiled_copy(value, label, lanes)
+            namespace[name] = _compiled_helper(value, label, lanes)
     closure = fn.__closure__
     if closure:
-        closure = tuple(types.CellType(compiled_copy(cell.cell_contents, label, lanes))
+        closure = tuple(types.CellType(_compiled_helper(cell.cell_contents, label, lanes))
                         if isinstance(cell.cell_contents, types.FunctionType) else cell
                         for cell in closure)
     twin = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, closure)
@@ -55,6 +57,13 @@ def compiled_copy(fn, label, lanes=False):
     twin.__qualname__ = f"{fn.__qualname__}@{form}{label}:{fn.__code__.co_firstlineno}"
     copy = _COPIES[(fn, lanes)] = njit(twin, error_model="numpy", **options)
     return copy
+
+
+def _compiled_helper(helper, label, lanes):
+    """What a compiled copy calls for the Python function ``helper``: its
+    native form (primitives.py), else its own compiled copy."""
+    native = NATIVE_FORMS.get(helper)
+    return native if native is not None else compiled_copy(helper, label, lanes)
 
 
 def _global_names(code):

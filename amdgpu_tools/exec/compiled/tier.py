@@ -218,7 +218,8 @@ def _code_key(records):
 _SHAPING_SOURCES = ("semantics/*.py", "core/formats.py", "core/operands.py",
                     "core/registry.py", "core/state.py",
                     "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py",
-                    "compiled/lanewise.py", "compiled/scalar_numpy.py")
+                    "compiled/lanewise.py", "compiled/scalar_numpy.py",
+                    "compiled/primitives.py")
 
 
 def fingerprint() -> str:
