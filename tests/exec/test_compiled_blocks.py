@@ -320,6 +320,56 @@ def test_the_first_nan_operand_wins_in_both_tiers(compile_mode, monkeypatch, for
     _same_registers(states["off"], states["eager"])
 
 
+CLASS_TESTS = """
+v_cmp_class_f32_e32 vcc, v0, v1
+v_cndmask_b32_e64 v4, 0, 1, vcc
+v_cmp_class_f32_e64 s[0:1], v0, s2
+v_cndmask_b32_e64 v5, 0, 1, s[0:1]
+v_cmp_class_f64_e64 s[4:5], v[2:3], v1
+v_cndmask_b32_e64 v6, 0, 1, s[4:5]
+v_cmpx_class_f32_e64 s[6:7], v0, v1
+v_mov_b32_e32 v7, 1
+"""
+
+
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_class_compares_run_natively(compile_mode, monkeypatch, form):
+    """v_cmp_class/v_cmpx_class (OCML's isnan/isinf tests) in a block: every
+    class of f32 and f64 values against class masks of one bit, all bits and
+    random ones, per lane (a VGPR) and per wave (an SGPR)."""
+    if form == "arrays":
+        monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
+    rng = np.random.default_rng(11)
+    classes_32 = np.array([0x7F800001, 0xFFC00000, 0xFF800000, 0xC0000000, 0x807FFFFF,
+                           0x80000000, 0, 1, 0x3F800000, 0x7F800000], np.uint32)
+    classes_64 = np.array([0x7FF0000000000001, 0xFFF8000000000000, 0xFFF0000000000000,
+                           0xC000000000000000, 0x800FFFFFFFFFFFFF, 0x8000000000000000, 0, 1,
+                           0x3FF0000000000000, 0x7FF0000000000000], np.uint64)
+    picks = rng.integers(0, 10, (2, 64))
+    masks = np.where(rng.random((2, 64)) < 0.5, 1 << rng.integers(0, 10, (2, 64)),
+                     rng.integers(0, 1 << 10, (2, 64))).astype(np.uint32)
+    masks[:, :4] = [0, 0x3FF, 0x3, 0x204]
+    wide = classes_64[picks]
+    vgpr = {0: classes_32[picks], 1: masks, 2: wide & np.uint64(0xFFFFFFFF),
+            3: wide >> np.uint64(32)}
+    states = {}
+    for mode in ("off", "eager"):
+        compile_mode(mode)
+        if form == "arrays":
+            monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE + "-arrays")
+        with recorded_dispatches() as results:
+            states[mode] = run_snippet(CLASS_TESTS, vgpr=vgpr, sgpr={2: [0x3, 0x204]},
+                                       waves=2)
+        assert results[0].compiled_instructions == (2 * 8 if mode == "eager" else 0)
+    expected = (masks >> picks.astype(np.uint32)) & 1     # the class numbers are the picks
+    v = states["off"].vgpr
+    np.testing.assert_array_equal(v[4], expected)
+    np.testing.assert_array_equal(v[6], expected)
+    np.testing.assert_array_equal(v[5], (np.array([[0x3], [0x204]]) >> picks) & 1)
+    np.testing.assert_array_equal(v[7], np.where(expected == 1, 1, 0))   # cmpx: EXEC
+    _same_registers(states["off"], states["eager"])
+
+
 @pytest.mark.parametrize("ieee_mode", [True, False])
 def test_min_max_compile_to_the_interpreters_bits(compile_mode, ieee_mode):
     """The float min/max/med3 family runs natively, with IEEE mode's

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.registry import SEMANTICS, Semantic, vcmp
+from ..core.registry import SEMANTICS, Semantic, row_source_types, vcmp
 
 
 def never(a, b):
@@ -163,33 +163,44 @@ compares(np.greater_equal, "v_cmp_ge_u64", "v_cmpx_ge_u64")
 compares(always, "v_cmp_t_u64", "v_cmpx_t_u64")
 
 
-def float_class(x, mask):
-    """v_cmp_class: bit i of ``mask`` tests class i of x (sNaN, qNaN, -Inf,
-    -normal, -denormal, -0, +0, +denormal, +normal, +Inf)."""
-    x = np.asarray(x)
-    info = np.finfo(x.dtype)
-    mask = np.asarray(mask).astype(np.uint32)
-    bits = x.view({2: np.uint16, 4: np.uint32, 8: np.uint64}[x.dtype.itemsize])
-    quiet_bit = bits.dtype.type(1 << (info.nmant - 1))
-    nan = np.isnan(x)
-    negative = np.signbit(x)
-    tiny = np.abs(x) < info.tiny
-    classes = [nan & ((bits & quiet_bit) == 0), nan & ((bits & quiet_bit) != 0),
-               np.isneginf(x), negative & np.isfinite(x) & ~tiny,
-               negative & tiny & (x != 0), negative & (x == 0), ~negative & (x == 0),
-               ~negative & tiny & (x != 0), ~negative & np.isfinite(x) & ~tiny & ~nan,
-               np.isposinf(x)]
-    result = np.zeros(np.broadcast_shapes(x.shape, mask.shape), np.bool_)
-    for index, members in enumerate(classes):
-        result |= members & (((mask >> np.uint32(index)) & np.uint32(1)) != 0)
-    return result
+#: float type -> the unsigned type of its bits, its sign bit, the bits of
+#: +Inf, its quiet bit and the bits of its smallest normal number
+_CLASS_BITS = {"f16": (np.uint16, 0x8000, 0x7C00, 0x0200, 0x0400),
+               "f32": (np.uint32, 0x80000000, 0x7F800000, 0x00400000, 0x00800000),
+               "f64": (np.uint64, 1 << 63, 0x7FF0000000000000, 1 << 51, 1 << 52)}
+
+
+def float_class(type_):
+    """v_cmp_class of a ``type_`` value: ``test(x, mask)``, whether bit c of
+    ``mask`` is set for the class c of x: 0 sNaN, 1 qNaN, 2 -Inf, 3 -normal,
+    4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +Inf. The class is
+    read from x's bits with selections only, so that one lane's scalars
+    (compiled blocks) take the same code as arrays."""
+    bits_type, sign, infinity, quiet, normal = _CLASS_BITS[type_]
+    magnitude_mask = bits_type((1 << (8 * np.dtype(bits_type).itemsize - 1)) - 1)
+    sign, infinity, quiet, normal = (bits_type(value) for value in (sign, infinity, quiet, normal))
+    zero = bits_type(0)
+
+    def test(x, mask):
+        bits = np.asarray(x).view(bits_type)
+        magnitude = bits & magnitude_mask
+        negative = (bits & sign) != zero
+        index = np.where(magnitude > infinity, np.where((bits & quiet) == zero, 0, 1),
+                         np.where(magnitude == infinity, np.where(negative, 2, 9),
+                                  np.where(magnitude >= normal, np.where(negative, 3, 8),
+                                           np.where(magnitude != zero,
+                                                    np.where(negative, 4, 7),
+                                                    np.where(negative, 5, 6)))))
+        return ((np.asarray(mask).astype(np.uint32) >> np.asarray(index).astype(np.uint32))
+                & np.uint32(1)) != np.uint32(0)
+    return test
 
 
 def class_compares(*names):
     """v_cmp_class/v_cmpx_class: the value as the row types it, the class mask
     as raw bits; the value is tested as it is (no denormal flush)."""
     for name in names:
-        vcmp(name)(float_class)
+        vcmp(name)(float_class(row_source_types(name)[0]))
         old = SEMANTICS[name]
         SEMANTICS[name] = Semantic(old.op, old.kind, old.fn, old.dst, (old.srcs[0], "u32"),
                                    {**old.flags, "no_flush": True})
