@@ -327,16 +327,21 @@ v_cmp_class_f32_e64 s[0:1], v0, s2
 v_cndmask_b32_e64 v5, 0, 1, s[0:1]
 v_cmp_class_f64_e64 s[4:5], v[2:3], v1
 v_cndmask_b32_e64 v6, 0, 1, s[4:5]
+v_frexp_mant_f32_e32 v8, v0
+v_frexp_exp_i32_f32_e32 v9, v0
+v_frexp_mant_f64_e32 v[10:11], v[2:3]
+v_frexp_exp_i32_f64_e32 v12, v[2:3]
 v_cmpx_class_f32_e64 s[6:7], v0, v1
 v_mov_b32_e32 v7, 1
 """
 
 
 @pytest.mark.parametrize("form", ["lanes", "arrays"])
-def test_class_compares_run_natively(compile_mode, monkeypatch, form):
+def test_class_compares_and_frexp_run_natively(compile_mode, monkeypatch, form):
     """v_cmp_class/v_cmpx_class (OCML's isnan/isinf tests) in a block: every
     class of f32 and f64 values against class masks of one bit, all bits and
-    random ones, per lane (a VGPR) and per wave (an SGPR)."""
+    random ones, per lane (a VGPR) and per wave (an SGPR); v_frexp_* of the
+    same values (a block's copy has no np.frexp: valu_float.frexp_parts)."""
     if form == "arrays":
         monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     rng = np.random.default_rng(11)
@@ -360,7 +365,7 @@ def test_class_compares_run_natively(compile_mode, monkeypatch, form):
         with recorded_dispatches() as results:
             states[mode] = run_snippet(CLASS_TESTS, vgpr=vgpr, sgpr={2: [0x3, 0x204]},
                                        waves=2)
-        assert results[0].compiled_instructions == (2 * 8 if mode == "eager" else 0)
+        assert results[0].compiled_instructions == (2 * 12 if mode == "eager" else 0)
     expected = (masks >> picks.astype(np.uint32)) & 1     # the class numbers are the picks
     v = states["off"].vgpr
     np.testing.assert_array_equal(v[4], expected)

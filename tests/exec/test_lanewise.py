@@ -60,7 +60,8 @@ def test_probe_admits_an_exact_scalar_form():
 @pytest.mark.parametrize("op", ["v_add_co_u32", "v_addc_co_u32", "v_cndmask_b32", "v_mac_f32",
                                 "v_cmp_lt_f32", "v_cmpx_ne_u32", "v_lshlrev_b64",
                                 "v_mad_u64_u32", "v_mul_hi_u32", "v_fma_f32", "v_fma_f64",
-                                "v_mul_legacy_f32", "v_mad_legacy_f32"])
+                                "v_mul_legacy_f32", "v_mad_legacy_f32", "v_cmp_class_f32",
+                                "v_frexp_mant_f32", "v_frexp_exp_i32_f64"])
 def test_probe_admits_common_ops(op):
     """(v_fma_f64's scalar form is LLVM's fma, primitives.py: its probe
     found fused.fma64 returning NaN for finite factors whose product

@@ -60,3 +60,30 @@ def test_qsad_sums_shifted_byte_differences():
     pattern = np.uint32(0x04030201)
     result = int(call("v_qsad_pk_u16_u8", reference, pattern, np.uint64(0x0001000100010001)))
     assert [result >> (16 * i) & 0xFFFF for i in range(4)] == [1, 5, 9, 13]
+
+
+def test_frexp_from_the_bits_is_numpys_frexp():
+    """v_frexp_mant/exp read the split from the bits (compiled code has no
+    np.frexp): every f16, and f32/f64 bit patterns at random plus zeros,
+    denormals and extremes, split as np.frexp splits them; Inf and NaN keep
+    themselves as the mantissa and give exponent 0."""
+    rng = np.random.default_rng(9)
+    cases = {"f16": (np.float16, np.arange(1 << 16, dtype=np.uint16)),
+             "f32": (np.float32, rng.integers(0, 1 << 32, 100000, dtype=np.uint64)
+                     .astype(np.uint32)),
+             "f64": (np.float64, rng.integers(0, 1 << 64, 100000, dtype=np.uint64))}
+    for type_, (ftype, bits) in cases.items():
+        width = 8 * bits.dtype.itemsize
+        specials = [0, 1, 3, (1 << (width - 1)) | 1, (1 << (width - 1)) - 1, 1 << (width - 1)]
+        bits = np.concatenate([bits, np.array(specials, bits.dtype)])
+        x = bits.view(ftype)
+        suffix = {"f16": "i16_f16", "f32": "i32_f32", "f64": "i32_f64"}[type_]
+        mantissa, exponent = (call(f"v_frexp_mant_{type_}", x),
+                              call(f"v_frexp_exp_{suffix}", x))
+        finite = np.isfinite(x)
+        expected_mantissa, expected_exponent = np.frexp(x[finite])
+        np.testing.assert_array_equal(mantissa[finite].view(bits.dtype),
+                                      expected_mantissa.astype(ftype).view(bits.dtype))
+        np.testing.assert_array_equal(exponent[finite], expected_exponent)
+        np.testing.assert_array_equal(mantissa[~finite].view(bits.dtype), bits[~finite])
+        assert not exponent[~finite].any()

@@ -416,22 +416,63 @@ def v_ldexp_f16(a, b):
     return np.ldexp(a.astype(F64), np.clip(b.astype(np.int32), -100, 100)).astype(F16)
 
 
-def _frexp_exp(x):
-    mantissa, exponent = np.frexp(x)
-    return np.where(np.isfinite(x), exponent, 0).astype(np.int32)
+#: float type -> the unsigned type of its bits, its mantissa's width, its
+#: exponent bias and the power of two that makes its denormals normal
+_FREXP_FORMAT = {"f16": (U16, 10, 15, 11), "f32": (U32, 23, 127, 32), "f64": (U64, 52, 1023, 64)}
 
 
-def _frexp_mant(x):
-    mantissa, exponent = np.frexp(x)
-    return np.where(np.isfinite(x), mantissa, x).astype(np.asarray(x).dtype)
+def frexp_parts(type_):
+    """``parts(x) -> (mantissa, exponent)`` of ``type_`` values: x = m * 2**e
+    with 0.5 <= |m| < 1, as ``np.frexp`` splits a finite non-zero x (a zero
+    is itself and 0). Read from the bits, a denormal scaled up first (an
+    exact product), so that compiled code, which has no ``np.frexp``, takes
+    the same code."""
+    bits_type, mantissa_bits, bias, lift = _FREXP_FORMAT[type_]
+    ftype = _FTYPES[type_]
+    width = 8 * np.dtype(bits_type).itemsize
+    exponent_field = bits_type(((1 << (width - 1 - mantissa_bits)) - 1) << mantissa_bits)
+    sign_and_mantissa = bits_type(((1 << width) - 1) ^ int(exponent_field))
+    one_half = bits_type((bias - 1) << mantissa_bits)
+    shift = bits_type(mantissa_bits)
+    scale, smallest_normal = ftype(2.0 ** lift), ftype(np.finfo(ftype).tiny)
+
+    def parts(x):
+        x = np.asarray(x, ftype)
+        denormal = (x != 0) & (np.abs(x) < smallest_normal)
+        bits = np.where(denormal, x * scale, x).view(bits_type)
+        exponent = ((bits & exponent_field) >> shift).astype(np.int32) - np.int32(bias - 1) \
+            - np.where(denormal, np.int32(lift), np.int32(0))
+        mantissa = ((bits & sign_and_mantissa) | one_half).astype(bits_type).view(ftype)
+        zero = x == 0
+        return np.where(zero, x, mantissa), np.where(zero, np.int32(0), exponent)
+    return parts
 
 
-_unary("v_frexp_exp_i32_f32", _frexp_exp, out="i32")
-_unary("v_frexp_exp_i32_f64", _frexp_exp, out="i32")
-_unary("v_frexp_exp_i16_f16", lambda x: _frexp_exp(x).astype(np.int16), out="i16")
-_unary("v_frexp_mant_f32", _frexp_mant)
-_unary("v_frexp_mant_f64", _frexp_mant)
-_unary("v_frexp_mant_f16", _frexp_mant)
+def _frexp_exp(type_):
+    """v_frexp_exp: the exponent of a finite x, else 0."""
+    parts = frexp_parts(type_)
+
+    def exponent(x):
+        return np.where(np.isfinite(x), parts(x)[1], np.int32(0)).astype(np.int32)
+    return exponent
+
+
+def _frexp_mant(type_):
+    """v_frexp_mant: the mantissa of a finite x, else x itself."""
+    parts = frexp_parts(type_)
+
+    def mantissa(x):
+        return np.where(np.isfinite(x), parts(x)[0], x).astype(np.asarray(x).dtype)
+    return mantissa
+
+
+_unary("v_frexp_exp_i32_f32", _frexp_exp("f32"), out="i32")
+_unary("v_frexp_exp_i32_f64", _frexp_exp("f64"), out="i32")
+_FREXP_EXP_F16 = _frexp_exp("f16")
+_unary("v_frexp_exp_i16_f16", lambda x: _FREXP_EXP_F16(x).astype(np.int16), out="i16")
+_unary("v_frexp_mant_f32", _frexp_mant("f32"))
+_unary("v_frexp_mant_f64", _frexp_mant("f64"))
+_unary("v_frexp_mant_f16", _frexp_mant("f16"))
 
 
 # ------------------------------------------------------------ conversions
