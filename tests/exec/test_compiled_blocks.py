@@ -331,6 +331,10 @@ v_frexp_mant_f32_e32 v8, v0
 v_frexp_exp_i32_f32_e32 v9, v0
 v_frexp_mant_f64_e32 v[10:11], v[2:3]
 v_frexp_exp_i32_f64_e32 v12, v[2:3]
+v_bcnt_u32_b32 v13, v1, 3
+v_bfrev_b32_e32 v14, v1
+s_brev_b32 s8, s2
+s_bcnt1_i32_b64 s9, s[4:5]
 v_cmpx_class_f32_e64 s[6:7], v0, v1
 v_mov_b32_e32 v7, 1
 """
@@ -341,7 +345,9 @@ def test_class_compares_and_frexp_run_natively(compile_mode, monkeypatch, form):
     """v_cmp_class/v_cmpx_class (OCML's isnan/isinf tests) in a block: every
     class of f32 and f64 values against class masks of one bit, all bits and
     random ones, per lane (a VGPR) and per wave (an SGPR); v_frexp_* of the
-    same values (a block's copy has no np.frexp: valu_float.frexp_parts)."""
+    same values (a block's copy has no np.frexp: valu_float.frexp_parts);
+    bit counts and reversals (salu.popcount_32, reverse_bits_32: arithmetic,
+    no unpackbits)."""
     if form == "arrays":
         monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     rng = np.random.default_rng(11)
@@ -365,13 +371,18 @@ def test_class_compares_and_frexp_run_natively(compile_mode, monkeypatch, form):
         with recorded_dispatches() as results:
             states[mode] = run_snippet(CLASS_TESTS, vgpr=vgpr, sgpr={2: [0x3, 0x204]},
                                        waves=2)
-        assert results[0].compiled_instructions == (2 * 12 if mode == "eager" else 0)
+        assert results[0].compiled_instructions == (2 * 16 if mode == "eager" else 0)
     expected = (masks >> picks.astype(np.uint32)) & 1     # the class numbers are the picks
     v = states["off"].vgpr
     np.testing.assert_array_equal(v[4], expected)
     np.testing.assert_array_equal(v[6], expected)
     np.testing.assert_array_equal(v[5], (np.array([[0x3], [0x204]]) >> picks) & 1)
     np.testing.assert_array_equal(v[7], np.where(expected == 1, 1, 0))   # cmpx: EXEC
+    counts = np.vectorize(lambda m: bin(int(m)).count("1"))(masks)
+    np.testing.assert_array_equal(v[13], counts + 3)
+    reversed_masks = np.vectorize(lambda m: int(format(int(m), "032b")[::-1], 2))(masks)
+    np.testing.assert_array_equal(v[14], reversed_masks.astype(np.uint32))
+    assert [int(x) for x in states["off"].sgpr[8]] == [0xC0000000, 0x20400000]
     _same_registers(states["off"], states["eager"])
 
 

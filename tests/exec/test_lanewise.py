@@ -61,7 +61,8 @@ def test_probe_admits_an_exact_scalar_form():
                                 "v_cmp_lt_f32", "v_cmpx_ne_u32", "v_lshlrev_b64",
                                 "v_mad_u64_u32", "v_mul_hi_u32", "v_fma_f32", "v_fma_f64",
                                 "v_mul_legacy_f32", "v_mad_legacy_f32", "v_cmp_class_f32",
-                                "v_frexp_mant_f32", "v_frexp_exp_i32_f64"])
+                                "v_frexp_mant_f32", "v_frexp_exp_i32_f64", "v_bcnt_u32_b32",
+                                "v_bfrev_b32", "s_brev_b32", "s_brev_b64", "s_bcnt1_i32_b64"])
 def test_probe_admits_common_ops(op):
     """(v_fma_f64's scalar form is LLVM's fma, primitives.py: its probe
     found fused.fma64 returning NaN for finite factors whose product
@@ -97,8 +98,11 @@ def test_probe_admits_saveexec_and_branches(op):
 
 
 def test_probe_refuses_what_numba_cannot_type():
-    """v_bfrev_b32 reshapes its source: no scalar form."""
-    assert probe(SEMANTICS["v_bfrev_b32"]).startswith("Numba cannot compile its scalar form")
+    """v_mbcnt_lo_u32_b32 broadcasts its mask over a lane index array: no
+    scalar form (v_bfrev_b32, which reshaped its source, now has one)."""
+    assert probe(SEMANTICS["v_mbcnt_lo_u32_b32"]).startswith(
+        "Numba cannot compile its scalar form")
+    assert probe(SEMANTICS["v_bfrev_b32"]) is None
 
 
 @pytest.mark.parametrize("waves", [1, 3])

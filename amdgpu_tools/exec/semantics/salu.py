@@ -405,51 +405,76 @@ def s_quadmask_b64(a):
     return result, nonzero(result)
 
 
-def reverse_bits(value, width):
-    value = np.ascontiguousarray(np.atleast_1d(np.asarray(value, U64 if width == 64 else U32)))
-    as_bytes = value.view(np.uint8).reshape(-1, width // 8)
-    reversed_bytes = np.packbits(np.unpackbits(as_bytes, axis=1, bitorder="little")[:, ::-1],
-                                 axis=1, bitorder="little")
-    return np.ascontiguousarray(reversed_bytes).view(value.dtype).reshape(-1)
+def reverse_bits_32(value):
+    """The 32 bits of each value in reverse order, by halves swapped in turn
+    (pairs, nibbles, bytes, half-words): arithmetic of any shape, arrays or
+    one lane's scalar alike (each step's result fits in 32 bits, but the last
+    shift, masked for a scalar Numba widens)."""
+    x = np.asarray(value, U32)
+    x = ((x >> U32(1)) & U32(0x55555555)) | ((x & U32(0x55555555)) << U32(1))
+    x = ((x >> U32(2)) & U32(0x33333333)) | ((x & U32(0x33333333)) << U32(2))
+    x = ((x >> U32(4)) & U32(0x0F0F0F0F)) | ((x & U32(0x0F0F0F0F)) << U32(4))
+    x = ((x >> U32(8)) & U32(0x00FF00FF)) | ((x & U32(0x00FF00FF)) << U32(8))
+    return ((x >> U32(16)) | ((x << U32(16)) & U32(0xFFFFFFFF))).astype(U32)
+
+
+def reverse_bits_64(value):
+    """The 64 bits of each value in reverse order (``reverse_bits_32``'s halves)."""
+    x = np.asarray(value, U64)
+    low = reverse_bits_32((x & U64(0xFFFFFFFF)).astype(U32)).astype(U64)
+    high = reverse_bits_32((x >> U64(32)).astype(U32)).astype(U64)
+    return (low << U64(32)) | high
 
 
 @salu("s_brev_b32", "b32", "b32")
 def s_brev_b32(a):
-    return reverse_bits(a, 32)
+    return reverse_bits_32(a)
 
 
 @salu("s_brev_b64", "b64", "b64")
 def s_brev_b64(a):
-    return reverse_bits(a, 64)
+    return reverse_bits_64(a)
 
 
-def popcount(value, width):
-    value = np.ascontiguousarray(np.atleast_1d(np.asarray(value, U64 if width == 64 else U32)))
-    bits = np.unpackbits(value.view(np.uint8).reshape(-1, width // 8), axis=1)
-    return bits.sum(axis=1, dtype=np.uint32)
+def popcount_32(value):
+    """The set bits of each 32-bit value (counted in pairs, nibbles, then
+    bytes summed by a multiply: arithmetic of any shape, arrays or one
+    lane's scalar alike; the product masked, for a scalar Numba widens)."""
+    x = np.asarray(value, U32)
+    x = x - ((x >> U32(1)) & U32(0x55555555))
+    x = (x & U32(0x33333333)) + ((x >> U32(2)) & U32(0x33333333))
+    x = (x + (x >> U32(4))) & U32(0x0F0F0F0F)
+    return (((x * U32(0x01010101)) & U32(0xFFFFFFFF)) >> U32(24)).astype(U32)
+
+
+def popcount_64(value):
+    """The set bits of each 64-bit value (its halves' ``popcount_32``)."""
+    x = np.asarray(value, U64)
+    return (popcount_32((x & U64(0xFFFFFFFF)).astype(U32)) +
+            popcount_32((x >> U64(32)).astype(U32))).astype(U32)
 
 
 @salu("s_bcnt0_i32_b32", "u32", "b32", scc_out=True)
 def s_bcnt0_i32_b32(a):
-    result = U32(32) - popcount(a, 32)
+    result = U32(32) - popcount_32(a)
     return result, nonzero(result)
 
 
 @salu("s_bcnt0_i32_b64", "u32", "b64", scc_out=True)
 def s_bcnt0_i32_b64(a):
-    result = U32(64) - popcount(a, 64)
+    result = U32(64) - popcount_64(a)
     return result, nonzero(result)
 
 
 @salu("s_bcnt1_i32_b32", "u32", "b32", scc_out=True)
 def s_bcnt1_i32_b32(a):
-    result = popcount(a, 32)
+    result = popcount_32(a)
     return result, nonzero(result)
 
 
 @salu("s_bcnt1_i32_b64", "u32", "b64", scc_out=True)
 def s_bcnt1_i32_b64(a):
-    result = popcount(a, 64)
+    result = popcount_64(a)
     return result, nonzero(result)
 
 

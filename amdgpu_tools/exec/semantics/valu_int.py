@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.registry import row_source_types, valu
-from .salu import bitfield_extract, find_first_one_high, popcount, reverse_bits
+from .salu import bitfield_extract, find_first_one_high, popcount_32, popcount_64, reverse_bits_32
 
 U16, U32, U64 = np.uint16, np.uint32, np.uint64
 I32, I64 = np.int32, np.int64
@@ -41,8 +41,7 @@ def v_not_b32(a):
 
 @valu("v_bfrev_b32", "b32")
 def v_bfrev_b32(a):
-    a = np.broadcast_to(u32(a), np.broadcast_shapes(np.shape(a), (1, 1)))
-    return reverse_bits(a.reshape(-1), 32).reshape(a.shape)
+    return reverse_bits_32(u32(a))
 
 
 @valu("v_cndmask_b32", "b32", "b32", "b32", carry_in=True, sign_modifiers=True)
@@ -271,8 +270,7 @@ def v_perm_b32(a, b, selector):
 
 @valu("v_bcnt_u32_b32", "u32")
 def v_bcnt_u32_b32(a, b):
-    a, b = np.broadcast_arrays(u32(a), u32(b))
-    return popcount(a.reshape(-1), 32).reshape(a.shape) + b
+    return (popcount_32(u32(a)) + u32(b)).astype(U32)
 
 
 @valu("v_ffbh_u32", "u32")
@@ -304,7 +302,7 @@ def v_mbcnt_lo_u32_b32(mask, addend):
     below = np.where(lane >= 32, U64(0xFFFFFFFF), (U64(1) << lane) - U64(1))
     bits = u64(mask) & below
     flat = np.broadcast_to(bits, np.broadcast_shapes(bits.shape, (1, 64)))
-    return popcount(flat.reshape(-1), 64).reshape(flat.shape) + u32(addend)
+    return popcount_64(flat) + u32(addend)
 
 
 @valu("v_mbcnt_hi_u32_b32", "u32", lane_fn=True)
@@ -314,7 +312,7 @@ def v_mbcnt_hi_u32_b32(mask, addend):
     below = np.where(lane < 32, U64(0), (U64(1) << (lane - U64(32))) - U64(1))
     bits = u64(mask) & below
     flat = np.broadcast_to(bits, np.broadcast_shapes(bits.shape, (1, 64)))
-    return popcount(flat.reshape(-1), 64).reshape(flat.shape) + u32(addend)
+    return popcount_64(flat) + u32(addend)
 
 
 # -------------------------------------------------------------- min / max
