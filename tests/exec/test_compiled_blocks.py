@@ -320,7 +320,9 @@ def test_the_first_nan_operand_wins_in_both_tiers(compile_mode, monkeypatch, for
     _same_registers(states["off"], states["eager"])
 
 
-CLASS_TESTS = """
+#: ops Numba once refused to compile as written (np.finfo, np.frexp, unpackbits,
+#: reshaped broadcasts, a dtype test, a result typed by a branch)
+ONCE_REFUSED = """
 v_cmp_class_f32_e32 vcc, v0, v1
 v_cndmask_b32_e64 v4, 0, 1, vcc
 v_cmp_class_f32_e64 s[0:1], v0, s2
@@ -335,19 +337,22 @@ v_bcnt_u32_b32 v13, v1, 3
 v_bfrev_b32_e32 v14, v1
 s_brev_b32 s8, s2
 s_bcnt1_i32_b64 s9, s[4:5]
+v_bfe_u32 v15, v1, 2, 5
+v_bfe_i32 v16, v0, 27, 5
+v_mul_i32_i24_e32 v17, v0, v1
 v_cmpx_class_f32_e64 s[6:7], v0, v1
 v_mov_b32_e32 v7, 1
 """
 
 
 @pytest.mark.parametrize("form", ["lanes", "arrays"])
-def test_class_compares_and_frexp_run_natively(compile_mode, monkeypatch, form):
+def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     """v_cmp_class/v_cmpx_class (OCML's isnan/isinf tests) in a block: every
     class of f32 and f64 values against class masks of one bit, all bits and
     random ones, per lane (a VGPR) and per wave (an SGPR); v_frexp_* of the
     same values (a block's copy has no np.frexp: valu_float.frexp_parts);
     bit counts and reversals (salu.popcount_32, reverse_bits_32: arithmetic,
-    no unpackbits)."""
+    no unpackbits); bitfield extracts and 24-bit multiplies."""
     if form == "arrays":
         monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     rng = np.random.default_rng(11)
@@ -369,9 +374,9 @@ def test_class_compares_and_frexp_run_natively(compile_mode, monkeypatch, form):
         if form == "arrays":
             monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE + "-arrays")
         with recorded_dispatches() as results:
-            states[mode] = run_snippet(CLASS_TESTS, vgpr=vgpr, sgpr={2: [0x3, 0x204]},
-                                       waves=2)
-        assert results[0].compiled_instructions == (2 * 16 if mode == "eager" else 0)
+            states[mode] = run_snippet(ONCE_REFUSED, vgpr=vgpr, sgpr={2: [0x3, 0x204]},
+                                       waves=2, vgprs=20)
+        assert results[0].compiled_instructions == (2 * 19 if mode == "eager" else 0)
     expected = (masks >> picks.astype(np.uint32)) & 1     # the class numbers are the picks
     v = states["off"].vgpr
     np.testing.assert_array_equal(v[4], expected)
@@ -383,6 +388,12 @@ def test_class_compares_and_frexp_run_natively(compile_mode, monkeypatch, form):
     reversed_masks = np.vectorize(lambda m: int(format(int(m), "032b")[::-1], 2))(masks)
     np.testing.assert_array_equal(v[14], reversed_masks.astype(np.uint32))
     assert [int(x) for x in states["off"].sgpr[8]] == [0xC0000000, 0x20400000]
+    np.testing.assert_array_equal(v[15], (masks >> 2) & 31)
+    low = (vgpr[0].astype(np.int64) & 0xFFFFFF) ^ 0x800000
+    product = (low - 0x800000) * ((masks.astype(np.int64) ^ 0x800000) - 0x800000)
+    np.testing.assert_array_equal(v[17], (product & 0xFFFFFFFF).astype(np.uint32))
+    np.testing.assert_array_equal(v[16].view(np.int32),
+                                  vgpr[0].view(np.int32) >> 27)   # bits 31:27, signed
     _same_registers(states["off"], states["eager"])
 
 

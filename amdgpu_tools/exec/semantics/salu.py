@@ -266,38 +266,39 @@ def s_bfm_b64(a, b):
 
 
 def bitfield_extract(value, control, bits, signed):
-    """s_bfe: offset = control[5:0] (or [4:0]), width = control[22:16].
+    """s_bfe: offset = control[5:0] (or [4:0]), width = control[22:16]; the
+    field as uint64 whatever ``bits`` (a 32-bit op keeps its low half: one
+    type for arrays and scalars alike in compiled code).
 
     A signed 32-bit source is sign-extended first, so that a field reaching
     past bit 31 reads copies of the sign bit (the manual's arithmetic shift).
     """
     if signed and bits == 32:
-        value = np.asarray(value).astype(U32).view(np.int32).astype(np.int64).view(U64)
-    value = np.asarray(value, U64)
+        wide = np.asarray(value).astype(U32).view(np.int32).astype(np.int64).view(U64)
+    else:
+        wide = np.asarray(value, U64)
     control = np.asarray(control, U64)
     offset = control & U64(bits - 1)
     width = np.minimum((control >> U64(16)) & U64(0x7F), U64(bits))
     mask = np.where(width >= U64(64), U64(0xFFFF_FFFF_FFFF_FFFF),
                     (U64(1) << np.minimum(width, U64(63))) - U64(1))
-    field_ = (value >> offset) & mask
+    field_ = (wide >> offset) & mask
     if signed:
         sign = U64(1) << np.maximum(width, U64(1)) - U64(1)
         extended = ((field_ ^ sign) - sign)
         field_ = np.where(width == 0, U64(0), extended)
-    if bits == 32:
-        return field_.astype(U32)
     return field_
 
 
 @salu("s_bfe_u32", "u32", "u32", "u32", scc_out=True)
 def s_bfe_u32(a, b):
-    result = bitfield_extract(a, b, 32, False)
+    result = bitfield_extract(a, b, 32, False).astype(U32)
     return result, nonzero(result)
 
 
 @salu("s_bfe_i32", "i32", "u32", "u32", scc_out=True)
 def s_bfe_i32(a, b):
-    result = bitfield_extract(a, b, 32, True)
+    result = bitfield_extract(a, b, 32, True).astype(U32)
     return result, nonzero(result)
 
 

@@ -225,8 +225,7 @@ def v_bfe_i32(a, b, c):
 def _bfe(value, offset, width, signed):
     """v_bfe: offset = src1[4:0], width = src2[4:0] (a width of 0 gives 0)."""
     control = (u32(offset) & U32(31)).astype(U64) | ((u32(width) & U32(31)).astype(U64) << U64(16))
-    return bitfield_extract(np.broadcast_to(u32(value), np.broadcast_shapes(
-        np.shape(value), np.shape(control))), control, 32, signed)
+    return bitfield_extract(u32(value), control, 32, signed).astype(U32)
 
 
 @valu("v_bfi_b32", "b32")
@@ -394,9 +393,9 @@ def u24(x):
 
 
 def i24(x):
-    value = (u32(np.asarray(x).view(U32) if np.asarray(x).dtype == I32 else x)
-             & U32(0xFFFFFF)).astype(I64)
-    return (value ^ 0x800000) - 0x800000
+    """The low 24 bits of x (int32 or uint32 alike) as a signed number."""
+    value = np.asarray(x).astype(I64) & I64(0xFFFFFF)
+    return (value ^ I64(0x800000)) - I64(0x800000)
 
 
 @valu("v_mul_u32_u24", "u32")
