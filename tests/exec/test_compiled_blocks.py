@@ -191,6 +191,24 @@ v_xor_b32_e32 v9, v0, v1
 """
 
 
+def _interpreted_and_native(compile_mode, monkeypatch, form, source, native, **kwargs):
+    """The final states of ``source`` run interpreted and eager (``native``
+    wave-instructions natively), its ops applied lane by lane or, with
+    ``form`` "arrays", to whole arrays (a block cache of their own, as
+    test_lanewise.py keeps)."""
+    if form == "arrays":
+        monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
+    states = []
+    for mode in ("off", "eager"):
+        compile_mode(mode)
+        if form == "arrays":
+            monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE + "-arrays")
+        with recorded_dispatches() as results:
+            states.append(run_snippet(source, **kwargs))
+        assert results[0].compiled_instructions == (native if mode == "eager" else 0)
+    return states
+
+
 NEGATED_NANS = """
 v_add_f32_e64 v4, -v2, v0
 v_add_f32_e64 v5, v0, -v2
@@ -206,19 +224,11 @@ def test_a_negated_nan_operand_keeps_its_sign_natively(compile_mode, monkeypatch
     """The check mode found LLVM folding a negation into the op (-a + b ->
     b - a), after which x86 returned a NaN a without the negation; ops
     applied lane by lane and to whole arrays alike."""
-    if form == "arrays":
-        monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     one, nan = np.float32(1.0).view(np.uint32), 0x7FC00000
     vgpr = {0: np.full(64, one), 2: np.full(64, nan), 10: np.full(64, 0),
             11: np.full(64, 0x7FF80000), 12: np.full(64, 0), 13: np.full(64, 0x3FF00000)}
-    states = []
-    for mode in ("off", "eager"):
-        compile_mode(mode)
-        if form == "arrays":            # (a cache of its own, as test_lanewise.py keeps)
-            monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE + "-arrays")
-        with recorded_dispatches() as results:
-            states.append(run_snippet(NEGATED_NANS, vgpr=vgpr, vgprs=24))
-        assert results[0].compiled_instructions == (6 if mode == "eager" else 0)
+    states = _interpreted_and_native(compile_mode, monkeypatch, form, NEGATED_NANS, 6,
+                                     vgpr=vgpr, vgprs=24)
     # the negated NaN, as the interpreter gives it (the modifier flips the sign bit)
     assert [int(states[0].vgpr[reg, 0, 0]) for reg in (4, 5, 6, 7, 9, 14)] == \
         [0xFFC00000] * 4 + [0xFFF80000, 0xFFC00000]
@@ -283,21 +293,12 @@ def test_the_first_nan_operand_wins_in_both_tiers(compile_mode, monkeypatch, for
     written), not left to the host: natively LLVM commutes a + b or a * b,
     and x86 then returns the other NaN. The check mode found it in an OCML
     sqrt at -O0 (v_fma_f32 v4, -v2, v0, 0.5 with v2 and v0 both -NaN)."""
-    if form == "arrays":
-        monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     waves = 2
-    vgpr = _nan_operands(waves)
     source = "\n".join(["v_fma_f32 v26, -v2, v0, 0.5"] + [line for line, *_ in TWO_NANS])
-    states = {}
-    for mode in ("off", "eager"):
-        compile_mode(mode)
-        if form == "arrays":
-            monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE + "-arrays")
-        with recorded_dispatches() as results:
-            states[mode] = run_snippet(source, vgpr=vgpr, vgprs=28, waves=waves)
-        count = source.count("\n") + 1
-        assert results[0].compiled_instructions == (waves * count if mode == "eager" else 0)
-    v = states["off"].vgpr.astype(np.uint64)
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, source, waves * (source.count("\n") + 1),
+        vgpr=_nan_operands(waves), vgprs=28, waves=waves)
+    v = interpreted.vgpr.astype(np.uint64)
     for line, dst, operands, width in TWO_NANS:
         values = [v[reg] if width == 32 else v[reg] | v[reg + 1] << np.uint64(32)
                   for reg in operands]
@@ -317,7 +318,7 @@ def test_the_first_nan_operand_wins_in_both_tiers(compile_mode, monkeypatch, for
         assert [hex(x) for x in result[checked]] == [hex(x) for x in expected[checked]], line
     negated = (v[2, :, :16] ^ 0x80000000) | 1 << 22          # -v2 came first
     assert (v[26, :, :16] == negated).all()
-    _same_registers(states["off"], states["eager"])
+    _same_registers(interpreted, native)
 
 
 #: ops Numba once refused to compile as written (np.finfo, np.frexp, unpackbits,
@@ -353,8 +354,6 @@ def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     same values (a block's copy has no np.frexp: valu_float.frexp_parts);
     bit counts and reversals (salu.popcount_32, reverse_bits_32: arithmetic,
     no unpackbits); bitfield extracts and 24-bit multiplies."""
-    if form == "arrays":
-        monkeypatch.setattr(tier, "lanewise_ops", lambda ops: frozenset())
     rng = np.random.default_rng(11)
     classes_32 = np.array([0x7F800001, 0xFFC00000, 0xFF800000, 0xC0000000, 0x807FFFFF,
                            0x80000000, 0, 1, 0x3F800000, 0x7F800000], np.uint32)
@@ -368,17 +367,11 @@ def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     wide = classes_64[picks]
     vgpr = {0: classes_32[picks], 1: masks, 2: wide & np.uint64(0xFFFFFFFF),
             3: wide >> np.uint64(32)}
-    states = {}
-    for mode in ("off", "eager"):
-        compile_mode(mode)
-        if form == "arrays":
-            monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", SHARED_CACHE + "-arrays")
-        with recorded_dispatches() as results:
-            states[mode] = run_snippet(ONCE_REFUSED, vgpr=vgpr, sgpr={2: [0x3, 0x204]},
-                                       waves=2, vgprs=20)
-        assert results[0].compiled_instructions == (2 * 19 if mode == "eager" else 0)
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, ONCE_REFUSED, 2 * 19, vgpr=vgpr,
+        sgpr={2: [0x3, 0x204]}, waves=2, vgprs=20)
     expected = (masks >> picks.astype(np.uint32)) & 1     # the class numbers are the picks
-    v = states["off"].vgpr
+    v = interpreted.vgpr
     np.testing.assert_array_equal(v[4], expected)
     np.testing.assert_array_equal(v[6], expected)
     np.testing.assert_array_equal(v[5], (np.array([[0x3], [0x204]]) >> picks) & 1)
@@ -387,14 +380,14 @@ def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     np.testing.assert_array_equal(v[13], counts + 3)
     reversed_masks = np.vectorize(lambda m: int(format(int(m), "032b")[::-1], 2))(masks)
     np.testing.assert_array_equal(v[14], reversed_masks.astype(np.uint32))
-    assert [int(x) for x in states["off"].sgpr[8]] == [0xC0000000, 0x20400000]
+    assert [int(x) for x in interpreted.sgpr[8]] == [0xC0000000, 0x20400000]
     np.testing.assert_array_equal(v[15], (masks >> 2) & 31)
     low = (vgpr[0].astype(np.int64) & 0xFFFFFF) ^ 0x800000
     product = (low - 0x800000) * ((masks.astype(np.int64) ^ 0x800000) - 0x800000)
     np.testing.assert_array_equal(v[17], (product & 0xFFFFFFFF).astype(np.uint32))
     np.testing.assert_array_equal(v[16].view(np.int32),
                                   vgpr[0].view(np.int32) >> 27)   # bits 31:27, signed
-    _same_registers(states["off"], states["eager"])
+    _same_registers(interpreted, native)
 
 
 @pytest.mark.parametrize("ieee_mode", [True, False])
