@@ -341,6 +341,9 @@ s_bcnt1_i32_b64 s9, s[4:5]
 v_bfe_u32 v15, v1, 2, 5
 v_bfe_i32 v16, v0, 27, 5
 v_mul_i32_i24_e32 v17, v0, v1
+v_ffbh_u32_e32 v18, v1
+v_ffbl_b32_e32 v19, v1
+s_ff1_i32_b32 s10, s2
 v_cmpx_class_f32_e64 s[6:7], v0, v1
 v_mov_b32_e32 v7, 1
 """
@@ -353,7 +356,7 @@ def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     random ones, per lane (a VGPR) and per wave (an SGPR); v_frexp_* of the
     same values (a block's copy has no np.frexp: valu_float.frexp_parts);
     bit counts and reversals (salu.popcount_32, reverse_bits_32: arithmetic,
-    no unpackbits); bitfield extracts and 24-bit multiplies."""
+    no unpackbits); bitfield extracts, 24-bit multiplies and bit searches."""
     rng = np.random.default_rng(11)
     classes_32 = np.array([0x7F800001, 0xFFC00000, 0xFF800000, 0xC0000000, 0x807FFFFF,
                            0x80000000, 0, 1, 0x3F800000, 0x7F800000], np.uint32)
@@ -368,7 +371,7 @@ def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     vgpr = {0: classes_32[picks], 1: masks, 2: wide & np.uint64(0xFFFFFFFF),
             3: wide >> np.uint64(32)}
     interpreted, native = _interpreted_and_native(
-        compile_mode, monkeypatch, form, ONCE_REFUSED, 2 * 19, vgpr=vgpr,
+        compile_mode, monkeypatch, form, ONCE_REFUSED, 2 * 22, vgpr=vgpr,
         sgpr={2: [0x3, 0x204]}, waves=2, vgprs=20)
     expected = (masks >> picks.astype(np.uint32)) & 1     # the class numbers are the picks
     v = interpreted.vgpr
@@ -387,6 +390,12 @@ def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     np.testing.assert_array_equal(v[17], (product & 0xFFFFFFFF).astype(np.uint32))
     np.testing.assert_array_equal(v[16].view(np.int32),
                                   vgpr[0].view(np.int32) >> 27)   # bits 31:27, signed
+    leading = np.vectorize(lambda m: 32 - int(m).bit_length() if m else 0xFFFFFFFF)(masks)
+    trailing = np.vectorize(lambda m: (int(m) & -int(m)).bit_length() - 1 if m else
+                            0xFFFFFFFF)(masks)
+    np.testing.assert_array_equal(v[18], leading.astype(np.uint32))
+    np.testing.assert_array_equal(v[19], trailing.astype(np.uint32))
+    assert [int(x) for x in interpreted.sgpr[10]] == [0, 2]
     _same_registers(interpreted, native)
 
 

@@ -13,6 +13,7 @@ from ..core.registry import salu
 U32 = np.uint32
 U64 = np.uint64
 _M32 = 0xFFFFFFFF
+_M64 = 0xFFFF_FFFF_FFFF_FFFF
 
 
 def i32(x):
@@ -480,28 +481,29 @@ def s_bcnt1_i32_b64(a):
 
 
 def find_first_one_high(value, width):
-    """Count of leading zeros from the MSB, or -1 when the value is zero."""
-    value = np.atleast_1d(np.asarray(value, U64))
-    highest = np.zeros(value.shape, np.int64)
-    remaining = value.copy()
+    """Count of leading zeros from the MSB, or -1 when the value is zero (of
+    any shape, a lane's scalar too)."""
+    value = np.asarray(value, U64)
+    return np.where(value == U64(0), -1, (width - 1) - _highest_bit(value)) \
+        .astype(np.int32).view(U32)
+
+
+def _highest_bit(value):
+    """The index of the highest set bit of each uint64 (0 for 0), by halving
+    the span it lies in: selections and shifts only."""
+    highest = (value & U64(0)).astype(np.int64)
+    remaining = value
     for shift in (32, 16, 8, 4, 2, 1):
         big = remaining >= (U64(1) << U64(shift))
-        highest += np.where(big, shift, 0)
+        highest = highest + np.where(big, shift, 0)
         remaining = np.where(big, remaining >> U64(shift), remaining)
-    count = (width - 1) - highest
-    return np.where(value == 0, -1, count).astype(np.int32).view(U32)
+    return highest
 
 
 def _lowest_bit_index(value):
-    value = np.atleast_1d(np.asarray(value, U64))
+    value = np.asarray(value, U64)
     isolated = value & (~value + U64(1))
-    index = np.zeros(value.shape, np.int64)
-    remaining = isolated
-    for shift in (32, 16, 8, 4, 2, 1):
-        big = remaining >= (U64(1) << U64(shift))
-        index += np.where(big, shift, 0)
-        remaining = np.where(big, remaining >> U64(shift), remaining)
-    return np.where(value == 0, -1, index).astype(np.int32).view(U32)
+    return np.where(value == U64(0), -1, _highest_bit(isolated)).astype(np.int32).view(U32)
 
 
 @salu("s_ff1_i32_b32", "u32", "b32")
@@ -536,9 +538,9 @@ def s_flbit_i32_b64(a):
 
 def _first_opposite_of_sign(value, width):
     """s_flbit_i32: leading bits equal to the sign bit, -1 for 0 and all ones."""
-    value = np.atleast_1d(np.asarray(value, U64))
-    top = U64(1 << (width - 1))
-    all_ones = U64((1 << width) - 1)
+    value = np.asarray(value, U64)
+    top = U64(1) << U64(width - 1)             # (uint64 shifts: defined for 32 and 64 alike,
+    all_ones = U64(_M64) >> U64(64 - width)    # as Python's 1 << 64 is not in compiled code)
     flipped = np.where((value & top) != 0, ~value & all_ones, value)
     result = find_first_one_high(flipped, width)
     return np.where((value == 0) | (value == all_ones), U32(_M32), result)

@@ -274,23 +274,22 @@ def v_bcnt_u32_b32(a, b):
 
 @valu("v_ffbh_u32", "u32")
 def v_ffbh_u32(a):
-    a = np.asarray(a, U32)
-    return find_first_one_high(a.astype(U64).reshape(-1), 32).reshape(a.shape)
+    return find_first_one_high(u32(a), 32)
 
 
 @valu("v_ffbl_b32", "u32")
 def v_ffbl_b32(a):
     a = np.asarray(a, U32)
     lowest = a & (~a + U32(1))
-    index = find_first_one_high(lowest.astype(U64).reshape(-1), 32).reshape(a.shape)
+    index = find_first_one_high(lowest, 32)
     return np.where(a == 0, U32(0xFFFFFFFF), U32(31) - index)
 
 
 @valu("v_ffbh_i32", "u32", "i32")
 def v_ffbh_i32(a):
-    bits = np.asarray(a).view(U32) if np.asarray(a).dtype == I32 else u32(a)
-    flipped = np.where(np.asarray(a) < 0, ~bits, bits)
-    count = find_first_one_high(flipped.astype(U64).reshape(-1), 32).reshape(bits.shape)
+    bits = np.asarray(a).astype(np.int64).astype(U32)      # int32 or uint32 alike
+    flipped = np.where(bits >= U32(0x80000000), ~bits, bits)
+    count = find_first_one_high(flipped, 32)
     return np.where((bits == 0) | (bits == U32(0xFFFFFFFF)), U32(0xFFFFFFFF), count)
 
 
