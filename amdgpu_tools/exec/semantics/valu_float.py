@@ -49,7 +49,8 @@ def first_nan(type_, arity):
     Arrays without a NaN result skip the selections: the interpreter pays
     a NumPy call or two. One lane's scalars (a block's lane loop, where
     ``np.ndim`` is a constant 0) always select, which LLVM vectorises; a
-    branch per lane would stop that (nbody's blocks ran 4.6x slower)."""
+    branch per lane stopped that (a one-wave loop of six f32 ops: 0.45
+    against 0.24 ms a launch)."""
     bits, quiet_bit = _QUIET_BITS[type_]
     ftype, quiet = _FTYPES[type_], bits(quiet_bit)
 
