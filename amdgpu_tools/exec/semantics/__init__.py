@@ -5,7 +5,8 @@ Importing this package registers every semantic in ``core.registry.SEMANTICS``:
 - ``salu``        scalar ALU (SOP1/SOP2/SOPK/SOPC) on NumPy rows; ``salu_int``
                   its one-wave fast variants on Python ints
 - ``valu_int``    vector ALU, integer; ``valu_float`` vector ALU, floating point
-                  (``rounding``/``fused``: MODE round modes, fused multiply-add)
+                  (``rounding``/``fused``: MODE round modes, fused multiply-add;
+                  ``float_format``: the f16/f32/f64 bit layouts)
 - ``vcmp``        vector compares (VOPC and their VOP3 forms)
 - ``control``     program control (SOPP, branches, s_getpc/s_setpc, hwreg, M0 indexing)
 - ``lane``        cross-lane ops (v_readlane, v_writelane, v_movrel*, ...)

@@ -27,14 +27,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import rounding
+from .float_format import FORMATS
 from .fused import fma64, fma_narrow
 from ..core.registry import row_source_types, valu
 
 F16, F32, F64 = np.float16, np.float32, np.float64
 U16, U32, U64 = np.uint16, np.uint32, np.uint64
 _FTYPES = {"f16": F16, "f32": F32, "f64": F64}
-#: float type -> the unsigned type of its bits and its quiet bit (the mantissa's top)
-_QUIET_BITS = {"f16": (U16, 0x0200), "f32": (U32, 0x00400000), "f64": (U64, 0x0008000000000000)}
 
 
 def first_nan(type_, arity):
@@ -51,25 +50,23 @@ def first_nan(type_, arity):
     ``np.ndim`` is a constant 0) always select, which LLVM vectorises; a
     branch per lane stopped that (a one-wave loop of six f32 ops: 0.45
     against 0.24 ms a launch)."""
-    bits, quiet_bit = _QUIET_BITS[type_]
-    ftype, quiet = _FTYPES[type_], bits(quiet_bit)
+    layout = FORMATS[type_]
+    ftype, bits, quiet = layout.float_type, layout.bits_type, layout.quiet
 
-    def quieted(x):               # (astype: Numba widens the | of two uint32 scalars)
-        return (np.asarray(x, ftype).view(bits) | quiet).astype(bits).view(ftype)
+    def unless_nan(x, otherwise):   # (astype: Numba widens the | of two uint32 scalars)
+        quieted = (np.asarray(x, ftype).view(bits) | quiet).astype(bits).view(ftype)
+        return np.where(np.isnan(x), quieted, otherwise)
+
+    def without_nan(result):
+        return np.ndim(result) and not np.isnan(result).any()
 
     if arity == 2:
         def rule(result, a, b):
-            if np.ndim(result) and not np.isnan(result).any():
-                return result
-            return np.where(np.isnan(a), quieted(a),
-                            np.where(np.isnan(b), quieted(b), result))
+            return result if without_nan(result) else unless_nan(a, unless_nan(b, result))
     else:
         def rule(result, a, b, c):
-            if np.ndim(result) and not np.isnan(result).any():
-                return result
-            return np.where(np.isnan(a), quieted(a),
-                            np.where(np.isnan(b), quieted(b),
-                                     np.where(np.isnan(c), quieted(c), result)))
+            return result if without_nan(result) else \
+                unless_nan(a, unless_nan(b, unless_nan(c, result)))
     return rule
 
 
@@ -141,24 +138,21 @@ def _below(a, b):
     return (a < b) | ((a == b) & np.signbit(a))
 
 
-def _signalling_f16(x):
-    bits = np.asarray(x).view(U16) & U16(0x7FFF)
-    return (bits > U16(0x7C00)) & ((bits & U16(0x0200)) == 0)
+def _signalling(type_):
+    """Where a ``type_`` value is a signalling NaN (a NaN whose quiet bit,
+    the top of the mantissa, is clear)."""
+    layout = FORMATS[type_]
+    bits_type, magnitude, infinity, quiet = (layout.bits_type, layout.magnitude,
+                                             layout.exponent_field, layout.quiet)
+    zero = bits_type(0)
+
+    def signalling(x):
+        bits = np.asarray(x).view(bits_type) & magnitude
+        return (bits > infinity) & ((bits & quiet) == zero)
+    return signalling
 
 
-def _signalling_f32(x):
-    bits = np.asarray(x).view(U32) & U32(0x7FFFFFFF)
-    return (bits > U32(0x7F800000)) & ((bits & U32(0x00400000)) == 0)
-
-
-def _signalling_f64(x):
-    bits = np.asarray(x).view(U64) & U64(0x7FFFFFFFFFFFFFFF)
-    return (bits > U64(0x7FF0000000000000)) & ((bits & U64(0x0008000000000000)) == 0)
-
-
-#: Where a value is a signalling NaN (a NaN whose quiet bit, the top of the
-#: mantissa, is clear), by float type.
-_SIGNALLING = {"f16": _signalling_f16, "f32": _signalling_f32, "f64": _signalling_f64}
+_SIGNALLING = {type_: _signalling(type_) for type_ in FORMATS}
 
 
 def _ieee_form(op, type_):
@@ -417,24 +411,19 @@ def v_ldexp_f16(a, b):
     return np.ldexp(a.astype(F64), np.clip(b.astype(np.int32), -100, 100)).astype(F16)
 
 
-#: float type -> the unsigned type of its bits, its mantissa's width, its
-#: exponent bias and the power of two that makes its denormals normal
-_FREXP_FORMAT = {"f16": (U16, 10, 15, 11), "f32": (U32, 23, 127, 32), "f64": (U64, 52, 1023, 64)}
-
-
 def frexp_parts(type_):
     """``parts(x) -> (mantissa, exponent)`` of ``type_`` values: x = m * 2**e
     with 0.5 <= |m| < 1, as ``np.frexp`` splits a finite non-zero x (a zero
     is itself and 0). Read from the bits, a denormal scaled up first (an
-    exact product), so that compiled code, which has no ``np.frexp``, takes
-    the same code."""
-    bits_type, mantissa_bits, bias, lift = _FREXP_FORMAT[type_]
-    ftype = _FTYPES[type_]
-    width = 8 * np.dtype(bits_type).itemsize
-    exponent_field = bits_type(((1 << (width - 1 - mantissa_bits)) - 1) << mantissa_bits)
-    sign_and_mantissa = bits_type(((1 << width) - 1) ^ int(exponent_field))
-    one_half = bits_type((bias - 1) << mantissa_bits)
-    shift = bits_type(mantissa_bits)
+    exact product, by 2**(mantissa bits + 1)), so that compiled code, which
+    has no ``np.frexp``, takes the same code."""
+    layout = FORMATS[type_]
+    bits_type, ftype, bias = layout.bits_type, layout.float_type, layout.bias
+    exponent_field = layout.exponent_field
+    sign_and_mantissa = bits_type(((1 << layout.width) - 1) ^ int(exponent_field))
+    one_half = bits_type((bias - 1) << layout.mantissa_bits)
+    shift = bits_type(layout.mantissa_bits)
+    lift = layout.mantissa_bits + 1
     scale, smallest_normal = ftype(2.0 ** lift), ftype(np.finfo(ftype).tiny)
 
     def parts(x):

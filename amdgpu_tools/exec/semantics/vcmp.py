@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.registry import SEMANTICS, Semantic, row_source_types, vcmp
+from .float_format import FORMATS
 
 
 def never(a, b):
@@ -163,22 +164,15 @@ compares(np.greater_equal, "v_cmp_ge_u64", "v_cmpx_ge_u64")
 compares(always, "v_cmp_t_u64", "v_cmpx_t_u64")
 
 
-#: float type -> the unsigned type of its bits, its sign bit, the bits of
-#: +Inf, its quiet bit and the bits of its smallest normal number
-_CLASS_BITS = {"f16": (np.uint16, 0x8000, 0x7C00, 0x0200, 0x0400),
-               "f32": (np.uint32, 0x80000000, 0x7F800000, 0x00400000, 0x00800000),
-               "f64": (np.uint64, 1 << 63, 0x7FF0000000000000, 1 << 51, 1 << 52)}
-
-
 def float_class(type_):
     """v_cmp_class of a ``type_`` value: ``test(x, mask)``, whether bit c of
     ``mask`` is set for the class c of x: 0 sNaN, 1 qNaN, 2 -Inf, 3 -normal,
     4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +Inf. The class is
     read from x's bits with selections only, so that one lane's scalars
     (compiled blocks) take the same code as arrays."""
-    bits_type, sign, infinity, quiet, normal = _CLASS_BITS[type_]
-    magnitude_mask = bits_type((1 << (8 * np.dtype(bits_type).itemsize - 1)) - 1)
-    sign, infinity, quiet, normal = (bits_type(value) for value in (sign, infinity, quiet, normal))
+    layout = FORMATS[type_]
+    bits_type, magnitude_mask, sign = layout.bits_type, layout.magnitude, layout.sign
+    infinity, quiet, normal = layout.exponent_field, layout.quiet, layout.smallest_normal
     zero = bits_type(0)
 
     def test(x, mask):
