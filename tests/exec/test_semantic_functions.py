@@ -87,3 +87,15 @@ def test_frexp_from_the_bits_is_numpys_frexp():
         np.testing.assert_array_equal(exponent[finite], expected_exponent)
         np.testing.assert_array_equal(mantissa[~finite].view(bits.dtype), bits[~finite])
         assert not exponent[~finite].any()
+
+
+def test_bit_searches_of_vector_ops():
+    """v_ffbh_i32 counts the leading bits equal to the sign (-1 for 0 and
+    all ones), v_ffbl_b32 finds the lowest set bit (-1 for 0), as the SALU
+    searches they share."""
+    signed = np.array([0, -1, 1, 0x40000000, -2, -0x80000000, -0x10000000, 0x7FFFFFFF],
+                      np.int32)
+    np.testing.assert_array_equal(call("v_ffbh_i32", signed),
+                                  [0xFFFFFFFF, 0xFFFFFFFF, 31, 1, 31, 1, 4, 1])
+    bits = np.array([0, 1, 0x80000000, 0x00F00000, 6], np.uint32)
+    np.testing.assert_array_equal(call("v_ffbl_b32", bits), [0xFFFFFFFF, 0, 31, 20, 1])

@@ -500,7 +500,8 @@ def _highest_bit(value):
     return highest
 
 
-def _lowest_bit_index(value):
+def lowest_bit_index(value):
+    """The index of the lowest set bit, or -1 when the value is zero."""
     value = np.asarray(value, U64)
     isolated = value & (~value + U64(1))
     return np.where(value == U64(0), -1, _highest_bit(isolated)).astype(np.int32).view(U32)
@@ -508,22 +509,22 @@ def _lowest_bit_index(value):
 
 @salu("s_ff1_i32_b32", "u32", "b32")
 def s_ff1_i32_b32(a):
-    return _lowest_bit_index(np.asarray(a, U64))
+    return lowest_bit_index(np.asarray(a, U64))
 
 
 @salu("s_ff1_i32_b64", "u32", "b64")
 def s_ff1_i32_b64(a):
-    return _lowest_bit_index(a)
+    return lowest_bit_index(a)
 
 
 @salu("s_ff0_i32_b32", "u32", "b32")
 def s_ff0_i32_b32(a):
-    return _lowest_bit_index(np.asarray(~np.asarray(a, U32), U64))
+    return lowest_bit_index(np.asarray(~np.asarray(a, U32), U64))
 
 
 @salu("s_ff0_i32_b64", "u32", "b64")
 def s_ff0_i32_b64(a):
-    return _lowest_bit_index(~np.asarray(a, U64))
+    return lowest_bit_index(~np.asarray(a, U64))
 
 
 @salu("s_flbit_i32_b32", "u32", "b32")
@@ -536,7 +537,7 @@ def s_flbit_i32_b64(a):
     return find_first_one_high(a, 64)
 
 
-def _first_opposite_of_sign(value, width):
+def first_opposite_of_sign(value, width):
     """s_flbit_i32: leading bits equal to the sign bit, -1 for 0 and all ones."""
     value = np.asarray(value, U64)
     top = U64(1) << U64(width - 1)             # (uint64 shifts: defined for 32 and 64 alike,
@@ -548,12 +549,12 @@ def _first_opposite_of_sign(value, width):
 
 @salu("s_flbit_i32", "u32", "i32")
 def s_flbit_i32(a):
-    return _first_opposite_of_sign(np.asarray(a, U32).astype(U64), 32)
+    return first_opposite_of_sign(np.asarray(a, U32).astype(U64), 32)
 
 
 @salu("s_flbit_i32_i64", "u32", "i64")
 def s_flbit_i32_i64(a):
-    return _first_opposite_of_sign(a, 64)
+    return first_opposite_of_sign(a, 64)
 
 
 @salu("s_sext_i32_i8", "i32", "b32")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.registry import row_source_types, valu
-from .salu import bitfield_extract, find_first_one_high, popcount_32, popcount_64, reverse_bits_32
+from .salu import (bitfield_extract, find_first_one_high, first_opposite_of_sign,
+                   lowest_bit_index, popcount_32, popcount_64, reverse_bits_32)
 
 U16, U32, U64 = np.uint16, np.uint32, np.uint64
 I32, I64 = np.int32, np.int64
@@ -279,18 +280,13 @@ def v_ffbh_u32(a):
 
 @valu("v_ffbl_b32", "u32")
 def v_ffbl_b32(a):
-    a = np.asarray(a, U32)
-    lowest = a & (~a + U32(1))
-    index = find_first_one_high(lowest, 32)
-    return np.where(a == 0, U32(0xFFFFFFFF), U32(31) - index)
+    return lowest_bit_index(u32(a))
 
 
 @valu("v_ffbh_i32", "u32", "i32")
 def v_ffbh_i32(a):
-    bits = np.asarray(a).astype(np.int64).astype(U32)      # int32 or uint32 alike
-    flipped = np.where(bits >= U32(0x80000000), ~bits, bits)
-    count = find_first_one_high(flipped, 32)
-    return np.where((bits == 0) | (bits == U32(0xFFFFFFFF)), U32(0xFFFFFFFF), count)
+    """s_flbit_i32's count (int32 or uint32 sources alike)."""
+    return first_opposite_of_sign(np.asarray(a).astype(I64).astype(U32), 32)
 
 
 @valu("v_mbcnt_lo_u32_b32", "u32", lane_fn=True)
