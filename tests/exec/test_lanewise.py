@@ -65,7 +65,9 @@ def test_probe_admits_an_exact_scalar_form():
                                 "v_bfrev_b32", "s_brev_b32", "s_brev_b64", "s_bcnt1_i32_b64",
                                 "v_bfe_u32", "v_bfe_i32", "s_bfe_i64", "v_mul_i32_i24",
                                 "v_ffbh_u32", "v_ffbl_b32", "v_ffbh_i32", "s_ff1_i32_b64",
-                                "s_flbit_i32_b32", "s_flbit_i32_i64"])
+                                "s_flbit_i32_b32", "s_flbit_i32_i64", "v_div_scale_f32",
+                                "v_div_scale_f64", "v_div_fmas_f32", "v_div_fmas_f64",
+                                "v_div_fixup_f32", "v_div_fixup_f64"])
 def test_probe_admits_common_ops(op):
     """(v_fma_f64's scalar form is LLVM's fma, primitives.py: its probe
     found fused.fma64 returning NaN for finite factors whose product

@@ -99,3 +99,29 @@ def test_bit_searches_of_vector_ops():
                                   [0xFFFFFFFF, 0xFFFFFFFF, 31, 1, 31, 1, 4, 1])
     bits = np.array([0, 1, 0x80000000, 0x00F00000, 6], np.uint32)
     np.testing.assert_array_equal(call("v_ffbl_b32", bits), [0xFFFFFFFF, 0, 31, 20, 1])
+
+
+def test_div_fixup_quiets_nans_and_settles_underflow_and_overflow():
+    """v_div_fixup: a NaN operand comes back quiet, numerator first (the
+    manual's cvtToQuietNAN); a numerator exponent field more than 150 (f32)
+    or 1075 (f64) below the denominator's gives a signed zero whatever the
+    estimate; a NaN estimate past the special cases (the iteration's
+    Inf - Inf on overflow) gives a signed Inf; else the estimate with the
+    quotient's sign."""
+    f32 = np.float32
+    signalling = np.array([0x7FA00001, 0xFFA00000], np.uint32).view(f32)
+    got = call("v_div_fixup_f32", np.ones(2, f32), signalling, np.full(2, f32(2)))
+    assert [hex(x) for x in got.view(np.uint32)] == ["0x7fe00001", "0xffe00000"]
+    got = call("v_div_fixup_f32", np.ones(2, f32), signalling, signalling[::-1].copy())
+    assert [hex(x) for x in got.view(np.uint32)] == ["0xffe00000", "0x7fe00001"]
+    tiny = np.full(3, 2.0 ** -140, f32)                         # a denormal: exponent field 0
+    denominators = np.array([2.0 ** 23, 2.0 ** 24, -2.0 ** 24], f32)    # fields 150, 151, 151
+    got = call("v_div_fixup_f32", np.full(3, 5, f32), denominators, tiny)
+    assert got.tolist() == [5.0, 0.0, 0.0] and np.signbit(got).tolist() == [False, False, True]
+    got = call("v_div_fixup_f32", np.full(2, np.nan, f32), np.array([-1e-30, 1e-30], f32),
+               np.full(2, 1e30, f32))
+    assert got.tolist() == [-np.inf, np.inf]
+    got = call("v_div_fixup_f64", np.array([np.nan, 7.0, 7.0]),
+               np.array([1e-300, 2.0 ** 1000, -2.0 ** 990]),
+               np.array([1e300, 2.0 ** -80, 2.0 ** -80]))     # fields 943 - 2023; 943 - 2013
+    assert got.tolist() == [np.inf, 0.0, -7.0]

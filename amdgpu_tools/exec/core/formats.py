@@ -501,6 +501,7 @@ def build_valu(inst, semantic, program):
             result = fn(*args) if pick is None else pick(state)(*args)
         if carry_out_code is not None:
             result, carry = result
+            carry = np.broadcast_to(carry, (ctx.n, 64))   # (sources all SGPRs or constants)
             active = ctx.write_lanes()
             state.write_mask(sel, carry_out_code, carry if active is None else carry & active)
         if post is not None:

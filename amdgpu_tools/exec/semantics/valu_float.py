@@ -557,95 +557,137 @@ def v_pack_b32_f16(a, b):
 
 
 # ------------------------------------------------------------- division
-@valu("v_div_fixup_f32", "f32")
-def v_div_fixup_f32(q, d, n):
-    return _div_fixup(q, d, n)
+# The division family is written with selections and bit masks only, one
+# function per type (as ``first_nan``), so that one lane's scalars (a
+# compiled block's lane loop) take the same code as arrays.
+def _exponent_reader(type_):
+    """``exponent(x)``: the biased exponent field of x as int64 (0 for zero
+    and denormals)."""
+    layout = FORMATS[type_]
+    ftype, bits, field = layout.float_type, layout.bits_type, layout.exponent_field
+    shift = bits(layout.mantissa_bits)
+
+    def exponent(x):
+        return ((np.asarray(x, ftype).view(bits) & field) >> shift).astype(np.int64)
+    return exponent
 
 
-@valu("v_div_fixup_f64", "f64")
-def v_div_fixup_f64(q, d, n):
-    return _div_fixup(q, d, n)
+def div_fixup(type_, underflow_gap=None):
+    """``fixup(quotient, denominator, numerator)``: the special cases of
+    n / d over an estimate, in the ISA manual's order: a NaN operand, quieted
+    (the numerator's first); 0/0 and Inf/Inf give the default NaN (sign
+    set); x/0 and Inf/y give a signed Inf; x/Inf and 0/y a signed zero
+    (whatever the estimate holds: v_div_scale made it NaN for a zero
+    numerator). With an ``underflow_gap`` (f32, f64: the f16 op has none),
+    n's exponent field that far below d's gives a signed zero, and a NaN
+    estimate, which the iteration makes of a quotient past the largest
+    finite (Inf - Inf), a signed Inf: IEEE's answers in both cases, and what
+    RDNA 3.5 hardware was measured to return (the manual's UNDERFLOW; its
+    overflow clause tests the denominator's exponent for 255, which no
+    number reaching it has)."""
+    layout = FORMATS[type_]
+    ftype, bits, quiet = layout.float_type, layout.bits_type, layout.quiet
+    infinity, negative_infinity = ftype(np.inf), ftype(-np.inf)
+    zero, negative_zero = ftype(0.0), ftype(-0.0)
+    default_nan = ftype(np.copysign(np.nan, -1.0))
+    exponent = _exponent_reader(type_)
+
+    def quieted(x):     # (astype: Numba widens the | of two uint32 scalars)
+        return (np.asarray(x, ftype).view(bits) | quiet).astype(bits).view(ftype)
+
+    def fixup(quotient, denominator, numerator):
+        """(The cases from the last to the first: each later one wins.)"""
+        sign = np.signbit(denominator) ^ np.signbit(numerator)
+        magnitude = np.abs(quotient)
+        signed_infinity = np.where(sign, negative_infinity, infinity)
+        signed_zero = np.where(sign, negative_zero, zero)
+        result = np.where(sign, -magnitude, magnitude)
+        if underflow_gap is not None:
+            result = np.where(np.isnan(quotient), signed_infinity, result)
+            underflow = exponent(numerator) - exponent(denominator) < underflow_gap
+            result = np.where(underflow, signed_zero, result)
+        zero_num, zero_den = numerator == 0, denominator == 0
+        inf_num, inf_den = np.isinf(numerator), np.isinf(denominator)
+        result = np.where(inf_den | zero_num, signed_zero, result)
+        result = np.where(zero_den | inf_num, signed_infinity, result)
+        invalid = (zero_num & zero_den) | (inf_num & inf_den)
+        result = np.where(invalid, default_nan, result)
+        return np.where(np.isnan(numerator), quieted(numerator),
+                        np.where(np.isnan(denominator), quieted(denominator), result))
+    return fixup
 
 
-@valu("v_div_fixup_f16", "f16")
-def v_div_fixup_f16(q, d, n):
-    return _div_fixup(q, d, n)
+_DIV_FIXUP_F16 = div_fixup("f16")
+valu("v_div_fixup_f32", "f32")(div_fixup("f32", -150))
+valu("v_div_fixup_f64", "f64")(div_fixup("f64", -1075))
+valu("v_div_fixup_f16", "f16")(_DIV_FIXUP_F16)
+
+#: float type -> (v_div_scale's exponent gap past which it scales the
+#: denominator, the power of two it scales by, the numerator exponent at or
+#: below which it scales the numerator), from the ISA manual
+_DIV_SCALE_LIMITS = {"f32": (96, 64, 23), "f64": (768, 128, 53)}
 
 
-def _div_fixup(quotient, denominator, numerator):
-    """The special cases of n / d over an estimate, in the ISA manual's order:
-    NaN operands; 0/0 and Inf/Inf give the default NaN (sign set); x/0 and
-    Inf/y give a signed Inf; x/Inf and 0/y a signed zero (whatever the
-    estimate holds: v_div_scale made it NaN for a zero numerator)."""
-    dtype = np.asarray(quotient).dtype.type
-    sign = np.signbit(denominator) ^ np.signbit(numerator)
-    signed_inf = np.where(sign, dtype(-np.inf), dtype(np.inf))
-    signed_zero = np.where(sign, dtype(-0.0), dtype(0.0))
-    result = np.where(sign, -np.abs(quotient), np.abs(quotient))
-    nan = np.isnan(denominator) | np.isnan(numerator)
-    zero_num, zero_den = numerator == 0, denominator == 0
-    inf_num, inf_den = np.isinf(numerator), np.isinf(denominator)
-    invalid = (zero_num & zero_den) | (inf_num & inf_den)
-    result = np.where((zero_den | inf_num) & ~invalid, signed_inf, result)
-    result = np.where((inf_den | zero_num) & ~invalid & ~zero_den & ~inf_num, signed_zero,
-                      result)
-    result = np.where(invalid, dtype(np.copysign(np.nan, -1.0)), result)
-    return np.where(nan, np.where(np.isnan(numerator), numerator, denominator), result)
+def _denormal_test(type_):
+    """``denormal(x)``: whether x is a non-zero denormal."""
+    smallest_normal = FORMATS[type_].float_type(np.finfo(FORMATS[type_].float_type).tiny)
+
+    def denormal(x):
+        return (x != 0) & (np.abs(x) < smallest_normal)
+    return denormal
 
 
-@valu("v_div_scale_f32", "f32", carry_out=True)
-def v_div_scale_f32(value, denominator, numerator):
-    return _div_scale(value, denominator, numerator, 96, 64, 23)
+def div_scale(type_):
+    """``scale(value, denominator, numerator) -> (value', vcc)``: pre-scale
+    the numerator or denominator of n / d (the ISA manual's cases, the first
+    that holds deciding) so that the reciprocal iteration cannot over- or
+    underflow; VCC tells v_div_fmas to undo the scaling of the quotient."""
+    gap, power, tiny_exponent = _DIV_SCALE_LIMITS[type_]
+    ftype = FORMATS[type_].float_type
+    up_by, nan = ftype(2.0 ** power), ftype(np.nan)
+    exponent, denormal = _exponent_reader(type_), _denormal_test(type_)
+
+    def scale(value, denominator, numerator):
+        quotient = (numerator / denominator).astype(ftype)
+        zero = (numerator == 0) | (denominator == 0)
+        wide_gap = ~zero & (exponent(numerator) - exponent(denominator) >= gap)
+        open_ = ~zero & ~wide_gap
+        small_denominator = open_ & denormal(denominator)
+        open_ = open_ & ~small_denominator
+        # The manual's "1 / d is denormal" cases test the reciprocal in wider
+        # precision (as RDNA's pseudocode spells out), where it never is.
+        small_quotient = open_ & denormal(quotient)
+        small_numerator = open_ & ~small_quotient & (exponent(numerator) <= tiny_exponent)
+        scaled = (wide_gap & (value == denominator)) | small_denominator | \
+            (small_quotient & (value == numerator)) | small_numerator
+        result = np.where(zero, nan, np.where(scaled, value * up_by, value))
+        return result, wide_gap | small_quotient
+    return scale
 
 
-@valu("v_div_scale_f64", "f64", carry_out=True)
-def v_div_scale_f64(value, denominator, numerator):
-    return _div_scale(value, denominator, numerator, 768, 128, 53)
+valu("v_div_scale_f32", "f32", carry_out=True)(div_scale("f32"))
+valu("v_div_scale_f64", "f64", carry_out=True)(div_scale("f64"))
 
 
-def _biased_exponent(x):
-    """The exponent field of x (0 for zero/denormals)."""
-    info = np.finfo(x.dtype)
-    bits = x.view(np.uint32 if x.dtype == F32 else np.uint64)
-    return ((bits >> info.nmant) & ((1 << info.nexp) - 1)).astype(np.int64)
+def quotient_unscaling(type_):
+    """``factor(estimate, vcc)``: the power of two (a float64) that undoes
+    v_div_scale's scaling of a quotient where VCC is set: up when the
+    denominator was scaled (the estimate is large: |estimate| >= 1, or not
+    finite), down when the numerator was (the estimate is small); else 1."""
+    layout = FORMATS[type_]
+    power = _DIV_SCALE_LIMITS[type_][1]
+    one = layout.bits_type(layout.bias << layout.mantissa_bits)
+    ftype, bits, magnitude = layout.float_type, layout.bits_type, layout.magnitude
+    up, down = F64(2.0 ** power), F64(2.0 ** -power)
+
+    def factor(estimate, vcc):
+        large = (np.asarray(estimate, ftype).view(bits) & magnitude) >= one
+        return np.where(vcc, np.where(large, up, down), F64(1.0))
+    return factor
 
 
-def _is_denormal(x):
-    return (x != 0) & (np.abs(x) < np.finfo(x.dtype).tiny)
-
-
-def _div_scale(value, denominator, numerator, gap, scale, tiny_exponent):
-    """Pre-scale the numerator or denominator of n / d (the ISA manual's cases)
-    so that the reciprocal iteration cannot over- or underflow; VCC tells
-    v_div_fmas to undo the scaling of the quotient."""
-    value, denominator, numerator = np.broadcast_arrays(
-        np.asarray(value), np.asarray(denominator), np.asarray(numerator))
-    dtype = value.dtype.type
-    up = np.ldexp(value, scale).astype(dtype)
-    is_den = value == denominator
-    is_num = value == numerator
-    quotient = (numerator / denominator).astype(dtype)
-    result = value.copy()
-    vcc = np.zeros(value.shape, np.bool_)
-    undecided = np.ones(value.shape, np.bool_)
-
-    def case(condition, new_value, sets_vcc, only=None):
-        nonlocal result, vcc, undecided
-        hit = undecided & condition
-        apply = hit if only is None else hit & only
-        result = np.where(apply, new_value, result)
-        if sets_vcc:
-            vcc = vcc | hit
-        undecided = undecided & ~hit
-
-    case((numerator == 0) | (denominator == 0), dtype(np.nan), False)
-    case(_biased_exponent(numerator) - _biased_exponent(denominator) >= gap, up, True, is_den)
-    case(_is_denormal(denominator), up, False)
-    # The manual's "1 / d is denormal" cases test the reciprocal in wider
-    # precision (as RDNA's pseudocode spells out), where it never is.
-    case(_is_denormal(quotient), up, True, is_num)
-    case(_biased_exponent(numerator) <= tiny_exponent, up, False)
-    return result, vcc
+_UNSCALING_F32 = quotient_unscaling("f32")
+_UNSCALING_F64 = quotient_unscaling("f64")
 
 
 def _div_fmas_f32_directed(mode, a, b, c, vcc):
@@ -654,7 +696,7 @@ def _div_fmas_f32_directed(mode, a, b, c, vcc):
     with np.errstate(all="ignore"):
         product = a.astype(F64) * b.astype(F64)
         hi, lo = rounding.two_sum(product, c.astype(F64))
-        scale = _undo_scale(np.ones(np.broadcast(hi, vcc).shape), c, vcc, 64, 127)
+        scale = _UNSCALING_F32(c, vcc)
         result = rounding.narrow(hi * scale, lo * scale, mode, F32)
     return rounding.zero_sum(result, product, c, mode, hi == 0)
 
@@ -662,24 +704,16 @@ def _div_fmas_f32_directed(mode, a, b, c, vcc):
 @valu("v_div_fmas_f32", "f32", carry_in=True, vcc_in=True,
       rounded=_div_fmas_f32_directed)
 def v_div_fmas_f32(a, b, c, vcc):
+    """(The scaling is exact in float64, where the sum is kept.)"""
     wide = a.astype(F64) * b.astype(F64) + c.astype(F64)
-    return _FIRST_NAN3_F32(_undo_scale(wide, c, vcc, 64, 127).astype(F32), a, b, c)
+    return _FIRST_NAN3_F32((wide * _UNSCALING_F32(c, vcc)).astype(F32), a, b, c)
 
 
 @valu("v_div_fmas_f64", "f64", carry_in=True, vcc_in=True,
-      rounded=lambda mode, a, b, c, vcc:
-      _undo_scale(rounding.fma(a, b, c, mode, F64), c, vcc, 128, 1023))
+      rounded=lambda mode, a, b, c, vcc: rounding.fma(a, b, c, mode, F64) * _UNSCALING_F64(c, vcc))
 def v_div_fmas_f64(a, b, c, vcc):
-    return _FIRST_NAN3_F64(_undo_scale(fma64(a, b, c), c, vcc, 128, 1023), a, b, c)
-
-
-def _undo_scale(result, estimate, vcc, scale, bias):
-    """With VCC set, undo v_div_scale's scaling of the quotient: up when the
-    denominator was scaled (the estimate is large), down when the numerator
-    was (the estimate is small)."""
-    exponent = _biased_exponent(np.broadcast_to(np.asarray(estimate), result.shape))
-    scaled = np.ldexp(result, np.where(exponent >= bias, scale, -scale)).astype(result.dtype)
-    return np.where(vcc, scaled, result)
+    """(A product by a power of two is rounded once, as ``np.ldexp`` is.)"""
+    return _FIRST_NAN3_F64(fma64(a, b, c) * _UNSCALING_F64(c, vcc), a, b, c)
 
 
 # ----------------------------------------------------------------- cube map
@@ -757,7 +791,7 @@ valu("v_mad_legacy_f16", "f16",
     lambda a, b, c: _FIRST_NAN3_F16(a * b + c, a, b, c))
 valu("v_fma_legacy_f16", "f16", rounded=_directed(rounding.fma, "f16"))(
     lambda a, b, c: _FIRST_NAN3_F16(fma_narrow(a, b, c, F16), a, b, c))
-valu("v_div_fixup_legacy_f16", "f16")(_div_fixup)
+valu("v_div_fixup_legacy_f16", "f16")(_DIV_FIXUP_F16)
 
 
 @valu("v_cvt_norm_i16_f16", "i16")
