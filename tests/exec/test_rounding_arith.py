@@ -108,3 +108,28 @@ def test_ldexp_of_huge_values_into_the_denormal_range(mode):
     e = np.array([-2098, -2098, -2099, -2075], np.int32)
     assert_same(rounding.ldexp(a, e, mode, F64), expected_lanes("ldexp", mode, F64, a, e),
                 "ldexp")
+
+
+def test_fma64_cancellation_lanes_are_exact_down_to_the_denormals():
+    """Addends that cancel a * b to a tiny or zero residual, c + RN(a * b)
+    exact (a division's residual fma(-d, q, n)): fma64 takes them on its
+    array path (they had gone to rationals lane by lane) and must still
+    round once, down into the denormals and to signed zeros."""
+    rng = np.random.default_rng(12)
+    count = 2000
+    a = np.ldexp(rng.uniform(1, 2, count), rng.integers(-500, 500, count)) * \
+        rng.choice([-1, 1], count)
+    b = np.ldexp(rng.uniform(1, 2, count), rng.integers(-480, 480, count))
+    # products from 2**-958 up to 2**-900 (the smallest whose error term fma64
+    # computes exactly) for half the lanes: residuals below 2**-1000
+    tiny = np.ldexp(rng.uniform(1, 2, count // 2), rng.integers(-958, -900, count // 2))
+    b[:count // 2] = tiny / np.abs(a[:count // 2])
+    with np.errstate(all="ignore"):
+        product = a * b
+        steps = rng.integers(-3, 4, count).astype(F64)
+        c = -product + steps * np.abs(np.spacing(product))      # residuals of a few ulps
+        c[::4] = -product[::4]                                 # residuals of the error term alone
+        result = fma64(a, b, c)
+    assert (np.abs(result) < 2.0 ** -1000).sum() > 300 and \
+        ((result != 0) & (np.abs(result) < np.finfo(F64).tiny)).sum() > 50    # denormals
+    assert_same(result, expected_lanes("fma", 0, F64, a, b, c), "fma")

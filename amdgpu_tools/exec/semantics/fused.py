@@ -96,10 +96,14 @@ def fma64(a, b, c):
         high, low = two_sum(c, p)
         result = high + _round_to_odd(*two_sum(low, p_error))
         magnitude = np.abs(p)
-        fast = ((np.abs(a) < MAX_FACTOR) & (np.abs(b) < MAX_FACTOR) &
-                (magnitude >= MIN_PRODUCT) & (magnitude < _MAX_ADDEND) &
-                (np.abs(c) < _MAX_ADDEND) & (c != 0) &
-                (np.abs(result) >= _MIN_RESULT) & np.isfinite(result))
+        error_free = ((np.abs(a) < MAX_FACTOR) & (np.abs(b) < MAX_FACTOR) &
+                      (magnitude >= MIN_PRODUCT) & (magnitude < _MAX_ADDEND) &
+                      (np.abs(c) < _MAX_ADDEND) & (c != 0))
+        # A tiny result comes of cancellation: c + p is then exact (low is 0),
+        # so the result, high + p_error, is rounded once and right however
+        # small (a division's residual fma(-d, q, n) is such a lane).
+        fast = error_free & (((np.abs(result) >= _MIN_RESULT) & np.isfinite(result)) |
+                             (low == 0))
         # Exact without help: a zero factor (p is a signed zero, one rounding in
         # p + c), a zero addend (RN(a * b) is p itself), non-finite operands:
         # p + c, but for finite factors and an infinite or NaN addend, which
