@@ -23,6 +23,24 @@ _CACHE = json.loads(DATA.read_text()) if DATA.exists() else {}
 _LLVM_MC = ["/usr/lib/llvm-19/bin/llvm-mc", "/usr/bin/llvm-mc"]
 
 
+#: The f32 division n / d (v0 / v1, quotient in v7) as clang emits it for
+#: IEEE division with denormals kept: v_div_scale, v_rcp, the fma refinement,
+#: v_div_fmas and v_div_fixup (temporaries v2-v6, s[4:5])
+F32_DIVISION = """
+v_div_scale_f32 v2, vcc, v1, v1, v0
+v_div_scale_f32 v3, s[4:5], v0, v1, v0
+v_rcp_f32 v4, v2
+v_fma_f32 v5, -v2, v4, 1.0
+v_fma_f32 v4, v5, v4, v4
+v_mul_f32 v5, v3, v4
+v_fma_f32 v6, -v2, v5, v3
+v_fma_f32 v5, v6, v4, v5
+v_fma_f32 v6, -v2, v5, v3
+s_mov_b64 vcc, s[4:5]
+v_div_fmas_f32 v5, v6, v4, v5
+v_div_fixup_f32 v7, v5, v1, v0
+"""
+
 def _llvm_mc():
     for path in _LLVM_MC:
         if Path(path).exists():

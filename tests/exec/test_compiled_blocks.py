@@ -16,7 +16,7 @@ from amdgpu_tools.errors import KernelError, LaunchError
 from amdgpu_tools.exec.compiled import codegen, server, tier
 
 from . import kernel_util
-from .kernel_util import run_snippet
+from .kernel_util import F32_DIVISION, run_snippet
 
 pytest.importorskip("numba")
 
@@ -399,32 +399,21 @@ def test_once_refused_ops_run_natively(compile_mode, monkeypatch, form):
     _same_registers(interpreted, native)
 
 
-#: LLVM's IEEE f32 and f64 division n / d (v0 / v1; v[4:5] / v[2:3]) as
-#: clang emits it for gfx9 with denormals kept
-DIVISIONS = """
-v_div_scale_f32 v6, s[0:1], v1, v1, v0
-v_div_scale_f32 v7, vcc, v0, v1, v0
-v_rcp_f32_e32 v8, v6
-v_fma_f32 v9, -v6, v8, 1.0
-v_fma_f32 v8, v9, v8, v8
-v_mul_f32_e32 v9, v7, v8
-v_fma_f32 v10, -v6, v9, v7
-v_fma_f32 v9, v10, v8, v9
-v_fma_f32 v10, -v6, v9, v7
-v_div_fmas_f32 v9, v10, v8, v9
-v_div_fixup_f32 v11, v9, v1, v0
-v_div_scale_f64 v[12:13], s[0:1], v[2:3], v[2:3], v[4:5]
+#: LLVM's IEEE f32 and f64 division as clang emits them for gfx9 with
+#: denormals kept: v0 / v1 into v7, v[26:27] / v[24:25] into v[20:21]
+DIVISIONS = F32_DIVISION + """
+v_div_scale_f64 v[12:13], s[0:1], v[24:25], v[24:25], v[26:27]
 v_rcp_f64_e32 v[14:15], v[12:13]
 v_fma_f64 v[16:17], -v[12:13], v[14:15], 1.0
 v_fma_f64 v[14:15], v[14:15], v[16:17], v[14:15]
-v_div_scale_f64 v[16:17], vcc, v[4:5], v[2:3], v[4:5]
+v_div_scale_f64 v[16:17], vcc, v[26:27], v[24:25], v[26:27]
 v_fma_f64 v[18:19], -v[12:13], v[14:15], 1.0
 v_fma_f64 v[14:15], v[14:15], v[18:19], v[14:15]
 v_mul_f64 v[18:19], v[16:17], v[14:15]
 v_fma_f64 v[12:13], -v[12:13], v[18:19], v[16:17]
 v_div_fmas_f64 v[12:13], v[12:13], v[14:15], v[18:19]
-v_div_fixup_f64 v[20:21], v[12:13], v[2:3], v[4:5]
-v_add_co_u32_e64 v22, s[2:3], s4, 1
+v_div_fixup_f64 v[20:21], v[12:13], v[24:25], v[26:27]
+v_add_co_u32_e64 v22, s[2:3], s6, 1
 v_cndmask_b32_e64 v23, 0, 1, s[2:3]
 """
 
@@ -455,17 +444,17 @@ def test_division_runs_natively_and_rounds_as_numpy(compile_mode, monkeypatch, f
     n64, d64 = (_division_operands(rng, np.float64, (2, 64)) for _ in range(2))
     n32[0, :8] = d32[0, :8] = [0, np.inf, 1, 0, 3, 1e-45, 1e38, 3e-39]
     d32[0, :8] = [0, np.inf, 0, 5, 1e-45, 3, 1e-38, 3e38]
-    vgpr = {0: n32, 1: d32, 2: d64.view(np.uint64) & np.uint64(0xFFFFFFFF),
-            3: d64.view(np.uint64) >> np.uint64(32),
-            4: n64.view(np.uint64) & np.uint64(0xFFFFFFFF),
-            5: n64.view(np.uint64) >> np.uint64(32)}
+    vgpr = {0: n32, 1: d32, 24: d64.view(np.uint64) & np.uint64(0xFFFFFFFF),
+            25: d64.view(np.uint64) >> np.uint64(32),
+            26: n64.view(np.uint64) & np.uint64(0xFFFFFFFF),
+            27: n64.view(np.uint64) >> np.uint64(32)}
     interpreted, native = _interpreted_and_native(
-        compile_mode, monkeypatch, form, DIVISIONS, 2 * 24, vgpr=vgpr,
-        sgpr={4: [0xFFFFFFFF, 7]}, waves=2, vgprs=24, float_mode=0xF0)
+        compile_mode, monkeypatch, form, DIVISIONS, 2 * 25, vgpr=vgpr,
+        sgpr={6: [0xFFFFFFFF, 7]}, waves=2, vgprs=28, float_mode=0xF0)
     with np.errstate(all="ignore"):
         want32, want64 = n32 / d32, n64 / d64
     v = interpreted.vgpr
-    got32 = v[11].view(np.float32)
+    got32 = v[7].view(np.float32)
     got64 = ((v[21].astype(np.uint64) << np.uint64(32)) | v[20]).view(np.float64)
     for got, want in ((got32, want32), (got64, want64)):
         np.testing.assert_array_equal(np.isnan(got), np.isnan(want))

@@ -5,7 +5,7 @@ flushing), hand-worked values for integer edge cases, carries and shifts."""
 import numpy as np
 import pytest
 
-from .kernel_util import f32_bits, f64_parts, run_snippet
+from .kernel_util import F32_DIVISION, f32_bits, f64_parts, run_snippet
 
 LANE = np.arange(64, dtype=np.uint32)
 DENORMS_ON = 0xF0          # MODE: f32 and f64/f16 denormals kept
@@ -266,23 +266,9 @@ def test_inactive_lanes_keep_their_values():
 def test_division_sequence_scales_extreme_operands():
     """n / d by the compiler's sequence (div_scale, rcp, fma refinement,
     div_fmas, div_fixup), with operands that overflow/underflow naively."""
-    source = """
-v_div_scale_f32 v2, vcc, v1, v1, v0
-v_div_scale_f32 v3, s[4:5], v0, v1, v0
-v_rcp_f32 v4, v2
-v_fma_f32 v5, -v2, v4, 1.0
-v_fma_f32 v4, v5, v4, v4
-v_mul_f32 v5, v3, v4
-v_fma_f32 v6, -v2, v5, v3
-v_fma_f32 v5, v6, v4, v5
-v_fma_f32 v6, -v2, v5, v3
-s_mov_b64 vcc, s[4:5]
-v_div_fmas_f32 v5, v6, v4, v5
-v_div_fixup_f32 v7, v5, v1, v0
-"""
     n = np.resize(np.array([1.0, 3e38, 1e-30, 7.0, 1.0, 5.0, 0.0, 1e-38], np.float32), 64)
     d = np.resize(np.array([3.0, 1e-5, 3e37, 0.0, 1e38, 2.5e-38, 0.0, 3.0], np.float32), 64)
-    state = run_snippet(source, vgpr={0: n, 1: d}, float_mode=DENORMS_ON)
+    state = run_snippet(F32_DIVISION, vgpr={0: n, 1: d}, float_mode=DENORMS_ON)
     with np.errstate(all="ignore"):
         expected = (n.astype(np.float64) / d).astype(np.float32)
     got = vf32(state, 7)
