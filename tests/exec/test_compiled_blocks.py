@@ -465,6 +465,87 @@ def test_division_runs_natively_and_rounds_as_numpy(compile_mode, monkeypatch, f
     _same_registers(interpreted, native)
 
 
+LANE_NUMBER_AND_BYTE_OPS = """
+v_mbcnt_lo_u32_b32 v4, v0, 0
+v_mbcnt_hi_u32_b32 v4, v1, v4
+v_mbcnt_lo_u32_b32 v5, -1, 0
+v_mbcnt_hi_u32_b32 v5, -1, v5
+v_perm_b32 v6, v0, v1, v2
+v_fract_f32_e32 v7, v3
+v_ldexp_f64 v[8:9], v[10:11], v2
+s_nand_b32 s8, s2, s3
+s_absdiff_i32 s9, s2, s3
+v_mov_b32_e32 v12, s8
+v_mov_b32_e32 v13, s9
+"""
+
+
+def _permuted(a, b, selector):
+    """v_perm_b32 of one lane, from the ISA's byte table with Python ints."""
+    pool = (int(a) << 32) | int(b)
+    result = 0
+    for byte in range(4):
+        pick = (int(selector) >> (8 * byte)) & 0xFF
+        if pick < 8:
+            value = (pool >> (8 * pick)) & 0xFF
+        elif pick < 12:
+            value = 0xFF if pool >> (8 * (2 * (pick - 8) + 1) + 7) & 1 else 0
+        else:
+            value = 0 if pick == 12 else 0xFF
+        result |= value << (8 * byte)
+    return result
+
+
+@pytest.mark.parametrize("exec_mask", [(1 << 64) - 1, 0xF0F0FFFF0000FFF7])
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_lane_number_and_byte_ops_run_natively(compile_mode, monkeypatch, form, exec_mask):
+    """v_mbcnt (each lane's number: the registry's ``lane`` argument),
+    v_perm_b32, v_fract, v_ldexp_f64 (a signalling NaN comes back quiet),
+    s_nand and s_absdiff (32-bit wraps), once without scalar forms, in a
+    block, against values computed independently, natively as interpreted;
+    with every lane on and with lanes off."""
+    rng = np.random.default_rng(21)
+    bits = rng.integers(0, 1 << 32, (4, 2, 64), dtype=np.uint64).astype(np.uint32)
+    bits[2] = np.where(rng.random((2, 64)) < 0.5, bits[2],
+                       rng.integers(0, 14, (2, 64)) * 0x01010101 + 0x00030609)
+    floats = rng.uniform(-40, 40, (2, 64)).astype(np.float32)
+    floats[0, :6] = [np.inf, -np.inf, np.nan, -0.25, -1e-9, 3.0]
+    wide = np.ldexp(rng.uniform(1, 2, (2, 64)), rng.integers(-1000, 1000, (2, 64)))
+    wide[0, :3] = [np.inf, 0.0, np.nan]
+    wide = wide.view(np.uint64)
+    wide[0, 3] = 0x7FF4000000000001                  # a signalling NaN
+    vgpr = {0: bits[0], 1: bits[1], 2: bits[2], 3: floats,
+            10: wide & np.uint64(0xFFFFFFFF), 11: wide >> np.uint64(32)}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, LANE_NUMBER_AND_BYTE_OPS, 2 * 11, vgpr=vgpr,
+        sgpr={2: [1, 0xDEADBEEF], 3: [0x80000000, 0xDEADBEEF]}, waves=2, vgprs=14,
+        exec_mask=exec_mask)
+    on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+    v = interpreted.vgpr
+    below = [(1 << lane) - 1 for lane in range(64)]
+    counts = np.array([[bin(((int(hi) << 32 | int(lo)) & below[lane])).count("1")
+                        for lane, (lo, hi) in enumerate(zip(bits[0, w], bits[1, w]))]
+                       for w in range(2)])
+    np.testing.assert_array_equal(v[4][:, on], counts[:, on])
+    np.testing.assert_array_equal(v[5][:, on], np.tile(np.arange(64), (2, 1))[:, on])
+    permuted = np.vectorize(_permuted)(bits[0], bits[1], bits[2])
+    np.testing.assert_array_equal(v[6][:, on], permuted[:, on])
+    with np.errstate(all="ignore"):
+        fraction = (floats.astype(np.float64) - np.floor(floats)).astype(np.float32)
+    fraction = np.where(np.isinf(floats), np.nan, np.minimum(fraction, np.float32(1 - 2 ** -24)))
+    np.testing.assert_array_equal(v[7].view(np.float32)[:, on], fraction[:, on])
+    scaled = (v[9].astype(np.uint64) << np.uint64(32) | v[8]).view(np.float64)
+    exponents = np.clip(bits[2].view(np.int32), -2200, 2200)
+    with np.errstate(all="ignore"):
+        expected = np.ldexp(wide.view(np.float64), exponents)
+    np.testing.assert_array_equal(scaled[:, on], expected[:, on])
+    if on[3]:
+        assert hex(int(scaled.view(np.uint64)[0, 3])) == "0x7ffc000000000001"
+    assert [int(x) for x in v[12][:, 8]] == [0xFFFFFFFF, ~0xDEADBEEF & 0xFFFFFFFF]
+    assert [int(x) for x in v[13][:, 8]] == [0x7FFFFFFF, 0]      # |1 - INT_MIN| wraps
+    _same_registers(interpreted, native)
+
+
 @pytest.mark.parametrize("ieee_mode", [True, False])
 def test_min_max_compile_to_the_interpreters_bits(compile_mode, ieee_mode):
     """The float min/max/med3 family runs natively, with IEEE mode's

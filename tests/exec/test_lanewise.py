@@ -67,7 +67,10 @@ def test_probe_admits_an_exact_scalar_form():
                                 "v_ffbh_u32", "v_ffbl_b32", "v_ffbh_i32", "s_ff1_i32_b64",
                                 "s_flbit_i32_b32", "s_flbit_i32_i64", "v_div_scale_f32",
                                 "v_div_scale_f64", "v_div_fmas_f32", "v_div_fmas_f64",
-                                "v_div_fixup_f32", "v_div_fixup_f64"])
+                                "v_div_fixup_f32", "v_div_fixup_f64", "v_fract_f32",
+                                "v_fract_f64", "v_ldexp_f64", "v_perm_b32",
+                                "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "s_absdiff_i32",
+                                "s_nand_b32", "s_nor_b64", "s_xnor_b32"])
 def test_probe_admits_common_ops(op):
     """(v_fma_f64's scalar form is LLVM's fma, primitives.py: its probe
     found fused.fma64 returning NaN for finite factors whose product
@@ -103,11 +106,14 @@ def test_probe_admits_saveexec_and_branches(op):
 
 
 def test_probe_refuses_what_numba_cannot_type():
-    """v_mbcnt_lo_u32_b32 broadcasts its mask over a lane index array: no
-    scalar form (v_bfrev_b32, which reshaped its source, now has one)."""
-    assert probe(SEMANTICS["v_mbcnt_lo_u32_b32"]).startswith(
+    """v_trig_preop_f64 takes its window of 2/pi from a Python integer: no
+    scalar form (v_bfrev_b32, which reshaped its source, and
+    v_mbcnt_lo_u32_b32, which broadcast its mask over a lane index array,
+    now have one)."""
+    assert probe(SEMANTICS["v_trig_preop_f64"]).startswith(
         "Numba cannot compile its scalar form")
     assert probe(SEMANTICS["v_bfrev_b32"]) is None
+    assert probe(SEMANTICS["v_mbcnt_lo_u32_b32"]) is None
 
 
 @pytest.mark.parametrize("waves", [1, 3])

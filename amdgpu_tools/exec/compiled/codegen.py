@@ -448,8 +448,12 @@ def _vector_sources(out, inst, semantic, lane):
     neg = field(inst, "neg") if is_vop3 else 0
     abs_ = field(inst, "abs") if is_vop3 else 0
     codes = _source_codes(inst, semantic)
-    return [_vector_source(out, inst, semantic, i, code, type_, abs_, neg, lane)
-            for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
+    sources = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg, lane)
+               for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
+    if semantic.flags.get("lane_fn"):           # (the registry's ``lane`` argument)
+        sources.append("np.uint64(l)" if lane else
+                       out._hoisted(("lane numbers",), "np.arange(64).astype(np.uint64)"))
+    return sources
 
 
 def _valu(out, inst, semantic):

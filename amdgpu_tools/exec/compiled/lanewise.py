@@ -112,6 +112,8 @@ def _form(semantic):
         return "a 16-bit or packed operand"
     if semantic.kind in ("valu", "vcmp"):
         inputs = [(64 if _wide(type_) else 32, LANE_VIEWS[type_] + "({})") for type_ in sources]
+        if flags.get("lane_fn"):        # a lane's number, 0-63
+            inputs.append((32, "np.uint64({} & np.uint32(63))"))
         if flags.get("carry_in"):
             inputs.append((0, "{}"))
         if semantic.kind == "vcmp":
@@ -195,6 +197,9 @@ def _run_as_interpreted(semantic, form, columns):
     if vector:
         args[:len(semantic.srcs)] = [ops.typed(arg, type_)
                                      for arg, type_ in zip(args, semantic.srcs)]
+        if semantic.flags.get("lane_fn"):
+            lane = len(semantic.srcs)
+            args[lane] = (args[lane] & np.uint32(63)).astype(np.uint64)
     with np.errstate(all="ignore"):
         value = _subject(semantic)(*args)
         flag = np.zeros(count, np.bool_)

@@ -450,7 +450,18 @@ def source_getters(inst, semantic, program, src_mods=None, op_sel=0):
         if modify is not None:
             getter = _compose(modify, getter)
         fetch.append((getter, type_))
+    if semantic.flags.get("lane_fn"):
+        fetch.append((_lane_numbers, "u64"))
     return fetch
+
+
+_LANE_NUMBERS = np.arange(64, dtype=np.uint64)
+_LANE_NUMBERS.flags.writeable = False
+
+
+def _lane_numbers(state, sel):
+    """The ``lane`` argument of a ``lane_fn`` op: each lane's number."""
+    return _LANE_NUMBERS
 
 
 def build_valu(inst, semantic, program):

@@ -11,7 +11,9 @@ Kinds of registration:
     Types: 'b32','u32','i32','b64','u64','i64' ('b64' family read and write
     SGPR pairs as uint64), None for no destination.
 ``valu(op, dst, *srcs, carry_in=False, carry_out=False, lane_fn=False)``
-    ``fn(*sources[, carry_in]) -> result`` or ``(result, carry_out)``; sources
+    ``fn(*sources[, lane][, carry_in]) -> result`` or ``(result, carry_out)``
+    (``lane_fn``: the op reads each lane's number, a uint64 ``lane``: the 64
+    numbers to whole waves, one in a compiled block's lane loop); sources
     arrive viewed as their type ('f32' float32, 'i32' int32, 'u32' uint32,
     'f16' float16, 'u16'/'i16', 'f64', 'u64', 'i64', 'b32' = uint32), shaped
     (n, 64) or broadcastable to it; carries are (n, 64) bool arrays.

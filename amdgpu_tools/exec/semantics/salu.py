@@ -101,7 +101,9 @@ def s_mul_hi_i32(a, b):
 
 @salu("s_absdiff_i32", "u32", "i32", "i32", scc_out=True)
 def s_absdiff_i32(a, b):
-    result = np.abs(i32(a) - i32(b)).astype(U32)
+    """(The difference wraps to 32 bits first, as the ISA's D.i = S0 - S1;
+    asarray keeps a scalar form's widened difference from escaping.)"""
+    result = np.abs(np.asarray(i32(a) - i32(b), np.int32)).astype(U32)
     return result, result != 0
 
 
@@ -161,7 +163,9 @@ def _logic(name, width, op):
 
     @salu(name, kind, kind, kind, scc_out=True)
     def fn(a, b):
-        result = op(np.asarray(a, dtype), np.asarray(b, dtype))
+        # (the outer asarray: a no-op on arrays; it narrows a scalar form's
+        # widened complement, ~(a & b), before SCC tests it)
+        result = np.asarray(op(np.asarray(a, dtype), np.asarray(b, dtype)), dtype)
         return result, nonzero(result)
     fn.__name__ = name
 

@@ -60,7 +60,10 @@ def first_nan(type_, arity):
     def without_nan(result):
         return np.ndim(result) and not np.isnan(result).any()
 
-    if arity == 2:
+    if arity == 1:
+        def rule(result, a):
+            return result if without_nan(result) else unless_nan(a, result)
+    elif arity == 2:
         def rule(result, a, b):
             return result if without_nan(result) else unless_nan(a, unless_nan(b, result))
     else:
@@ -171,12 +174,16 @@ def _ieee_form(op, type_):
     return quieted
 
 
-def fract(x):
-    """x - floor(x), clamped below 1.0 (so tiny negatives do not round up to 1)."""
-    dtype = np.asarray(x).dtype
-    below_one = np.nextafter(dtype.type(1), dtype.type(0))
-    result = np.minimum(x - np.floor(x), below_one)
-    return np.where(np.isinf(x), dtype.type(np.nan), result)
+def fraction(type_):
+    """v_fract of ``type_`` values: x - floor(x), clamped below 1.0 (so tiny
+    negatives do not round up to 1); NaN for an infinity. (A function per
+    type: one lane's scalars in a compiled block have no ``dtype.type``.)"""
+    ftype = FORMATS[type_].float_type
+    below_one, nan = np.nextafter(ftype(1), ftype(0)), ftype(np.nan)
+
+    def fract(x):
+        return np.where(np.isinf(x), nan, np.minimum(x - np.floor(x), below_one))
+    return fract
 
 
 def _directed(arithmetic, type_, swap=False):
@@ -233,9 +240,9 @@ _unary("v_trunc_f64", np.trunc)
 _unary("v_rndne_f16", np.rint)
 _unary("v_rndne_f32", np.rint)
 _unary("v_rndne_f64", np.rint)
-_unary("v_fract_f16", fract)
-_unary("v_fract_f32", fract)
-_unary("v_fract_f64", fract)
+_unary("v_fract_f16", fraction("f16"))
+_unary("v_fract_f32", fraction("f32"))
+_unary("v_fract_f64", fraction("f64"))
 _unary("v_sqrt_f16", in_f64(np.sqrt))
 _unary("v_sqrt_f32", in_f64(np.sqrt))
 _unary("v_sqrt_f64", in_f64(np.sqrt))
@@ -290,6 +297,7 @@ valu("v_mul_legacy_f32", "f32", rounded=_legacy_product_rounded)(_legacy_product
 
 
 # ---------------------------------------------------------- multiply-add
+_FIRST_NAN1_F64 = first_nan("f64", 1)
 _FIRST_NAN3_F16 = first_nan("f16", 3)
 _FIRST_NAN3_F32 = first_nan("f32", 3)
 _FIRST_NAN3_F64 = first_nan("f64", 3)
@@ -403,7 +411,9 @@ def v_ldexp_f32(a, b):
 
 @valu("v_ldexp_f64", "f64", "f64", "i32", rounded=_directed(rounding.ldexp, "f64"))
 def v_ldexp_f64(a, b):
-    return np.ldexp(a, np.clip(b, -2200, 2200))
+    """(A NaN comes back quiet, as NumPy's ldexp gives it and IEEE's scaleB
+    asks; Numba's passes a signalling one through.)"""
+    return _FIRST_NAN1_F64(np.ldexp(a, np.clip(b, -2200, 2200)), a)
 
 
 @valu("v_ldexp_f16", "f16", "f16", "i16", rounded=_directed(rounding.ldexp, "f16"))

@@ -246,26 +246,33 @@ def v_alignbyte_b32(a, b, c):
     return (joined >> ((u32(c) & U32(3)) * U32(8)).astype(U64)).astype(U32)
 
 
+def _sign_byte(pool, byte):
+    """0xFF where byte ``byte`` of the permute's pool is negative, else 0."""
+    return np.where(((pool >> U64(8 * byte + 7)) & U64(1)) != 0, U32(0xFF), U32(0))
+
+
+def _permuted_byte(pool, select):
+    """The byte one selector byte picks: 0-7 a byte of the pool, 8-11 the
+    sign of byte 1, 3, 5 or 7 spread, 12 zero, 13 and up 0xFF."""
+    picked = ((pool >> (np.minimum(select, U32(7)).astype(U64) * U64(8))) & U64(0xFF)).astype(U32)
+    value = np.where(select < 8, picked, U32(0))
+    value = np.where(select == 8, _sign_byte(pool, 1), value)
+    value = np.where(select == 9, _sign_byte(pool, 3), value)
+    value = np.where(select == 10, _sign_byte(pool, 5), value)
+    value = np.where(select == 11, _sign_byte(pool, 7), value)
+    return np.where(select >= 13, U32(0xFF), value)
+
+
 @valu("v_perm_b32", "b32")
 def v_perm_b32(a, b, selector):
     """Each selector byte picks a byte of {a, b} (b = bytes 0-3) or a constant."""
-    a, b, selector = np.broadcast_arrays(u32(a), u32(b), u32(selector))
     pool = (u64(a) << U64(32)) | u64(b)
-    result = np.zeros(selector.shape, U32)
-    for byte in range(4):
-        sel = (selector >> U32(8 * byte)) & U32(0xFF)
-        picked = ((pool >> (np.minimum(sel, U32(7)).astype(U64) * U64(8))) & U64(0xFF)).astype(U32)
-        sign_of = lambda index: np.where(((pool >> U64(index * 8 + 7)) & U64(1)) != 0,
-                                         U32(0xFF), U32(0))
-        value = np.where(sel < 8, picked, U32(0))
-        value = np.where(sel == 8, sign_of(1), value)
-        value = np.where(sel == 9, sign_of(3), value)
-        value = np.where(sel == 10, sign_of(5), value)
-        value = np.where(sel == 11, sign_of(7), value)
-        value = np.where(sel == 12, U32(0), value)
-        value = np.where(sel >= 13, U32(0xFF), value)
-        result |= value << U32(8 * byte)
-    return result
+    selector = u32(selector)
+    low = _permuted_byte(pool, selector & U32(0xFF)) | \
+        (_permuted_byte(pool, (selector >> U32(8)) & U32(0xFF)) << U32(8))
+    high = _permuted_byte(pool, (selector >> U32(16)) & U32(0xFF)) | \
+        (_permuted_byte(pool, selector >> U32(24)) << U32(8))
+    return (low | (high << U32(16))).astype(U32)
 
 
 @valu("v_bcnt_u32_b32", "u32")
@@ -290,23 +297,19 @@ def v_ffbh_i32(a):
 
 
 @valu("v_mbcnt_lo_u32_b32", "u32", lane_fn=True)
-def v_mbcnt_lo_u32_b32(mask, addend):
-    """Count of set mask bits below this lane (lanes 0-31 use the low half)."""
-    lane = np.arange(64, dtype=U64)
-    below = np.where(lane >= 32, U64(0xFFFFFFFF), (U64(1) << lane) - U64(1))
-    bits = u64(mask) & below
-    flat = np.broadcast_to(bits, np.broadcast_shapes(bits.shape, (1, 64)))
-    return popcount_64(flat) + u32(addend)
+def v_mbcnt_lo_u32_b32(mask, addend, lane):
+    """The set bits of the mask below this lane (``lane``: each lane's
+    number; lanes 32-63 count all 32), plus the addend."""
+    below = np.where(lane >= U64(32), U64(0xFFFFFFFF), (U64(1) << (lane & U64(31))) - U64(1))
+    return (popcount_64(u64(mask) & below) + u32(addend)).astype(U32)
 
 
 @valu("v_mbcnt_hi_u32_b32", "u32", lane_fn=True)
-def v_mbcnt_hi_u32_b32(mask, addend):
-    """Count of set mask bits of lanes 32.. below this lane (lanes < 32 add 0)."""
-    lane = np.arange(64, dtype=U64)
-    below = np.where(lane < 32, U64(0), (U64(1) << (lane - U64(32))) - U64(1))
-    bits = u64(mask) & below
-    flat = np.broadcast_to(bits, np.broadcast_shapes(bits.shape, (1, 64)))
-    return popcount_64(flat) + u32(addend)
+def v_mbcnt_hi_u32_b32(mask, addend, lane):
+    """The set bits of the mask below this lane's place among lanes 32-63
+    (lanes 0-31 count none), plus the addend."""
+    below = np.where(lane < U64(32), U64(0), (U64(1) << (lane & U64(31))) - U64(1))
+    return (popcount_64(u64(mask) & below) + u32(addend)).astype(U32)
 
 
 # -------------------------------------------------------------- min / max
