@@ -17,6 +17,7 @@ from amdgpu_tools.exec.compiled import codegen, server, tier
 
 from . import kernel_util
 from .kernel_util import F32_DIVISION, run_snippet
+from .test_valu import _two_over_pi_bits
 
 pytest.importorskip("numba")
 
@@ -477,7 +478,17 @@ s_nand_b32 s8, s2, s3
 s_absdiff_i32 s9, s2, s3
 v_mov_b32_e32 v12, s8
 v_mov_b32_e32 v13, s9
+v_trig_preop_f64 v[14:15], v[10:11], v2
 """
+
+
+def _trig_preop(x, segment, table):
+    """v_trig_preop_f64 of one lane from the bits of 2/pi (``table``: the
+    hardware's 1200, from Machin's formula) with Python ints."""
+    exponent = (int(x) >> 52) & 0x7FF
+    shift = (int(segment) & 31) * 53 + max(exponent - 1077, 0)
+    window = (table << 53 >> (1200 - shift)) & ((1 << 53) - 1) if shift < 1200 else 0
+    return np.ldexp(np.float64(window), -53 - shift + (128 if exponent >= 1968 else 0))
 
 
 def _permuted(a, b, selector):
@@ -501,7 +512,8 @@ def _permuted(a, b, selector):
 def test_lane_number_and_byte_ops_run_natively(compile_mode, monkeypatch, form, exec_mask):
     """v_mbcnt (each lane's number: the registry's ``lane`` argument),
     v_perm_b32, v_fract, v_ldexp_f64 (a signalling NaN comes back quiet),
-    s_nand and s_absdiff (32-bit wraps), once without scalar forms, in a
+    s_nand and s_absdiff (32-bit wraps), v_trig_preop_f64 (its window of
+    2/pi read from a table of words), once without scalar forms, in a
     block, against values computed independently, natively as interpreted;
     with every lane on and with lanes off."""
     rng = np.random.default_rng(21)
@@ -517,8 +529,8 @@ def test_lane_number_and_byte_ops_run_natively(compile_mode, monkeypatch, form, 
     vgpr = {0: bits[0], 1: bits[1], 2: bits[2], 3: floats,
             10: wide & np.uint64(0xFFFFFFFF), 11: wide >> np.uint64(32)}
     interpreted, native = _interpreted_and_native(
-        compile_mode, monkeypatch, form, LANE_NUMBER_AND_BYTE_OPS, 2 * 11, vgpr=vgpr,
-        sgpr={2: [1, 0xDEADBEEF], 3: [0x80000000, 0xDEADBEEF]}, waves=2, vgprs=14,
+        compile_mode, monkeypatch, form, LANE_NUMBER_AND_BYTE_OPS, 2 * 12, vgpr=vgpr,
+        sgpr={2: [1, 0xDEADBEEF], 3: [0x80000000, 0xDEADBEEF]}, waves=2, vgprs=16,
         exec_mask=exec_mask)
     on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
     v = interpreted.vgpr
@@ -543,6 +555,11 @@ def test_lane_number_and_byte_ops_run_natively(compile_mode, monkeypatch, form, 
         assert hex(int(scaled.view(np.uint64)[0, 3])) == "0x7ffc000000000001"
     assert [int(x) for x in v[12][:, 8]] == [0xFFFFFFFF, ~0xDEADBEEF & 0xFFFFFFFF]
     assert [int(x) for x in v[13][:, 8]] == [0x7FFFFFFF, 0]      # |1 - INT_MIN| wraps
+    table = _two_over_pi_bits(1200)
+    with np.errstate(all="ignore"):
+        pieces = np.vectorize(lambda x, s: _trig_preop(x, s, table))(wide, bits[2])
+    got = (v[15].astype(np.uint64) << np.uint64(32) | v[14]).view(np.float64)
+    np.testing.assert_array_equal(got[:, on], pieces[:, on])
     _same_registers(interpreted, native)
 
 

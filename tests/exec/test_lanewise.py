@@ -70,7 +70,7 @@ def test_probe_admits_an_exact_scalar_form():
                                 "v_div_fixup_f32", "v_div_fixup_f64", "v_fract_f32",
                                 "v_fract_f64", "v_ldexp_f64", "v_perm_b32",
                                 "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "s_absdiff_i32",
-                                "s_nand_b32", "s_nor_b64", "s_xnor_b32"])
+                                "s_nand_b32", "s_nor_b64", "s_xnor_b32", "v_trig_preop_f64"])
 def test_probe_admits_common_ops(op):
     """(v_fma_f64's scalar form is LLVM's fma, primitives.py: its probe
     found fused.fma64 returning NaN for finite factors whose product
@@ -106,14 +106,14 @@ def test_probe_admits_saveexec_and_branches(op):
 
 
 def test_probe_refuses_what_numba_cannot_type():
-    """v_trig_preop_f64 takes its window of 2/pi from a Python integer: no
-    scalar form (v_bfrev_b32, which reshaped its source, and
-    v_mbcnt_lo_u32_b32, which broadcast its mask over a lane index array,
-    now have one)."""
-    assert probe(SEMANTICS["v_trig_preop_f64"]).startswith(
+    """v_qsad_pk_u16_u8 loops over broadcast arrays: no scalar form
+    (v_bfrev_b32, which reshaped its source, v_mbcnt_lo_u32_b32, which
+    broadcast its mask over a lane index array, and v_trig_preop_f64, which
+    read its window from a Python integer, now have one)."""
+    assert probe(SEMANTICS["v_qsad_pk_u16_u8"]).startswith(
         "Numba cannot compile its scalar form")
-    assert probe(SEMANTICS["v_bfrev_b32"]) is None
-    assert probe(SEMANTICS["v_mbcnt_lo_u32_b32"]) is None
+    for op in ("v_bfrev_b32", "v_mbcnt_lo_u32_b32", "v_trig_preop_f64"):
+        assert probe(SEMANTICS[op]) is None, op
 
 
 @pytest.mark.parametrize("waves", [1, 3])

@@ -771,6 +771,20 @@ _TWO_OVER_PI_HEX = (
     "A9E391615EE61B086599855F14A068408DFFD8804D73273106061556CA73A8C960E27BC08C6B")
 
 
+def _two_over_pi_words():
+    """The bits of 2/pi as uint64 words, most significant first, zeros after
+    them as far as any window reaches (a segment of 31 and the largest
+    exponent start 31 * 53 + 970 bits in)."""
+    total = len(_TWO_OVER_PI_HEX) * 4
+    count = (31 * 53 + (2047 - 1077) + 53) // 64 + 2
+    bits = int(_TWO_OVER_PI_HEX, 16) << (64 * count - total)
+    return np.array([(bits >> (64 * (count - 1 - k))) & ((1 << 64) - 1) for k in range(count)],
+                    U64)
+
+
+_TWO_OVER_PI_WORDS = _two_over_pi_words()
+
+
 @valu("v_trig_preop_f64", "f64")
 def v_trig_preop_f64(x, segment):
     """53 bits of 2/pi starting at bit shift = segment[4:0] * 53, scaled by
@@ -778,20 +792,16 @@ def v_trig_preop_f64(x, segment):
     slides right by (exponent - 1077) so x * result keeps its useful bits; from
     exponent 1968 the scale gains 2**128 so those products stay normal (ISA
     manual, V_TRIG_PREOP_F64).  The exponent is the raw IEEE field, as the
-    manual's exponent(S0) is."""
-    bits = int(_TWO_OVER_PI_HEX, 16)
-    total = len(_TWO_OVER_PI_HEX) * 4
-    x, segment = np.broadcast_arrays(np.asarray(x, F64), np.asarray(segment, U32))
-    exponent = ((x.view(U64) >> U64(52)) & U64(0x7FF)).astype(np.int64)
-    shift = (segment & U32(31)).astype(np.int64) * 53 + np.maximum(exponent - 1077, 0)
+    manual's exponent(S0) is. (The window is read from two table words.)"""
+    exponent = ((np.asarray(x, F64).view(U64) >> U64(52)) & U64(0x7FF)).astype(np.int64)
+    shift = (np.asarray(segment, U32) & U32(31)).astype(np.int64) * 53 + \
+        np.maximum(exponent - 1077, 0)
     scale = -53 - shift + np.where(exponent >= 1968, 128, 0)
-    out = np.empty(x.shape, F64)
-    for index in np.ndindex(x.shape):
-        start = int(shift[index])
-        window = bits >> (total - start - 53) if start + 53 <= total else \
-            bits << (start + 53 - total)
-        out[index] = np.ldexp(F64(window & ((1 << 53) - 1)), int(scale[index]))
-    return out
+    word, offset = shift >> 6, (shift & 63).astype(U64)
+    high, low = _TWO_OVER_PI_WORDS[word], _TWO_OVER_PI_WORDS[word + 1]
+    top = np.where(offset == 0, high,
+                   (high << offset) | (low >> ((U64(64) - offset) & U64(63))))
+    return np.ldexp((top >> U64(11)).astype(F64), scale.astype(np.int32))
 
 
 # GFX9 renamed the GFX8 f16 mad/fma/div_fixup (which zero the high half) to
