@@ -9,12 +9,15 @@ call, ``Device.synchronize``):
 - ``matmul 256x256 (LDS)``: 16x16 tiles staged in LDS, two barriers a tile;
 - ``single wave loop``: one wave, a long scalar/vector loop: the latency of
   the per-instruction overhead, which no vectorisation hides;
+- ``division loop``: one wave, a loop of f32 and f64 IEEE divisions (the
+  v_div_scale/v_div_fmas/v_div_fixup sequences), checked bit for bit
+  against NumPy's correctly rounded division;
 - ``per-launch cost``: a one-wave kernel that only runs s_endpgm (assembled
   by our own assembler), launched ``LAUNCH_ROUNDS`` times ``LAUNCHES`` times
   through the API, each launch followed by ``Device.synchronize``: the best
   round's launch-to-completion ms per launch (argument checks, kernarg segment, AQL packet, doorbell, packet
   processor, dispatch set-up, completion signal). Target: <= 0.1 ms.
-- ``compiled blocks``: the three kernels again with ``Device(compile="off")``
+- ``compiled blocks``: the four kernels again with ``Device(compile="off")``
   and ``compile="eager"`` (exec/compiled): the first run (compiling every
   block, or loading it from the cache) and the best one after it;
 - ``jobs``: the vector add (1M and 16M work-items) and a 512x512 matmul
@@ -66,6 +69,7 @@ REPEATS = 3
 VECTOR_ELEMENTS = 1 << 20
 MATMUL_N = 256
 SINGLE_WAVE_ITERATIONS = 5000
+DIVISION_ITERATIONS = 1000
 LAUNCHES = 100
 #: Rounds of LAUNCHES launches the per-launch figure is the best of: many
 #: short rounds, so that one quiet stretch of a shared machine is enough
@@ -124,7 +128,8 @@ def code_object() -> tuple[Path, str]:
     if not (os.access(CLANG, os.X_OK) and lld and os.path.isdir(ROCM_BITCODE)):
         return RECORDED, "recorded build (clang-19 not installed)"
     argv = [CLANG, "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-x", "cl", "-cl-std=CL2.0",
-            "-O2", "-mcode-object-version=5", f"--rocm-device-lib-path={ROCM_BITCODE}"]
+            "-O2", "-mcode-object-version=5", "-cl-fp32-correctly-rounded-divide-sqrt",
+            f"--rocm-device-lib-path={ROCM_BITCODE}"]
     key = hashlib.sha256((" ".join(argv[1:]) + SOURCE.read_text()).encode()).hexdigest()[:20]
     hsaco = CACHE / f"bench_exec.{key}.hsaco"
     if not hsaco.exists():
@@ -271,6 +276,27 @@ def bench_single_wave(device, program, expected):
     return Run("single wave loop", result, wall, cpu, ok)
 
 
+def division_reference(iterations):
+    """The loop of ``division_loop`` in NumPy, whose float32 and float64
+    division is IEEE's correctly rounded one: (f32 results, f64 results)."""
+    i = np.arange(64)
+    x, y = np.float32(1) + i.astype(np.float32), 1.0 + i.astype(np.float64)
+    for _ in range(iterations):
+        x = np.float32(3) / (x + np.float32(1)) + np.float32(1)
+        y = 5.0 / (y + 2.0) + 1.0
+    return x, y
+
+
+def bench_division(device, program, expected):
+    out32, out64 = device.zeros(64, np.float32), device.zeros(64, np.float64)
+    result, wall, cpu = _launch(device, program["division_loop"],
+                                [out32, out64, np.int32(DIVISION_ITERATIONS)], (64,), (64,))
+    ok = np.array_equal(out32.numpy(), expected[0]) and np.array_equal(out64.numpy(), expected[1])
+    out32.free()
+    out64.free()
+    return Run("division loop", result, wall, cpu, ok)
+
+
 def bench_launch(device):
     """ms per launch-to-completion of a one-wave empty kernel (best of
     LAUNCH_ROUNDS rounds of LAUNCHES launches, after a warm-up round)."""
@@ -373,19 +399,21 @@ def main():
     program = device.load(str(path))
     with np.errstate(over="ignore"):
         expected = single_wave_reference(SINGLE_WAVE_ITERATIONS)
-    benches = ((bench_vector_add, ()), (bench_matmul, ()), (bench_single_wave, (expected,)))
+    quotients = division_reference(DIVISION_ITERATIONS)
+    benches = ((bench_vector_add, ()), (bench_matmul, ()), (bench_single_wave, (expected,)),
+               (bench_division, (quotients,)))
     for bench, extra in benches:
         bench(device, program, *extra)
         best = min((bench(device, program, *extra) for _ in range(REPEATS)),
                    key=lambda run: run.seconds)
         print(best.line(), flush=True)
     print(bench_launch(device), flush=True)
-    bench_compiled(path, expected)
+    bench_compiled(path, expected, quotients)
     bench_jobs(path)
 
 
-def bench_compiled(path, expected):
-    """The three kernels with compiled blocks off and eager (every block
+def bench_compiled(path, expected, quotients):
+    """The four kernels with compiled blocks off and eager (every block
     compiled at its first run, or loaded from the cache): the first run
     (compiling or loading included) and the best of REPEATS after it."""
     from amdgpu_tools import Device
@@ -393,7 +421,8 @@ def bench_compiled(path, expected):
     if not numba_available():
         print("   compiled blocks: Numba is not installed (pip install -e '.[compiled]')")
         return
-    benches = ((bench_vector_add, ()), (bench_matmul, ()), (bench_single_wave, (expected,)))
+    benches = ((bench_vector_add, ()), (bench_matmul, ()), (bench_single_wave, (expected,)),
+               (bench_division, (quotients,)))
     for mode in ("off", "eager"):
         device = Device("gfx900", jobs=1, compile=mode)
         program = device.load(str(path))

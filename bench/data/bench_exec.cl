@@ -39,3 +39,20 @@ __kernel void single_wave(__global uint *out, int iterations) {
   }
   out[i] = x ^ y;
 }
+
+/* One wave, a loop of IEEE divisions in f32 and f64 (built with
+ * -cl-fp32-correctly-rounded-divide-sqrt): v_div_scale, v_rcp, the fma
+ * refinement, v_div_fmas and v_div_fixup for each, the sequence that stays
+ * correctly rounded for every operand. */
+__kernel void division_loop(__global float *out32, __global double *out64,
+                            int iterations) {
+  uint i = get_local_id(0);
+  float x = 1.0f + (float)i;
+  double y = 1.0 + (double)i;
+  for (int k = 0; k < iterations; ++k) {
+    x = 3.0f / (x + 1.0f) + 1.0f;
+    y = 5.0 / (y + 2.0) + 1.0;
+  }
+  out32[i] = x;
+  out64[i] = y;
+}
