@@ -563,6 +563,50 @@ def test_lane_number_and_byte_ops_run_natively(compile_mode, monkeypatch, form, 
     _same_registers(interpreted, native)
 
 
+SIXTEEN_BIT_INTEGERS = """
+v_add_u16_e32 v4, v0, v1
+v_sub_u16_e32 v5, v0, v1
+v_mul_lo_u16_e32 v6, v0, v1
+v_lshlrev_b16_e32 v7, v1, v0
+v_ashrrev_i16_e32 v8, v1, v0
+v_max_i16_e32 v9, v0, v1
+v_min_u16_e32 v10, v0, v1
+v_mad_u16 v11, v0, v1, v2
+v_cmp_eq_u16_e32 vcc, v0, v1
+v_cndmask_b32_e64 v12, 0, 1, vcc
+v_cmp_lt_i16_e64 s[4:5], v0, 7
+v_cndmask_b32_e64 v13, 0, 1, s[4:5]
+v_add_u16_e32 v14, 64, v0
+v_add_u16_e32 v15, s6, v0
+"""
+
+
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_sixteen_bit_integer_ops_run_natively(compile_mode, monkeypatch, form):
+    """VALU ops and compares on 16-bit integers (the registers' low halves,
+    the high halves of sources ignored and of results zero) in a block,
+    against NumPy's uint16/int16 arithmetic, natively as interpreted."""
+    rng = np.random.default_rng(16)
+    bits = rng.integers(0, 1 << 32, (3, 2, 64), dtype=np.uint64).astype(np.uint32)
+    same = rng.random((2, 64)) < 0.25                   # equal low halves, other high ones
+    bits[1] = np.where(same, (bits[1] & 0xFFFF0000) | (bits[0] & 0xFFFF), bits[1])
+    bits[0, 0, :4] = [0x12340007, 0xFFFF8000, 0x00007FFF, 0xABCD0006]
+    vgpr = {0: bits[0], 1: bits[1], 2: bits[2]}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, SIXTEEN_BIT_INTEGERS, 2 * 14, vgpr=vgpr,
+        sgpr={6: [0x0001FFFF, 0x12345678]}, waves=2, vgprs=16)
+    a, b, c = (x.astype(np.int64) & 0xFFFF for x in bits)      # low halves, exactly
+    sa, sb = a - ((a & 0x8000) << 1), b - ((b & 0x8000) << 1)   # as int16
+    expected = {4: a + b, 5: a - b, 6: a * b, 7: a << (b & 15), 8: sa >> (b & 15),
+                9: np.maximum(sa, sb), 10: np.minimum(a, b), 11: a * b + c, 12: a == b,
+                13: sa < 7, 14: a + 64, 15: a + np.array([[0xFFFF], [0x5678]])}
+    for reg, want in expected.items():
+        np.testing.assert_array_equal(interpreted.vgpr[reg], np.asarray(want, np.int64) & 0xFFFF,
+                                      err_msg=f"v{reg}")
+    assert ((bits[0] != bits[1]) & (a == b)).sum() > 20     # equal only in the low halves
+    _same_registers(interpreted, native)
+
+
 @pytest.mark.parametrize("ieee_mode", [True, False])
 def test_min_max_compile_to_the_interpreters_bits(compile_mode, ieee_mode):
     """The float min/max/med3 family runs natively, with IEEE mode's

@@ -70,7 +70,9 @@ def test_probe_admits_an_exact_scalar_form():
                                 "v_div_fixup_f32", "v_div_fixup_f64", "v_fract_f32",
                                 "v_fract_f64", "v_ldexp_f64", "v_perm_b32",
                                 "v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32", "s_absdiff_i32",
-                                "s_nand_b32", "s_nor_b64", "s_xnor_b32", "v_trig_preop_f64"])
+                                "s_nand_b32", "s_nor_b64", "s_xnor_b32", "v_trig_preop_f64",
+                                "v_add_u16", "v_ashrrev_i16", "v_mad_u16", "v_cmp_lt_i16",
+                                "v_max3_i16"])
 def test_probe_admits_common_ops(op):
     """(v_fma_f64's scalar form is LLVM's fma, primitives.py: its probe
     found fused.fma64 returning NaN for finite factors whose product

@@ -68,13 +68,18 @@ FULL_PATH_MAX_INSTRUCTIONS = 64
 PART_INSTRUCTIONS = 16
 LOOP_PART_INSTRUCTIONS = 64
 
-#: Value types a compiled operand may have, with their NumPy view of the bits.
+#: Value types a compiled operand may have, with their NumPy view of the bits
+#: (a 16-bit integer operand: the register's low half, as ``ops.typed`` reads
+#: it; f16 has no Numba type).
 _VIEWS = {"u32": None, "b32": None, "i32": "np.int32", "f32": "np.float32",
-          "u64": None, "b64": None, "i64": "np.int64", "f64": "np.float64"}
+          "u64": None, "b64": None, "i64": "np.int64", "f64": "np.float64",
+          "u16": "astype(np.uint16)", "b16": "astype(np.uint16)",
+          "i16": "astype(np.uint16).view(np.int16)"}
 #: Result type -> the helper turning a result into its raw bits (kernels.py)
 _RESULTS = {"u32": "rt.bits_u32", "b32": "rt.bits_u32", "i32": "rt.bits_i32",
             "f32": "rt.bits_f32", "u64": "rt.bits_u64", "b64": "rt.bits_u64",
-            "i64": "rt.bits_i64", "f64": "rt.bits_f64"}
+            "i64": "rt.bits_i64", "f64": "rt.bits_f64", "u16": "rt.bits_u16",
+            "b16": "rt.bits_u16", "i16": "rt.bits_i16"}
 #: Raw semantics that do nothing (no state, no outcome) and may sit in a block.
 _NO_OPS = frozenset({"s_nop", "s_waitcnt"})
 _VECTOR_ENCODINGS = frozenset({"VOP1", "VOP2", "VOP3", "VOPC"})
@@ -82,11 +87,13 @@ _VECTOR_ENCODINGS = frozenset({"VOP1", "VOP2", "VOP3", "VOPC"})
 #: source type -> the kernels.py helper viewing one lane's bits as it
 LANE_VIEWS = {"u32": "rt.lane_u32", "b32": "rt.lane_u32", "i32": "rt.lane_i32",
               "f32": "rt.lane_f32", "u64": "rt.lane_u64", "b64": "rt.lane_u64",
-              "i64": "rt.lane_i64", "f64": "rt.lane_f64"}
+              "i64": "rt.lane_i64", "f64": "rt.lane_f64", "u16": "rt.lane_u16",
+              "b16": "rt.lane_u16", "i16": "rt.lane_i16"}
 #: result type -> the kernels.py helper turning one lane's result into bits
 LANE_RESULTS = {"u32": "rt.lane_bits_u32", "b32": "rt.lane_bits_u32", "i32": "rt.lane_bits_i32",
                 "f32": "rt.lane_bits_f32", "u64": "rt.lane_bits_u64", "b64": "rt.lane_bits_u64",
-                "i64": "rt.lane_bits_i64", "f64": "rt.lane_bits_f64"}
+                "i64": "rt.lane_bits_i64", "f64": "rt.lane_bits_f64", "u16": "rt.lane_bits_u16",
+                "b16": "rt.lane_bits_u16", "i16": "rt.lane_bits_i16"}
 
 
 class NotCompilable(Exception):
@@ -439,7 +446,9 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane):
         value = f"{LANE_VIEWS[type_]}({bits})"
         return value if code >= 256 else out.per_wave(value)
     view = _VIEWS[type_]
-    return f"{bits}.view({view})" if view else bits
+    if view is None:
+        return bits
+    return f"{bits}.{view}" if view.startswith("astype") else f"{bits}.view({view})"
 
 
 def _vector_sources(out, inst, semantic, lane):

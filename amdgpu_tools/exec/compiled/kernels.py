@@ -666,6 +666,10 @@ bits_f32 = _result_bits(np.float32, np.uint32)
 bits_u64 = _result_bits(np.uint64, np.uint64)
 bits_i64 = _result_bits(np.int64, np.uint64)
 bits_f64 = _result_bits(np.float64, np.uint64)
+#: (16-bit results: the low half of the register, the high half zero, as
+#: ``ops.to_bits`` makes them; the store widens them)
+bits_u16 = _result_bits(np.uint16, np.uint16)
+bits_i16 = _result_bits(np.int16, np.uint16)
 
 
 # ------------------------------------------------------ one lane at a time
@@ -765,6 +769,8 @@ lane_f32 = _cast_and_view(np.uint32, np.float32)
 lane_u64 = _cast_and_view(np.uint64, np.uint64)
 lane_i64 = _cast_and_view(np.uint64, np.int64)
 lane_f64 = _cast_and_view(np.uint64, np.float64)
+lane_u16 = _cast_and_view(np.uint16, np.uint16)       # (the low half: cast truncates)
+lane_i16 = _cast_and_view(np.uint16, np.int16)
 #: result type -> one lane's bits converter
 lane_bits_u32 = _cast_and_view(np.uint32, np.uint32)
 lane_bits_i32 = _cast_and_view(np.int32, np.uint32)
@@ -772,3 +778,5 @@ lane_bits_f32 = _cast_and_view(np.float32, np.uint32)
 lane_bits_u64 = _cast_and_view(np.uint64, np.uint64)
 lane_bits_i64 = _cast_and_view(np.int64, np.uint64)
 lane_bits_f64 = _cast_and_view(np.float64, np.uint64)
+lane_bits_u16 = _cast_and_view(np.uint16, np.uint16)
+lane_bits_i16 = _cast_and_view(np.int16, np.uint16)
