@@ -640,7 +640,8 @@ _DIV_SCALE_LIMITS = {"f32": (96, 64, 23), "f64": (768, 128, 53)}
 
 def _denormal_test(type_):
     """``denormal(x)``: whether x is a non-zero denormal."""
-    smallest_normal = FORMATS[type_].float_type(np.finfo(FORMATS[type_].float_type).tiny)
+    ftype = FORMATS[type_].float_type
+    smallest_normal = ftype(np.finfo(ftype).tiny)
 
     def denormal(x):
         return (x != 0) & (np.abs(x) < smallest_normal)
@@ -661,15 +662,16 @@ def div_scale(type_):
         quotient = (numerator / denominator).astype(ftype)
         zero = (numerator == 0) | (denominator == 0)
         wide_gap = ~zero & (exponent(numerator) - exponent(denominator) >= gap)
-        open_ = ~zero & ~wide_gap
-        small_denominator = open_ & denormal(denominator)
-        open_ = open_ & ~small_denominator
+        undecided = ~zero & ~wide_gap
+        small_denominator = undecided & denormal(denominator)
+        undecided = undecided & ~small_denominator
         # The manual's "1 / d is denormal" cases test the reciprocal in wider
         # precision (as RDNA's pseudocode spells out), where it never is.
-        small_quotient = open_ & denormal(quotient)
-        small_numerator = open_ & ~small_quotient & (exponent(numerator) <= tiny_exponent)
+        small_quotient = undecided & denormal(quotient)
+        small_numerator = undecided & ~small_quotient & (exponent(numerator) <= tiny_exponent)
         scaled = (wide_gap & (value == denominator)) | small_denominator | \
             (small_quotient & (value == numerator)) | small_numerator
+        # (a product by a power of two: rounded once, as ldexp's)
         result = np.where(zero, nan, np.where(scaled, value * up_by, value))
         return result, wide_gap | small_quotient
     return scale
