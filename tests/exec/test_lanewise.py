@@ -108,13 +108,15 @@ def test_probe_admits_saveexec_and_branches(op):
 
 
 def test_probe_refuses_what_numba_cannot_type():
-    """v_qsad_pk_u16_u8 loops over broadcast arrays: no scalar form
-    (v_bfrev_b32, which reshaped its source, v_mbcnt_lo_u32_b32, which
-    broadcast its mask over a lane index array, and v_trig_preop_f64, which
-    read its window from a Python integer, now have one)."""
-    assert probe(SEMANTICS["v_qsad_pk_u16_u8"]).startswith(
+    """v_cvt_pkrtz_f16_f32 rounds through float16, which Numba has not: no
+    scalar form (v_bfrev_b32, which reshaped its source, v_mbcnt_lo_u32_b32,
+    which broadcast its mask over a lane index array, v_trig_preop_f64,
+    which read its window from a Python integer, and v_qsad_pk_u16_u8, which
+    summed into np.zeros of a broadcast shape, now have one)."""
+    assert probe(SEMANTICS["v_cvt_pkrtz_f16_f32"]).startswith(
         "Numba cannot compile its scalar form")
-    for op in ("v_bfrev_b32", "v_mbcnt_lo_u32_b32", "v_trig_preop_f64"):
+    for op in ("v_bfrev_b32", "v_mbcnt_lo_u32_b32", "v_trig_preop_f64", "v_qsad_pk_u16_u8",
+               "v_mqsad_pk_u16_u8"):
         assert probe(SEMANTICS[op]) is None, op
 
 

@@ -146,7 +146,7 @@ def v_movrelsd_b32(inst, program):
 def v_mqsad_u32_u8(inst, program):
     """Masked quad SAD into four 32-bit accumulators: D[i] = S2[i] + masked SAD of
     the pattern S1 against the 64-bit reference S0 shifted by i bytes."""
-    from .valu_int import masked_sad_bytes
+    from .valu_int import sad_bytes
     reference = vector_getter(field(inst, "src0"), "u64", inst.literal)
     pattern = vector_getter(field(inst, "src1"), "u32", inst.literal)
     accumulator = field(inst, "src2")
@@ -160,7 +160,7 @@ def v_mqsad_u32_u8(inst, program):
         for shift in range(4):
             base = state.vgpr[accumulator - 256 + shift, sel] if accumulator >= 256 else \
                 np.uint32(0)
-            totals.append((masked_sad_bytes(pat, ref, shift) + base).astype(np.uint32))
+            totals.append((sad_bytes(pat, ref, shift, masked=True) + base).astype(np.uint32))
         for shift, total in enumerate(totals):
             state.write_vgpr(sel, dst + shift, np.broadcast_to(total, (ctx.n, 64)), lanes)
     return run

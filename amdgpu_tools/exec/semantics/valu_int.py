@@ -602,46 +602,37 @@ def v_sub_i32(a, b):
     return a.astype(np.int64) - b
 
 
-def _qsad_bytes(pattern, reference_pair, shift):
-    """SAD of the 4 bytes of ``pattern`` against 4 bytes of the 64-bit reference
-    starting at byte ``shift`` (reference bytes of 0 are masked for mqsad)."""
-    total = np.zeros(np.broadcast_shapes(np.shape(pattern), np.shape(reference_pair)), U64)
+def sad_bytes(pattern, reference_pair, shift, masked=False):
+    """SAD of the pattern's 4 bytes against reference bytes [shift, shift + 4)
+    of the 64-bit reference, skipping pattern bytes that are 0 when
+    ``masked`` (the "masked" SAD of v_mqsad/v_mqsad_u32)."""
+    total = U64(0) * u64(pattern) * u64(reference_pair)     # (the broadcast shape, or a scalar)
     for i in range(4):
         x = (u64(reference_pair) >> U64(8 * (i + shift))) & U64(0xFF)
         y = (u64(pattern) >> U64(8 * i)) & U64(0xFF)
-        total = total + np.where(x > y, x - y, y - x)
+        difference = np.where(x > y, x - y, y - x)
+        total = total + (np.where(y == 0, U64(0), difference) if masked else difference)
     return total
+
+
+def _quad_sads(reference, pattern, accumulate, masked):
+    """Four 16-bit SAD accumulators, one per byte offset of the reference."""
+    result = U64(0) * u64(accumulate)
+    for shift in range(4):
+        part = (sad_bytes(pattern, reference, shift, masked) +
+                ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
+        result = result | (part << U64(16 * shift))
+    return result
 
 
 @valu("v_qsad_pk_u16_u8", "u64")
 def v_qsad_pk_u16_u8(reference, pattern, accumulate):
-    result = U64(0)
-    for shift in range(4):
-        part = (_qsad_bytes(pattern, reference, shift) +
-                ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
-        result = result | (part << U64(16 * shift))
-    return result
-
-
-def masked_sad_bytes(pattern, reference_pair, shift):
-    """SAD of the pattern's 4 bytes against reference bytes [shift, shift + 4),
-    skipping pattern bytes that are 0 (the "masked" SAD)."""
-    total = np.zeros(np.broadcast_shapes(np.shape(pattern), np.shape(reference_pair)), U64)
-    for i in range(4):
-        x = (u64(reference_pair) >> U64(8 * (i + shift))) & U64(0xFF)
-        y = (u64(pattern) >> U64(8 * i)) & U64(0xFF)
-        total = total + np.where(y == 0, U64(0), np.where(x > y, x - y, y - x))
-    return total
+    return _quad_sads(reference, pattern, accumulate, False)
 
 
 @valu("v_mqsad_pk_u16_u8", "u64")
 def v_mqsad_pk_u16_u8(reference, pattern, accumulate):
-    result = U64(0)
-    for shift in range(4):
-        part = (masked_sad_bytes(pattern, reference, shift) +
-                ((u64(accumulate) >> U64(16 * shift)) & U64(0xFFFF))) & U64(0xFFFF)
-        result = result | (part << U64(16 * shift))
-    return result
+    return _quad_sads(reference, pattern, accumulate, True)
 
 
 # GFX6/GFX7 spell the 64-bit shifts with the shift amount second.
