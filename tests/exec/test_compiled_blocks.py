@@ -607,6 +607,51 @@ def test_sixteen_bit_integer_ops_run_natively(compile_mode, monkeypatch, form):
     _same_registers(interpreted, native)
 
 
+DPP_OPS = """
+v_mov_b32_dpp v4, v0 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+v_add_u32_dpp v5, v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:0
+v_add_f32_dpp v6, v2, v2 row_bcast:15 row_mask:0xa bank_mask:0xf
+v_mov_b32_dpp v7, v0 wave_shr:1 row_mask:0xf bank_mask:0x5
+v_max_f32_dpp v8, -v2, |v3| row_mirror row_mask:0xf bank_mask:0xf
+v_mov_b32_dpp v9, v1 row_bcast:31 row_mask:0xc bank_mask:0xf
+v_mov_b32_dpp v10, v1 wave_rol:1 row_mask:0xf bank_mask:0xf bound_ctrl:0
+v_or_b32_dpp v0, v0, v1 row_ror:3 row_mask:0xf bank_mask:0xf bound_ctrl:0
+"""
+
+
+@pytest.mark.parametrize("exec_mask", [(1 << 64) - 1, 0xFFFF7FFF_FFFEFFFB])
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_dpp_ops_run_natively(compile_mode, monkeypatch, form, exec_mask):
+    """DPP VALU ops in a block: quad permutes, row shifts, rotates, mirrors
+    and broadcasts, wave shifts and rotates, with row and bank masks, with
+    and without bound_ctrl, abs/neg on both sources, and one whose result
+    overwrites its permuted source; natively as interpreted (the lane maps
+    are lanes.DppModifiers', the interpreter's), with every lane on and
+    lanes off, and checked against the shuffles worked out by hand."""
+    rng = np.random.default_rng(8)
+    bits = rng.integers(0, 1 << 32, (2, 2, 64), dtype=np.uint64).astype(np.uint32)
+    floats = rng.uniform(-9, 9, (2, 2, 64)).astype(np.float32)
+    old = np.full((2, 64), 0xDEAD, np.uint32)
+    vgpr = {0: bits[0], 1: bits[1], 2: floats[0], 3: floats[1], 4: old, 7: old}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, DPP_OPS, 2 * 8, vgpr=vgpr, waves=2, vgprs=12,
+        exec_mask=exec_mask)
+    on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+    v, lane = interpreted.vgpr, np.arange(64)
+    swapped = np.where(on & on[lane ^ 1], bits[0][:, lane ^ 1], old)   # (no bound_ctrl)
+    np.testing.assert_array_equal(v[4], swapped)
+    shifted = np.where((lane % 16 == 0) | ~on[lane - 1], 0, bits[0][:, lane - 1])
+    np.testing.assert_array_equal(v[5][:, on], (shifted + bits[1])[:, on].astype(np.uint32))
+    banks = ((lane >> 2) & 3) % 2 == 0                   # bank_mask 0x5: banks 0 and 2
+    moved = (lane >= 1) & banks & on & on[lane - 1]
+    np.testing.assert_array_equal(v[7], np.where(moved, bits[0][:, lane - 1], old))
+    mirror = (lane & ~15) + 15 - (lane & 15)
+    mirrored = np.maximum(-floats[0][:, mirror], np.abs(floats[1]))
+    written = on & on[mirror]
+    np.testing.assert_array_equal(v[8].view(np.float32)[:, written], mirrored[:, written])
+    _same_registers(interpreted, native)
+
+
 @pytest.mark.parametrize("ieee_mode", [True, False])
 def test_min_max_compile_to_the_interpreters_bits(compile_mode, ieee_mode):
     """The float min/max/med3 family runs natively, with IEEE mode's

@@ -23,8 +23,11 @@ the interpreter. What this module cannot express ends the block (``why_not``
 says why), and the interpreter runs it: scalar stores, atomics and loads
 with an SGPR offset, buffer and scratch accesses, atomics (LDS and global),
 sub-dword and typed accesses, s_endpgm and other control flow,
-DPP/SDWA/op_sel, 16-bit operands, output modifiers, MODE's directed
-rounding, the float min/max/med3 family. Some instructions compile with a
+SDWA/op_sel, DPP compares and DPP with a carry, f16 operands (Numba has no
+float16), output modifiers, MODE's directed rounding. (DPP VALU ops compile
+from the interpreter's own lane maps, ``lanes.DppModifiers``; the float
+min/max/med3 family compiles since its NaN rules are the semantics'.)
+Some instructions compile with a
 condition checked as they run (an LDS access must be aligned and in range,
 a global or scalar load's inside one allocation, a barrier must have its
 whole work-group in the group); when it fails the function returns before
@@ -45,6 +48,7 @@ import re
 from ...isa.effects import SALU_ENCODINGS
 from ..core import operands as ops
 from ..core.formats import _ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, modifier_type
+from ..core.lanes import DppModifiers
 from ..core.operands import field
 from ..core.registry import semantic_for
 from ..core.registry import ieee_form
@@ -349,7 +353,7 @@ def _block_in_parts(prologue, bodies, back_edges):
 
 def emit_instruction(out, inst, index):
     out.wave_reads = []
-    if inst.encoding in ("DPP", "SDWA", "VOP3P"):
+    if inst.encoding in ("SDWA", "VOP3P"):
         raise NotCompilable(f"{inst.encoding} operands")
     semantic = semantic_for(inst, out.generation)
     if semantic is None:
@@ -359,8 +363,10 @@ def emit_instruction(out, inst, index):
     if semantic.kind == "raw" and inst.op in _NO_OPS:
         out.lines.append("        lanes += n")
         return
-    if semantic.kind == "valu" and inst.encoding in _VECTOR_ENCODINGS:
+    if semantic.kind == "valu" and inst.encoding in _VECTOR_ENCODINGS | {"DPP"}:
         return _valu(out, inst, semantic)
+    if inst.encoding == "DPP":
+        raise NotCompilable("DPP operands of a compare")
     if semantic.kind == "vcmp" and inst.encoding in ("VOPC", "VOP3"):
         return _vcmp(out, inst, semantic)
     if semantic.kind == "salu" and inst.encoding in SALU_ENCODINGS:
@@ -409,15 +415,20 @@ def _sgpr(code, wide, lane=False):
         f"rt.sgpr_column(sgpr, {code}, w0, w1)"
 
 
-def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane):
+def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, dpp=None):
     """The expression of one VALU source, typed as the semantic sees it: of
     its (n, 64) or (n, 1) array, or with ``lane``, of lane ``l`` of wave
-    ``ww`` (a scalar)."""
+    ``ww`` (a scalar); ``dpp``: the instruction's DPP modifiers, which
+    permute source 0."""
     if type_ not in _VIEWS:
         raise NotCompilable(f"{type_} operands")
     wide = ops.bits_of(type_) == 64
     bits_dtype = "np.uint64" if wide else "np.uint32"
-    if ops.is_constant(code):
+    if dpp is not None and position == 0:
+        if wide or not 0 <= code - 256 < out.modes.vgprs:
+            raise NotCompilable("a DPP source that is not one VGPR")
+        bits, flushable = _dpp_source(out, code - 256, dpp, lane), True
+    elif ops.is_constant(code):
         bits = out.constant(ops.constant_bits(code, type_, inst.literal), bits_dtype,
                             None if lane else "(1, 1)")
         flushable = False
@@ -451,13 +462,17 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane):
     return f"{bits}.{view}" if view.startswith("astype") else f"{bits}.view({view})"
 
 
-def _vector_sources(out, inst, semantic, lane):
-    """The expressions of a VALU or compare's sources, in the semantic's order."""
+def _vector_sources(out, inst, semantic, lane, dpp=None):
+    """The expressions of a VALU or compare's sources, in the semantic's order
+    (``dpp``: the DPP modifiers, whose abs/neg bits are their own fields)."""
     is_vop3 = inst.encoding == "VOP3"
     neg = field(inst, "neg") if is_vop3 else 0
     abs_ = field(inst, "abs") if is_vop3 else 0
+    if dpp is not None:
+        neg = int(bool(dpp.neg[0])) | int(bool(dpp.neg[1])) << 1
+        abs_ = int(bool(dpp.abs[0])) | int(bool(dpp.abs[1])) << 1
     codes = _source_codes(inst, semantic)
-    sources = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg, lane)
+    sources = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg, lane, dpp)
                for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
     if semantic.flags.get("lane_fn"):           # (the registry's ``lane`` argument)
         sources.append("np.uint64(l)" if lane else
@@ -480,8 +495,11 @@ def _valu(out, inst, semantic):
         mode = out.modes.round_f32 if dst_type == "f32" else out.modes.round_f64_f16
         if mode:
             raise NotCompilable("directed rounding")
+    dpp = DppModifiers(inst) if inst.encoding == "DPP" else None
+    if dpp is not None and (flags["carry_in"] or flags["carry_out"]):
+        raise NotCompilable("DPP with a carry")
     lane = out.lanewise(semantic)
-    args = _vector_sources(out, inst, semantic, lane)
+    args = _vector_sources(out, inst, semantic, lane, dpp)
     if flags["carry_in"]:
         code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
         if code > 126:
@@ -505,7 +523,8 @@ def _valu(out, inst, semantic):
     call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})  # op:{semantic.op}"
     if lane:
         reads_lanes = any(code >= 256 for code in _source_codes(inst, semantic))
-        return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes)
+        return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes,
+                          None if dpp is None else _dpp_writes(out, dpp, lane))
     emit = out.lines.append
     emit(f"        r = {call}")
     if carry_to is not None:
@@ -514,15 +533,56 @@ def _valu(out, inst, semantic):
     emit(f"        bits = {_RESULTS[dst_type]}(r)")
     if flush:
         emit("        bits = rt.flush_f32(bits)")
-    emit(f"        rt.{'store64' if wide else 'store32'}(vgpr, {dst}, w0, w1, bits, e)")
+    written = "e" if dpp is None else _dpp_writes(out, dpp, lane)
+    emit(f"        rt.{'store64' if wide else 'store32'}(vgpr, {dst}, w0, w1, bits, {written})")
     emit("        lanes += active")
 
 
-def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes):
+def _dpp_tables(out, dpp):
+    """Hoisted constants of a DPP instruction (from lanes.DppModifiers, the
+    interpreter's own): each lane's source lane, whether it has one, and
+    whether its row and bank are enabled."""
+    def table(name, values, dtype):
+        listed = ", ".join(str(int(value)) for value in values)
+        return out._hoisted((name, tuple(int(value) for value in values)),
+                            f"np.array([{listed}], {dtype})")
+    return (table("dpp sources", dpp.sources, "np.int64"),
+            table("dpp valid", dpp.valid, "np.bool_"),
+            table("dpp enabled", dpp.enabled, "np.bool_"))
+
+
+def _dpp_source(out, reg, dpp, lane):
+    """DPP's source 0: VGPR ``reg`` read from each lane's source lane (0 with
+    bound_ctrl where that lane has none or is off), as the waves' (n, 64)
+    array or, lane by lane, from the wave's row as it was before the op."""
+    sources, valid, _ = _dpp_tables(out, dpp)
+    if not lane:
+        return f"rt.dpp_rows(vgpr, {reg}, w0, w1, {sources}, {valid}, e, {dpp.bound_ctrl})"
+    row = out.per_wave(f"vgpr[{reg}, ww].copy()")
+    read = f"{row}[{sources}[l]]"
+    if dpp.bound_ctrl:
+        return f"({read} if {valid}[l] and e[w, {sources}[l]] else np.uint32(0))"
+    return read
+
+
+def _dpp_writes(out, dpp, lane):
+    """The lanes a DPP op writes besides EXEC's (``DppModifiers.lanes``): its
+    enabled rows and banks, and without bound_ctrl only lanes whose source
+    lane exists and is on; a condition on lane ``l``, or the (n, 64) mask."""
+    sources, valid, enabled = _dpp_tables(out, dpp)
+    if not lane:        # (made at the op: EXEC, ``e``, may have changed since the block began)
+        return f"rt.dpp_lanes(e, {sources}, {valid}, {enabled}, {dpp.bound_ctrl})"
+    if dpp.bound_ctrl:
+        return f"{enabled}[l]"
+    return f"{enabled}[l] and {valid}[l] and e[w, {sources}[l]]"
+
+
+def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, only=None):
     """A VALU op lane by lane: the result of each active lane written as it
-    is made (a lane reads only its own lanes), the carry-out mask after the
-    wave's lanes, so that a carry-in from the same SGPRs reads the old one;
-    ``reads_lanes``: a source is a VGPR."""
+    is made (a lane reads only its own lanes, or, with DPP, the wave's row
+    as it was), the carry-out mask after the wave's lanes, so that a
+    carry-in from the same SGPRs reads the old one; ``reads_lanes``: a
+    source is a VGPR; ``only``: a further condition on the lanes written."""
     body = [f"r = {call}"]
     if carry_to is not None:
         body += ["r, carry = r", _MASK_BIT.format("carry")]
@@ -533,6 +593,8 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes):
         body.append(f"rt.lane_store64(vgpr, {dst}, ww, l, bits)")
     else:
         body.append(f"vgpr[{dst}, ww, l] = bits")
+    if only is not None:
+        body = [f"if {only}:"] + ["    " + line for line in body]
     # a result made from per-wave operands alone (v_mov_b32 v1, s9): LLVM
     # vectorised its stores only in a loop of unknown length (~7 against
     # ~18 us for 1,024 waves), while ops reading lanes ran faster unrolled

@@ -173,6 +173,36 @@ def store32(vgpr, reg, w0, w1, bits, lanes):
 
 
 @njit(cache=True)
+def dpp_rows(vgpr, reg, w0, w1, sources, valid, lanes, bound_ctrl):
+    """VGPR ``reg`` of waves w0:w1 with each lane read from its DPP source
+    lane (``sources``); with ``bound_ctrl``, 0 where the lane has none
+    (``valid``) or that lane is off in ``lanes`` (EXEC)."""
+    n = w1 - w0
+    out = np.empty((n, 64), np.uint32)
+    for w in range(n):
+        for lane in range(64):
+            source = sources[lane]
+            readable = valid[lane] and lanes[w, source]
+            out[w, lane] = vgpr[reg, w0 + w, source] if readable or not bound_ctrl else \
+                np.uint32(0)
+    return out
+
+
+@njit(cache=True)
+def dpp_lanes(lanes, sources, valid, enabled, bound_ctrl):
+    """The lanes a DPP op writes: EXEC's (``lanes``) in its enabled rows and
+    banks, and without ``bound_ctrl`` only those whose source lane exists
+    and is on."""
+    n = lanes.shape[0]
+    out = np.empty((n, 64), np.bool_)
+    for w in range(n):
+        for lane in range(64):
+            out[w, lane] = lanes[w, lane] and enabled[lane] and \
+                (bound_ctrl or (valid[lane] and lanes[w, sources[lane]]))
+    return out
+
+
+@njit(cache=True)
 def store64(vgpr, reg, w0, w1, bits, lanes):
     """Write (broadcast) uint64 ``bits`` to VGPRs reg, reg+1 of waves w0:w1 in ``lanes``."""
     rows, cols = bits.shape
