@@ -110,6 +110,24 @@ def test_sdwa_selects_and_destination_modes():
     assert int(v[6][0]) == 0x4200 << 16               # 2.0 + 1.0 = 3.0 in the high half
 
 
+
+def test_sdwa_sources_may_be_sgprs_and_constants_on_gfx9():
+    """GFX9 SDWA's S0/S1 bits make src0/src1 an SGPR or a constant (src1
+    had been read as the VGPR of the same number)."""
+    state = run_snippet(
+        "v_add_u32_sdwa v3, v1, s2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 "
+        "src1_sel:DWORD\n"
+        "v_sub_u32_sdwa v4, s2, v1 dst_sel:WORD_0 dst_unused:UNUSED_PAD src0_sel:DWORD "
+        "src1_sel:BYTE_1\n"
+        "v_or_b32_sdwa v5, v1, 64 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 "
+        "src1_sel:DWORD",
+        vgpr={1: LANE * 0x0101 + 0x300, 2: 0x5000}, sgpr={2: 0x7007})
+    v = state.vgpr[:, 0]
+    np.testing.assert_array_equal(v[3], (LANE & 0xFF) + 0x7007)
+    byte_1 = ((LANE * 0x0101 + 0x300) >> 8) & 0xFF
+    np.testing.assert_array_equal(v[4], (0x7007 - byte_1) & 0xFFFF)
+    np.testing.assert_array_equal(v[5], byte_1 | 64)
+
 def test_dpp_mirrors_and_wave_shifts():
     state = run_snippet("v_mov_b32_dpp v1, v0 row_mirror row_mask:0xf bank_mask:0xf\n"
                         "v_mov_b32_dpp v2, v0 row_half_mirror row_mask:0xf bank_mask:0xf\n"

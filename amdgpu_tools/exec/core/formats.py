@@ -322,6 +322,8 @@ def _source_codes(inst, semantic):
         if inst.encoding == "SDWA" and field(inst, "s0"):
             src0 = field(inst, "src0_vgpr", "vsrc0", "src0")
     vsrc1 = 256 + field(inst, "vsrc1")
+    if inst.encoding == "SDWA" and field(inst, "s1"):     # GFX9: an SGPR or constant src1
+        vsrc1 = field(inst, "vsrc1")
     if base == "VOP1":
         return [src0][:len(semantic.srcs)]
     if layout == "madmk":
