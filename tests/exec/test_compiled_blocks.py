@@ -652,6 +652,52 @@ def test_dpp_ops_run_natively(compile_mode, monkeypatch, form, exec_mask):
     _same_registers(interpreted, native)
 
 
+SDWA_OPS = """
+v_mov_b32_sdwa v4, v0 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1
+v_add_u32_sdwa v5, sext(v0), v1 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:WORD_1
+v_mov_b32_sdwa v6, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_0
+v_mov_b32_sdwa v7, v0 dst_sel:BYTE_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_1
+v_or_b32_sdwa v8, v0, v1 dst_sel:BYTE_2 dst_unused:UNUSED_PAD src0_sel:BYTE_3 src1_sel:BYTE_0
+v_add_u32_sdwa v9, v1, s2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_0 src1_sel:DWORD
+v_lshrrev_b16_sdwa v10, v1, v0 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0 src1_sel:WORD_1
+v_max_f32_sdwa v11, -v2, |v3| dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD
+v_mul_u32_u24_sdwa v12, v0, v1 dst_sel:WORD_0 dst_unused:UNUSED_SEXT src0_sel:BYTE_2 src1_sel:WORD_0
+"""
+
+
+@pytest.mark.parametrize("exec_mask", [(1 << 64) - 1, 0x0FFFFFFF_FFFFF0FF])
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_sdwa_ops_run_natively(compile_mode, monkeypatch, form, exec_mask):
+    """SDWA VALU ops in a block: byte and word selects of both sources,
+    sign-extended or not, an SGPR source, abs/neg on float sources, and
+    every destination placement (padded, sign-extended, preserving the old
+    value); natively as interpreted (the selections are lanes.sdwa_selector
+    and sdwa_placer, the interpreter's), against bit arithmetic by hand."""
+    rng = np.random.default_rng(9)
+    bits = rng.integers(0, 1 << 32, (2, 2, 64), dtype=np.uint64).astype(np.uint32)
+    floats = rng.uniform(-9, 9, (2, 2, 64)).astype(np.float32)
+    old = rng.integers(0, 1 << 32, (2, 64), dtype=np.uint64).astype(np.uint32)
+    vgpr = {0: bits[0], 1: bits[1], 2: floats[0], 3: floats[1], 6: old, 10: old}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, SDWA_OPS, 2 * 9, vgpr=vgpr, sgpr={2: [7, 0xFFFFFFFF]},
+        waves=2, vgprs=14, exec_mask=exec_mask)
+    on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+    v = interpreted.vgpr
+    a, b = bits[0].astype(np.int64), bits[1].astype(np.int64)
+    byte = lambda x, k: (x >> (8 * k)) & 0xFF
+    signed_byte = lambda x, k: byte(x, k) - ((byte(x, k) & 0x80) << 1)
+    expected = {4: byte(a, 1), 5: signed_byte(a, 1) + (b >> 16),
+                6: ((a & 0xFFFF) << 16) | (old & 0xFFFF),
+                7: signed_byte(a, 1) & 0xFFFFFFFF,
+                8: (byte(a, 3) | byte(b, 0)) << 16,
+                9: byte(b, 0) + np.array([[7], [0xFFFFFFFF]])}
+    for reg, want in expected.items():
+        np.testing.assert_array_equal(v[reg][:, on], (want & 0xFFFFFFFF)[:, on], err_msg=f"v{reg}")
+    np.testing.assert_array_equal(v[11].view(np.float32)[:, on],
+                                  np.maximum(-floats[0], np.abs(floats[1]))[:, on])
+    _same_registers(interpreted, native)
+
+
 @pytest.mark.parametrize("ieee_mode", [True, False])
 def test_min_max_compile_to_the_interpreters_bits(compile_mode, ieee_mode):
     """The float min/max/med3 family runs natively, with IEEE mode's

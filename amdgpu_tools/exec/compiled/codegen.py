@@ -23,10 +23,12 @@ the interpreter. What this module cannot express ends the block (``why_not``
 says why), and the interpreter runs it: scalar stores, atomics and loads
 with an SGPR offset, buffer and scratch accesses, atomics (LDS and global),
 sub-dword and typed accesses, s_endpgm and other control flow,
-SDWA/op_sel, DPP compares and DPP with a carry, f16 operands (Numba has no
-float16), output modifiers, MODE's directed rounding. (DPP VALU ops compile
-from the interpreter's own lane maps, ``lanes.DppModifiers``; the float
-min/max/med3 family compiles since its NaN rules are the semantics'.)
+op_sel, DPP and SDWA compares and such ops with a carry, f16 operands
+(Numba has no float16), output modifiers, MODE's directed rounding. (DPP
+and SDWA VALU ops compile from the interpreter's own lane maps and
+selections, ``lanes.DppModifiers``, ``lanes.sdwa_selector``/``sdwa_placer``;
+the float min/max/med3 family compiles since its NaN rules are the
+semantics'.)
 Some instructions compile with a
 condition checked as they run (an LDS access must be aligned and in range,
 a global or scalar load's inside one allocation, a barrier must have its
@@ -48,7 +50,7 @@ import re
 from ...isa.effects import SALU_ENCODINGS
 from ..core import operands as ops
 from ..core.formats import _ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, modifier_type
-from ..core.lanes import DppModifiers
+from ..core.lanes import DppModifiers, SdwaModifiers, source_modifiers
 from ..core.operands import field
 from ..core.registry import semantic_for
 from ..core.registry import ieee_form
@@ -129,6 +131,7 @@ class _Emitter:
         #: ops that could be, were their scalar forms admitted
         self.lane_candidates = set()
         self.semantics = []         # ops whose compiled copies the block calls
+        self.sdwa_parts = []        # (kind, sel, other, lanes) of the SDWA helpers it calls
         self.prologue = []
         self.lines = []
         self._constants = {}
@@ -162,6 +165,13 @@ class _Emitter:
         if (op, lanes) not in self.semantics:
             self.semantics.append((op, lanes))
         return f"f{self.semantics.index((op, lanes))}"
+
+    def sdwa_name(self, kind, sel, other, lanes):
+        """The name of the compiled SDWA select or placement (``jitcopy.sdwa``)."""
+        key = (kind, int(sel), int(other), bool(lanes))
+        if key not in self.sdwa_parts:
+            self.sdwa_parts.append(key)
+        return f"g{self.sdwa_parts.index(key)}"
 
     def lanewise(self, semantic):
         """Whether ``semantic`` is applied lane by lane in this block (its op
@@ -243,11 +253,13 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
                        for line in out.lines[mark:]])
     header = ["import numpy as np", "from numba import njit",
               "from amdgpu_tools.exec.compiled import kernels as rt",
-              "from amdgpu_tools.exec.compiled.jitcopy import semantic", "",
+              "from amdgpu_tools.exec.compiled.jitcopy import sdwa, semantic", "",
               f"PCS = ({', '.join(str(pc - out.pcs[0]) for pc in out.pcs)},)",
               f"USES_MEMORY = {out.uses_memory}"]
     header += [f"f{i} = semantic({op!r}{', lanes=True' if lanes else ''})"
                for i, (op, lanes) in enumerate(out.semantics)]
+    header += [f"g{i} = sdwa({kind!r}, {sel}, {other}{', lanes=True' if lanes else ''})"
+               for i, (kind, sel, other, lanes) in enumerate(out.sdwa_parts)]
     functions = _block_in_parts(out.prologue, bodies, out.back_edges) if out.in_parts else \
         _whole_block(out.prologue, bodies)
     return "\n".join(header + functions), out.uses_memory, frozenset(out.lane_candidates)
@@ -353,7 +365,7 @@ def _block_in_parts(prologue, bodies, back_edges):
 
 def emit_instruction(out, inst, index):
     out.wave_reads = []
-    if inst.encoding in ("SDWA", "VOP3P"):
+    if inst.encoding == "VOP3P":
         raise NotCompilable(f"{inst.encoding} operands")
     semantic = semantic_for(inst, out.generation)
     if semantic is None:
@@ -363,10 +375,10 @@ def emit_instruction(out, inst, index):
     if semantic.kind == "raw" and inst.op in _NO_OPS:
         out.lines.append("        lanes += n")
         return
-    if semantic.kind == "valu" and inst.encoding in _VECTOR_ENCODINGS | {"DPP"}:
+    if semantic.kind == "valu" and inst.encoding in _VECTOR_ENCODINGS | {"DPP", "SDWA"}:
         return _valu(out, inst, semantic)
-    if inst.encoding == "DPP":
-        raise NotCompilable("DPP operands of a compare")
+    if inst.encoding in ("DPP", "SDWA"):
+        raise NotCompilable(f"{inst.encoding} operands of a compare")
     if semantic.kind == "vcmp" and inst.encoding in ("VOPC", "VOP3"):
         return _vcmp(out, inst, semantic)
     if semantic.kind == "salu" and inst.encoding in SALU_ENCODINGS:
@@ -424,7 +436,7 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, 
         raise NotCompilable(f"{type_} operands")
     wide = ops.bits_of(type_) == 64
     bits_dtype = "np.uint64" if wide else "np.uint32"
-    if dpp is not None and position == 0:
+    if isinstance(dpp, DppModifiers) and position == 0:
         if wide or not 0 <= code - 256 < out.modes.vgprs:
             raise NotCompilable("a DPP source that is not one VGPR")
         bits, flushable = _dpp_source(out, code - 256, dpp, lane), True
@@ -438,6 +450,12 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, 
         bits, flushable = _sgpr(code, wide, lane), True
     else:
         raise NotCompilable(f"source operand {code}")
+    if isinstance(dpp, SdwaModifiers) and position < 2:
+        sel, sext = dpp.sel[position], bool(dpp.sext[position])
+        if wide:
+            raise NotCompilable("a 64-bit SDWA source")
+        if sel != 6 or sext:
+            bits = f"{out.sdwa_name('select', sel, sext, lane)}({bits})"
     if flushable and not semantic.flags.get("no_flush"):
         if type_ == "f32" and not out.modes.denorm_f32 & _ALLOW_INPUT:
             bits = f"rt.{'lane_flush_f32' if lane else 'flush_f32'}({bits})"
@@ -495,11 +513,17 @@ def _valu(out, inst, semantic):
         mode = out.modes.round_f32 if dst_type == "f32" else out.modes.round_f64_f16
         if mode:
             raise NotCompilable("directed rounding")
-    dpp = DppModifiers(inst) if inst.encoding == "DPP" else None
+    dpp = source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
     if dpp is not None and (flags["carry_in"] or flags["carry_out"]):
-        raise NotCompilable("DPP with a carry")
+        raise NotCompilable(f"{inst.encoding} with a carry")
+    if inst.encoding == "SDWA" and (field(inst, "clamp") or field(inst, "omod")):
+        raise NotCompilable("clamp or omod")
     lane = out.lanewise(semantic)
     args = _vector_sources(out, inst, semantic, lane, dpp)
+    place = None
+    if inst.encoding == "SDWA" and field(inst, "dst_sel", default=6) != 6:
+        place = out.sdwa_name("place", field(inst, "dst_sel", default=6),
+                              field(inst, "dst_unused", default=0), lane)
     if flags["carry_in"]:
         code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
         if code > 126:
@@ -523,8 +547,8 @@ def _valu(out, inst, semantic):
     call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})  # op:{semantic.op}"
     if lane:
         reads_lanes = any(code >= 256 for code in _source_codes(inst, semantic))
-        return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes,
-                          None if dpp is None else _dpp_writes(out, dpp, lane))
+        writes = _dpp_writes(out, dpp, lane) if isinstance(dpp, DppModifiers) else None
+        return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, writes, place)
     emit = out.lines.append
     emit(f"        r = {call}")
     if carry_to is not None:
@@ -533,7 +557,9 @@ def _valu(out, inst, semantic):
     emit(f"        bits = {_RESULTS[dst_type]}(r)")
     if flush:
         emit("        bits = rt.flush_f32(bits)")
-    written = "e" if dpp is None else _dpp_writes(out, dpp, lane)
+    if place is not None:       # (SDWA's dst_sel: the old value's other bits, maybe)
+        emit(f"        bits = {place}(bits, rt.vgpr_rows(vgpr, {dst}, w0, w1))")
+    written = _dpp_writes(out, dpp, lane) if isinstance(dpp, DppModifiers) else "e"
     emit(f"        rt.{'store64' if wide else 'store32'}(vgpr, {dst}, w0, w1, bits, {written})")
     emit("        lanes += active")
 
@@ -577,18 +603,22 @@ def _dpp_writes(out, dpp, lane):
     return f"{enabled}[l] and {valid}[l] and e[w, {sources}[l]]"
 
 
-def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, only=None):
+def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, only=None,
+               place=None):
     """A VALU op lane by lane: the result of each active lane written as it
     is made (a lane reads only its own lanes, or, with DPP, the wave's row
     as it was), the carry-out mask after the wave's lanes, so that a
     carry-in from the same SGPRs reads the old one; ``reads_lanes``: a
-    source is a VGPR; ``only``: a further condition on the lanes written."""
+    source is a VGPR; ``only``: a further condition on the lanes written;
+    ``place``: SDWA's placement of the result in the register."""
     body = [f"r = {call}"]
     if carry_to is not None:
         body += ["r, carry = r", _MASK_BIT.format("carry")]
     body.append(f"bits = {LANE_RESULTS[dst_type]}(r)")
     if flush:
         body.append("bits = rt.lane_flush_f32(bits)")
+    if place is not None:
+        body.append(f"bits = {place}(bits, vgpr[{dst}, ww, l])")
     if ops.bits_of(dst_type) == 64:
         body.append(f"rt.lane_store64(vgpr, {dst}, ww, l, bits)")
     else:

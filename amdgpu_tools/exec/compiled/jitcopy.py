@@ -85,3 +85,12 @@ def semantic(op, lanes=False):
         return compiled_copy(facts["combine"] if "combine" in facts else facts["taken"], op,
                              lanes)
     return compiled_copy(registered.fn, op, lanes)
+
+
+def sdwa(kind, sel, other, lanes=False):
+    """The compiled copy of the interpreter's SDWA source select
+    (``kind`` "select": ``lanes.sdwa_selector(sel, sext)``) or destination
+    placement ("place": ``lanes.sdwa_placer(sel, unused)``)."""
+    from ..core import lanes as lane_ops
+    make = lane_ops.sdwa_selector if kind == "select" else lane_ops.sdwa_placer
+    return compiled_copy(make(sel, other), f"sdwa_{kind}_{sel}_{other}", lanes)

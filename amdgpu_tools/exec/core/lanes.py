@@ -10,6 +10,8 @@ word of the destination, padding, sign-extending or preserving the rest.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import operands as ops
@@ -98,17 +100,23 @@ _SEL_SHIFT = {0: 0, 1: 8, 2: 16, 3: 24, 4: 0, 5: 16, 6: 0}
 _SEL_BITS = {0: 8, 1: 8, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32}
 
 
-def sdwa_select(bits, sel, sext):
-    """Extract the selected byte/word of 32-bit ``bits``, zero- or sign-extended."""
+@functools.lru_cache(maxsize=None)
+def sdwa_selector(sel, sext):
+    """``select(bits)``: the byte or word ``sel`` of 32-bit ``bits`` (6: all
+    of them), zero- or sign-extended, as uint32. One function per selection,
+    so that a compiled block calls the interpreter's own (jitcopy.sdwa)."""
     width = _SEL_BITS[sel]
-    if width == 32:
-        return bits
-    shifted = np.asarray(bits, np.uint32) >> np.uint32(_SEL_SHIFT[sel])
-    value = shifted & np.uint32((1 << width) - 1)
-    if sext:
-        sign = np.uint32(1 << (width - 1))
-        value = (value ^ sign) - sign
-    return value.astype(np.uint32)
+    shift = np.uint32(_SEL_SHIFT[sel])
+    mask = np.uint32((1 << width) - 1 if width < 32 else 0xFFFFFFFF)
+    sign = np.uint32(1 << (width - 1))
+    extend = bool(sext) and width < 32
+
+    def select(bits):
+        value = (np.asarray(bits, np.uint32) >> shift) & mask
+        if extend:
+            value = (value ^ sign) - sign
+        return np.asarray(value, np.uint32)     # (a scalar form's widened value wraps)
+    return select
 
 
 class SdwaModifiers:
@@ -129,8 +137,8 @@ class SdwaModifiers:
             inner = getter
             getter = (lambda state, sel_: np.asarray(inner(state, sel_), np.uint32) >> shift)
         elif sel != 6 or sext:
-            inner = getter
-            getter = (lambda state, sel_: sdwa_select(inner(state, sel_), sel, sext))
+            inner, select = getter, sdwa_selector(sel, sext)
+            getter = (lambda state, sel_: select(inner(state, sel_)))
         modify = ops.source_modifier(type_, bool(self.abs[index]), bool(self.neg[index]))
         if modify is not None:
             base = getter
@@ -145,28 +153,36 @@ def source_modifiers(inst):
     return DppModifiers(inst) if inst.encoding == "DPP" else SdwaModifiers(inst)
 
 
-def sdwa_writer(inst, dst):
-    """Write a result into the selected part of VGPR ``dst`` (SDWA dst_sel/dst_unused)."""
-    sel = field(inst, "dst_sel", default=6)
-    unused = field(inst, "dst_unused", default=0)
+@functools.lru_cache(maxsize=None)
+def sdwa_placer(sel, unused):
+    """``place(bits, old)``: the register value a result's ``bits`` make with
+    SDWA dst_sel ``sel`` and dst_unused ``unused``: the selected byte or word,
+    the rest zero (0, UNUSED_PAD), the result's sign (1, UNUSED_SEXT) or
+    ``old``'s (2, UNUSED_PRESERVE). One function per pair, as ``sdwa_selector``."""
     width = _SEL_BITS[sel]
     shift = np.uint32(_SEL_SHIFT[sel])
     mask = np.uint32(((1 << width) - 1) << _SEL_SHIFT[sel]) if width < 32 else np.uint32(0xFFFFFFFF)
+    keep = np.uint32(~int(mask) & 0xFFFFFFFF)
+    top = np.uint32(1 << (width - 1))
+    above = np.uint32(~((1 << (width + _SEL_SHIFT[sel])) - 1) & 0xFFFFFFFF)
 
-    def write(state, sel_, bits, lanes):
+    def place(bits, old):
         bits = np.asarray(bits, np.uint32)
         if width == 32:
-            value = bits
-        else:
-            placed = (bits << shift) & mask
-            if unused == 2:
-                value = (state.vgpr[dst, sel_] & ~mask) | placed
-            elif unused == 1:
-                top = np.uint32(1 << (width - 1))
-                negative = (bits & top) != 0
-                above = np.uint32(~((1 << (width + _SEL_SHIFT[sel])) - 1) & 0xFFFFFFFF)
-                value = np.where(negative, placed | above, placed)
-            else:
-                value = placed
-        state.write_vgpr(sel_, dst, value, lanes)
+            return bits
+        placed = (bits << shift) & mask
+        if unused == 2:
+            return np.asarray((np.asarray(old, np.uint32) & keep) | placed, np.uint32)
+        if unused == 1:
+            return np.asarray(np.where((bits & top) != 0, placed | above, placed), np.uint32)
+        return np.asarray(placed, np.uint32)
+    return place
+
+
+def sdwa_writer(inst, dst):
+    """Write a result into the selected part of VGPR ``dst`` (SDWA dst_sel/dst_unused)."""
+    place = sdwa_placer(field(inst, "dst_sel", default=6), field(inst, "dst_unused", default=0))
+
+    def write(state, sel_, bits, lanes):
+        state.write_vgpr(sel_, dst, place(bits, state.vgpr[dst, sel_]), lanes)
     return write
