@@ -427,19 +427,20 @@ def _sgpr(code, wide, lane=False):
         f"rt.sgpr_column(sgpr, {code}, w0, w1)"
 
 
-def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, dpp=None):
+def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, modifiers=None):
     """The expression of one VALU source, typed as the semantic sees it: of
     its (n, 64) or (n, 1) array, or with ``lane``, of lane ``l`` of wave
-    ``ww`` (a scalar); ``dpp``: the instruction's DPP modifiers, which
-    permute source 0."""
+    ``ww`` (a scalar); ``modifiers``: the instruction's DPP or SDWA ones
+    (``lanes.source_modifiers``): DPP permutes source 0, SDWA selects from
+    sources 0 and 1."""
     if type_ not in _VIEWS:
         raise NotCompilable(f"{type_} operands")
     wide = ops.bits_of(type_) == 64
     bits_dtype = "np.uint64" if wide else "np.uint32"
-    if isinstance(dpp, DppModifiers) and position == 0:
+    if isinstance(modifiers, DppModifiers) and position == 0:
         if wide or not 0 <= code - 256 < out.modes.vgprs:
             raise NotCompilable("a DPP source that is not one VGPR")
-        bits, flushable = _dpp_source(out, code - 256, dpp, lane), True
+        bits, flushable = _dpp_source(out, code - 256, modifiers, lane), True
     elif ops.is_constant(code):
         bits = out.constant(ops.constant_bits(code, type_, inst.literal), bits_dtype,
                             None if lane else "(1, 1)")
@@ -450,8 +451,8 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, 
         bits, flushable = _sgpr(code, wide, lane), True
     else:
         raise NotCompilable(f"source operand {code}")
-    if isinstance(dpp, SdwaModifiers) and position < 2:
-        sel, sext = dpp.sel[position], bool(dpp.sext[position])
+    if isinstance(modifiers, SdwaModifiers) and position < 2:
+        sel, sext = modifiers.sel[position], bool(modifiers.sext[position])
         if wide:
             raise NotCompilable("a 64-bit SDWA source")
         if sel != 6 or sext:
@@ -480,17 +481,17 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, 
     return f"{bits}.{view}" if view.startswith("astype") else f"{bits}.view({view})"
 
 
-def _vector_sources(out, inst, semantic, lane, dpp=None):
+def _vector_sources(out, inst, semantic, lane, modifiers=None):
     """The expressions of a VALU or compare's sources, in the semantic's order
-    (``dpp``: the DPP modifiers, whose abs/neg bits are their own fields)."""
+    (``modifiers``: DPP's or SDWA's, whose abs/neg bits are fields of their own)."""
     is_vop3 = inst.encoding == "VOP3"
     neg = field(inst, "neg") if is_vop3 else 0
     abs_ = field(inst, "abs") if is_vop3 else 0
-    if dpp is not None:
-        neg = int(bool(dpp.neg[0])) | int(bool(dpp.neg[1])) << 1
-        abs_ = int(bool(dpp.abs[0])) | int(bool(dpp.abs[1])) << 1
+    if modifiers is not None:
+        neg = int(bool(modifiers.neg[0])) | int(bool(modifiers.neg[1])) << 1
+        abs_ = int(bool(modifiers.abs[0])) | int(bool(modifiers.abs[1])) << 1
     codes = _source_codes(inst, semantic)
-    sources = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg, lane, dpp)
+    sources = [_vector_source(out, inst, semantic, i, code, type_, abs_, neg, lane, modifiers)
                for i, (code, type_) in enumerate(zip(codes, semantic.srcs))]
     if semantic.flags.get("lane_fn"):           # (the registry's ``lane`` argument)
         sources.append("np.uint64(l)" if lane else
@@ -513,13 +514,13 @@ def _valu(out, inst, semantic):
         mode = out.modes.round_f32 if dst_type == "f32" else out.modes.round_f64_f16
         if mode:
             raise NotCompilable("directed rounding")
-    dpp = source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
-    if dpp is not None and (flags["carry_in"] or flags["carry_out"]):
+    modifiers = source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
+    if modifiers is not None and (flags["carry_in"] or flags["carry_out"]):
         raise NotCompilable(f"{inst.encoding} with a carry")
     if inst.encoding == "SDWA" and (field(inst, "clamp") or field(inst, "omod")):
         raise NotCompilable("clamp or omod")
     lane = out.lanewise(semantic)
-    args = _vector_sources(out, inst, semantic, lane, dpp)
+    args = _vector_sources(out, inst, semantic, lane, modifiers)
     place = None
     if inst.encoding == "SDWA" and field(inst, "dst_sel", default=6) != 6:
         place = out.sdwa_name("place", field(inst, "dst_sel", default=6),
@@ -547,7 +548,7 @@ def _valu(out, inst, semantic):
     call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})  # op:{semantic.op}"
     if lane:
         reads_lanes = any(code >= 256 for code in _source_codes(inst, semantic))
-        writes = _dpp_writes(out, dpp, lane) if isinstance(dpp, DppModifiers) else None
+        writes = _dpp_writes(out, modifiers, lane) if isinstance(modifiers, DppModifiers) else None
         return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, writes, place)
     emit = out.lines.append
     emit(f"        r = {call}")
@@ -559,7 +560,7 @@ def _valu(out, inst, semantic):
         emit("        bits = rt.flush_f32(bits)")
     if place is not None:       # (SDWA's dst_sel: the old value's other bits, maybe)
         emit(f"        bits = {place}(bits, rt.vgpr_rows(vgpr, {dst}, w0, w1))")
-    written = _dpp_writes(out, dpp, lane) if isinstance(dpp, DppModifiers) else "e"
+    written = _dpp_writes(out, modifiers, lane) if isinstance(modifiers, DppModifiers) else "e"
     emit(f"        rt.{'store64' if wide else 'store32'}(vgpr, {dst}, w0, w1, bits, {written})")
     emit("        lanes += active")
 
