@@ -698,6 +698,47 @@ def test_sdwa_ops_run_natively(compile_mode, monkeypatch, form, exec_mask):
     _same_registers(interpreted, native)
 
 
+CLAMPED_INTEGERS = """
+v_add_u32_e64 v4, v0, v1 clamp
+v_sub_u32_e64 v5, v0, v1 clamp
+v_add_co_u32_e64 v6, s[4:5], v0, v1 clamp
+v_cndmask_b32_e64 v7, 0, 1, s[4:5]
+v_add_i32 v8, v0, v1 clamp
+v_sub_i32 v9, v0, v1 clamp
+v_add_u16_e64 v10, v0, v1 clamp
+v_sub_i16 v11, v0, v1 clamp
+v_add_u16_sdwa v12, v0, v1 clamp dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:WORD_1 src1_sel:WORD_0
+"""
+
+
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_clamped_integer_ops_run_natively(compile_mode, monkeypatch, form):
+    """The clamp bit of integer adds and subtracts (formats.integer_saturation,
+    the interpreter's, compiled): unsigned and signed, 32 and 16 bits, with a
+    carry-out (read from the unsaturated sum), through SDWA. Natively as
+    interpreted, against saturating arithmetic."""
+    rng = np.random.default_rng(12)
+    bits = rng.integers(0, 1 << 32, (2, 2, 64), dtype=np.uint64).astype(np.uint32)
+    bits[:, :, :4] = [[0xFFFFFFF0, 0x7FFFFFF0, 0x10, 0x8000FFF0], [0x20, 0x20, 0x20, 0x7FFF0020]]
+    vgpr = {0: bits[0], 1: bits[1]}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, CLAMPED_INTEGERS, 2 * 9, vgpr=vgpr, waves=2, vgprs=14)
+    a, b = bits[0].astype(np.int64), bits[1].astype(np.int64)
+    sa, sb = a - ((a >> 31) << 32), b - ((b >> 31) << 32)
+    a16, b16 = a & 0xFFFF, b & 0xFFFF
+    s16 = lambda x: x - ((x & 0x8000) << 1)
+    u32, i32 = (0, 2 ** 32 - 1), (-2 ** 31, 2 ** 31 - 1)
+    expected = {4: np.clip(a + b, *u32), 5: np.clip(a - b, *u32), 6: np.clip(a + b, *u32),
+                7: a + b > 2 ** 32 - 1, 8: np.clip(sa + sb, *i32), 9: np.clip(sa - sb, *i32),
+                10: np.clip(a16 + b16, 0, 0xFFFF),
+                11: np.clip(s16(a16) - s16(b16), -2 ** 15, 2 ** 15 - 1) & 0xFFFF,
+                12: np.clip((a >> 16) + b16, 0, 0xFFFF) << 16}
+    for reg, want in expected.items():
+        np.testing.assert_array_equal(interpreted.vgpr[reg],
+                                      np.asarray(want, np.int64) & 0xFFFFFFFF, err_msg=f"v{reg}")
+    _same_registers(interpreted, native)
+
+
 @pytest.mark.parametrize("ieee_mode", [True, False])
 def test_min_max_compile_to_the_interpreters_bits(compile_mode, ieee_mode):
     """The float min/max/med3 family runs natively, with IEEE mode's

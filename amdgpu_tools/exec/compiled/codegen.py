@@ -131,7 +131,7 @@ class _Emitter:
         #: ops that could be, were their scalar forms admitted
         self.lane_candidates = set()
         self.semantics = []         # ops whose compiled copies the block calls
-        self.sdwa_parts = []        # (kind, sel, other, lanes) of the SDWA helpers it calls
+        self.parts = []             # (kind, facts, lanes) of the helpers it calls (jitcopy.part)
         self.prologue = []
         self.lines = []
         self._constants = {}
@@ -166,12 +166,13 @@ class _Emitter:
             self.semantics.append((op, lanes))
         return f"f{self.semantics.index((op, lanes))}"
 
-    def sdwa_name(self, kind, sel, other, lanes):
-        """The name of the compiled SDWA select or placement (``jitcopy.sdwa``)."""
-        key = (kind, int(sel), int(other), bool(lanes))
-        if key not in self.sdwa_parts:
-            self.sdwa_parts.append(key)
-        return f"g{self.sdwa_parts.index(key)}"
+    def part_name(self, kind, *facts, lanes=False):
+        """The name of an interpreter helper's compiled copy (``jitcopy.part``:
+        an SDWA select or placement, an integer saturation)."""
+        key = (kind, facts, bool(lanes))
+        if key not in self.parts:
+            self.parts.append(key)
+        return f"g{self.parts.index(key)}"
 
     def lanewise(self, semantic):
         """Whether ``semantic`` is applied lane by lane in this block (its op
@@ -253,13 +254,14 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
                        for line in out.lines[mark:]])
     header = ["import numpy as np", "from numba import njit",
               "from amdgpu_tools.exec.compiled import kernels as rt",
-              "from amdgpu_tools.exec.compiled.jitcopy import sdwa, semantic", "",
+              "from amdgpu_tools.exec.compiled.jitcopy import part, semantic", "",
               f"PCS = ({', '.join(str(pc - out.pcs[0]) for pc in out.pcs)},)",
               f"USES_MEMORY = {out.uses_memory}"]
     header += [f"f{i} = semantic({op!r}{', lanes=True' if lanes else ''})"
                for i, (op, lanes) in enumerate(out.semantics)]
-    header += [f"g{i} = sdwa({kind!r}, {sel}, {other}{', lanes=True' if lanes else ''})"
-               for i, (kind, sel, other, lanes) in enumerate(out.sdwa_parts)]
+    header += [f"g{i} = part({', '.join(repr(x) for x in (kind,) + facts)}"
+               f"{', lanes=True' if lanes else ''})"
+               for i, (kind, facts, lanes) in enumerate(out.parts)]
     functions = _block_in_parts(out.prologue, bodies, out.back_edges) if out.in_parts else \
         _whole_block(out.prologue, bodies)
     return "\n".join(header + functions), out.uses_memory, frozenset(out.lane_candidates)
@@ -456,7 +458,7 @@ def _vector_source(out, inst, semantic, position, code, type_, abs_, neg, lane, 
         if wide:
             raise NotCompilable("a 64-bit SDWA source")
         if sel != 6 or sext:
-            bits = f"{out.sdwa_name('select', sel, sext, lane)}({bits})"
+            bits = f"{out.part_name('sdwa_select', int(sel), sext, lanes=lane)}({bits})"
     if flushable and not semantic.flags.get("no_flush"):
         if type_ == "f32" and not out.modes.denorm_f32 & _ALLOW_INPUT:
             bits = f"rt.{'lane_flush_f32' if lane else 'flush_f32'}({bits})"
@@ -502,8 +504,14 @@ def _vector_sources(out, inst, semantic, lane, modifiers=None):
 def _valu(out, inst, semantic):
     flags = semantic.flags
     is_vop3 = inst.encoding == "VOP3"
-    if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp") or field(inst, "omod")):
-        raise NotCompilable("op_sel, clamp or omod")
+    if is_vop3 and field(inst, "op_sel"):
+        raise NotCompilable("op_sel")
+    # (formats.build_valu's output modifiers: an int_clamp op saturates with
+    # the clamp bit; a float result takes omod and clamp, interpreted here)
+    clamp = field(inst, "clamp") if is_vop3 or inst.encoding == "SDWA" else 0
+    omod = field(inst, "omod") if is_vop3 or inst.encoding == "SDWA" else 0
+    if not flags.get("int_clamp") and semantic.dst in ops.FLOAT_TYPES and (clamp or omod):
+        raise NotCompilable("clamp or omod on a float result")
     if flags.get("ieee_nan") and out.modes.ieee_mode:
         semantic = ieee_form(semantic)        # its signalling-NaN quieting
         flags = semantic.flags
@@ -517,14 +525,14 @@ def _valu(out, inst, semantic):
     modifiers = source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
     if modifiers is not None and (flags["carry_in"] or flags["carry_out"]):
         raise NotCompilable(f"{inst.encoding} with a carry")
-    if inst.encoding == "SDWA" and (field(inst, "clamp") or field(inst, "omod")):
-        raise NotCompilable("clamp or omod")
     lane = out.lanewise(semantic)
     args = _vector_sources(out, inst, semantic, lane, modifiers)
+    saturate = out.part_name("saturate", flags["int_clamp"], lanes=lane) \
+        if clamp and flags.get("int_clamp") else None
     place = None
     if inst.encoding == "SDWA" and field(inst, "dst_sel", default=6) != 6:
-        place = out.sdwa_name("place", field(inst, "dst_sel", default=6),
-                              field(inst, "dst_unused", default=0), lane)
+        place = out.part_name("sdwa_place", int(field(inst, "dst_sel", default=6)),
+                              int(field(inst, "dst_unused", default=0)), lanes=lane)
     if flags["carry_in"]:
         code = field(inst, "src2") if is_vop3 and not flags.get("vcc_in") else VCC_LO
         if code > 126:
@@ -549,12 +557,15 @@ def _valu(out, inst, semantic):
     if lane:
         reads_lanes = any(code >= 256 for code in _source_codes(inst, semantic))
         writes = _dpp_writes(out, modifiers, lane) if isinstance(modifiers, DppModifiers) else None
-        return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, writes, place)
+        return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, writes, place,
+                          saturate)
     emit = out.lines.append
     emit(f"        r = {call}")
     if carry_to is not None:
         emit("        r, carry = r")
         emit(f"        rt.write_mask(sgpr, {carry_to}, w0, w1, np.asarray(carry), e)")
+    if saturate is not None:
+        emit(f"        r = {saturate}(r)")
     emit(f"        bits = {_RESULTS[dst_type]}(r)")
     if flush:
         emit("        bits = rt.flush_f32(bits)")
@@ -605,16 +616,19 @@ def _dpp_writes(out, dpp, lane):
 
 
 def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, only=None,
-               place=None):
+               place=None, saturate=None):
     """A VALU op lane by lane: the result of each active lane written as it
     is made (a lane reads only its own lanes, or, with DPP, the wave's row
     as it was), the carry-out mask after the wave's lanes, so that a
     carry-in from the same SGPRs reads the old one; ``reads_lanes``: a
     source is a VGPR; ``only``: a further condition on the lanes written;
-    ``place``: SDWA's placement of the result in the register."""
+    ``place``: SDWA's placement of the result in the register; ``saturate``:
+    the clamp bit's saturation of an int_clamp op's wide result."""
     body = [f"r = {call}"]
     if carry_to is not None:
         body += ["r, carry = r", _MASK_BIT.format("carry")]
+    if saturate is not None:
+        body.append(f"r = {saturate}(r)")
     body.append(f"bits = {LANE_RESULTS[dst_type]}(r)")
     if flush:
         body.append("bits = rt.lane_flush_f32(bits)")

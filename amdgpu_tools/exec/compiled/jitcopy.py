@@ -87,10 +87,14 @@ def semantic(op, lanes=False):
     return compiled_copy(registered.fn, op, lanes)
 
 
-def sdwa(kind, sel, other, lanes=False):
-    """The compiled copy of the interpreter's SDWA source select
-    (``kind`` "select": ``lanes.sdwa_selector(sel, sext)``) or destination
-    placement ("place": ``lanes.sdwa_placer(sel, unused)``)."""
-    from ..core import lanes as lane_ops
-    make = lane_ops.sdwa_selector if kind == "select" else lane_ops.sdwa_placer
-    return compiled_copy(make(sel, other), f"sdwa_{kind}_{sel}_{other}", lanes)
+
+def part(kind, *facts, lanes=False):
+    """The compiled copy of one of the interpreter's per-instruction helpers,
+    made by its factory from ``facts``: ``sdwa_select`` (lanes.sdwa_selector:
+    sel, sext), ``sdwa_place`` (lanes.sdwa_placer: sel, unused) or
+    ``saturate`` (formats.integer_saturation: the kind)."""
+    from ..core import formats, lanes as lane_ops
+    make = {"sdwa_select": lane_ops.sdwa_selector, "sdwa_place": lane_ops.sdwa_placer,
+            "saturate": formats.integer_saturation}[kind]
+    label = "_".join([kind] + [str(fact) for fact in facts])
+    return compiled_copy(make(*facts), label, lanes)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from functools import partial
 from operator import attrgetter
 
+import functools
+
 import numpy as np
 
 from . import lanes as lane_ops
@@ -397,12 +399,24 @@ _INT_LIMITS = {"i32": (-2 ** 31, 2 ** 31 - 1), "u32": (0, 2 ** 32 - 1),
                "i16": (-2 ** 15, 2 ** 15 - 1), "u16": (0, 2 ** 16 - 1)}
 
 
+@functools.lru_cache(maxsize=None)
+def integer_saturation(kind):
+    """``saturate(values)``: a wide integer result clamped to ``kind``'s range
+    (the clamp bit of an ``int_clamp`` op); one function per kind, which a
+    compiled block calls too (``jitcopy.part``)."""
+    low, high = _INT_LIMITS[kind]
+
+    def saturate(values):
+        return np.clip(values, low, high)
+    return saturate
+
+
 def _integer_result(kind, clamp):
     """Wide integer results: saturate with the clamp bit, else wrap (by the cast)."""
-    low, high = _INT_LIMITS[kind]
     if not clamp:
         return None
-    return lambda values, state: np.clip(values, low, high)
+    saturate = integer_saturation(kind)
+    return lambda values, state: saturate(values)
 
 
 def _op_sel_source(getter):

@@ -104,7 +104,7 @@ _SEL_BITS = {0: 8, 1: 8, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32}
 def sdwa_selector(sel, sext):
     """``select(bits)``: the byte or word ``sel`` of 32-bit ``bits`` (6: all
     of them), zero- or sign-extended, as uint32. One function per selection,
-    so that a compiled block calls the interpreter's own (jitcopy.sdwa)."""
+    so that a compiled block calls the interpreter's own (jitcopy.part)."""
     width = _SEL_BITS[sel]
     shift = np.uint32(_SEL_SHIFT[sel])
     mask = np.uint32((1 << width) - 1 if width < 32 else 0xFFFFFFFF)
