@@ -87,7 +87,6 @@ def semantic(op, lanes=False):
     return compiled_copy(registered.fn, op, lanes)
 
 
-
 def part(kind, *facts, lanes=False):
     """The compiled copy of one of the interpreter's per-instruction helpers,
     made by its factory from ``facts``: ``sdwa_select`` (lanes.sdwa_selector:

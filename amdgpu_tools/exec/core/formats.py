@@ -7,10 +7,8 @@ destination and the modifiers, so executing it is a handful of NumPy calls.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 from operator import attrgetter
-
-import functools
 
 import numpy as np
 
@@ -399,7 +397,7 @@ _INT_LIMITS = {"i32": (-2 ** 31, 2 ** 31 - 1), "u32": (0, 2 ** 32 - 1),
                "i16": (-2 ** 15, 2 ** 15 - 1), "u16": (0, 2 ** 16 - 1)}
 
 
-@functools.lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def integer_saturation(kind):
     """``saturate(values)``: a wide integer result clamped to ``kind``'s range
     (the clamp bit of an ``int_clamp`` op); one function per kind, which a

@@ -132,11 +132,7 @@ class SdwaModifiers:
         if index > 1:
             return getter
         sel, sext = self.sel[index], bool(self.sext[index])
-        if ops.bits_of(type_) == 16 and sel in (4, 5) and not sext:
-            shift = np.uint32(_SEL_SHIFT[sel])
-            inner = getter
-            getter = (lambda state, sel_: np.asarray(inner(state, sel_), np.uint32) >> shift)
-        elif sel != 6 or sext:
+        if sel != 6 or sext:
             inner, select = getter, sdwa_selector(sel, sext)
             getter = (lambda state, sel_: select(inner(state, sel_)))
         modify = ops.source_modifier(type_, bool(self.abs[index]), bool(self.neg[index]))

@@ -36,6 +36,18 @@ U16, U32, U64 = np.uint16, np.uint32, np.uint64
 _FTYPES = {"f16": F16, "f32": F32, "f64": F64}
 
 
+def nan_rule(type_):
+    """``unless_nan(x, otherwise)``: x with its quiet bit set where x is a NaN
+    of ``type_``, else ``otherwise`` (the NaN an op returns of its operand)."""
+    layout = FORMATS[type_]
+    ftype, bits, quiet = layout.float_type, layout.bits_type, layout.quiet
+
+    def unless_nan(x, otherwise):   # (astype: Numba widens the | of two uint32 scalars)
+        quieted = (np.asarray(x, ftype).view(bits) | quiet).astype(bits).view(ftype)
+        return np.where(np.isnan(x), quieted, otherwise)
+    return unless_nan
+
+
 def first_nan(type_, arity):
     """``rule(result, *operands)`` for ``arity`` operands of float type
     ``type_``: ``result`` where no operand is a NaN (the default NaN where
@@ -50,12 +62,7 @@ def first_nan(type_, arity):
     ``np.ndim`` is a constant 0) always select, which LLVM vectorises; a
     branch per lane stopped that (a one-wave loop of six f32 ops: 0.45
     against 0.24 ms a launch)."""
-    layout = FORMATS[type_]
-    ftype, bits, quiet = layout.float_type, layout.bits_type, layout.quiet
-
-    def unless_nan(x, otherwise):   # (astype: Numba widens the | of two uint32 scalars)
-        quieted = (np.asarray(x, ftype).view(bits) | quiet).astype(bits).view(ftype)
-        return np.where(np.isnan(x), quieted, otherwise)
+    unless_nan = nan_rule(type_)
 
     def without_nan(result):
         return np.ndim(result) and not np.isnan(result).any()
@@ -421,6 +428,16 @@ def v_ldexp_f16(a, b):
     return np.ldexp(a.astype(F64), np.clip(b.astype(np.int32), -100, 100)).astype(F16)
 
 
+def _denormal_test(type_):
+    """``denormal(x)``: whether x is a non-zero denormal."""
+    ftype = FORMATS[type_].float_type
+    smallest_normal = ftype(np.finfo(ftype).tiny)
+
+    def denormal(x):
+        return (x != 0) & (np.abs(x) < smallest_normal)
+    return denormal
+
+
 def frexp_parts(type_):
     """``parts(x) -> (mantissa, exponent)`` of ``type_`` values: x = m * 2**e
     with 0.5 <= |m| < 1, as ``np.frexp`` splits a finite non-zero x (a zero
@@ -434,11 +451,11 @@ def frexp_parts(type_):
     one_half = bits_type((bias - 1) << layout.mantissa_bits)
     shift = bits_type(layout.mantissa_bits)
     lift = layout.mantissa_bits + 1
-    scale, smallest_normal = ftype(2.0 ** lift), ftype(np.finfo(ftype).tiny)
+    scale, is_denormal = ftype(2.0 ** lift), _denormal_test(type_)
 
     def parts(x):
         x = np.asarray(x, ftype)
-        denormal = (x != 0) & (np.abs(x) < smallest_normal)
+        denormal = is_denormal(x)
         bits = np.where(denormal, x * scale, x).view(bits_type)
         exponent = ((bits & exponent_field) >> shift).astype(np.int32) - np.int32(bias - 1) \
             - np.where(denormal, np.int32(lift), np.int32(0))
@@ -595,15 +612,11 @@ def div_fixup(type_, underflow_gap=None):
     RDNA 3.5 hardware was measured to return (the manual's UNDERFLOW; its
     overflow clause tests the denominator's exponent for 255, which no
     number reaching it has)."""
-    layout = FORMATS[type_]
-    ftype, bits, quiet = layout.float_type, layout.bits_type, layout.quiet
+    ftype = FORMATS[type_].float_type
     infinity, negative_infinity = ftype(np.inf), ftype(-np.inf)
     zero, negative_zero = ftype(0.0), ftype(-0.0)
     default_nan = ftype(np.copysign(np.nan, -1.0))
-    exponent = _exponent_reader(type_)
-
-    def quieted(x):     # (astype: Numba widens the | of two uint32 scalars)
-        return (np.asarray(x, ftype).view(bits) | quiet).astype(bits).view(ftype)
+    exponent, unless_nan = _exponent_reader(type_), nan_rule(type_)
 
     def fixup(quotient, denominator, numerator):
         """(The cases from the last to the first: each later one wins.)"""
@@ -622,8 +635,7 @@ def div_fixup(type_, underflow_gap=None):
         result = np.where(zero_den | inf_num, signed_infinity, result)
         invalid = (zero_num & zero_den) | (inf_num & inf_den)
         result = np.where(invalid, default_nan, result)
-        return np.where(np.isnan(numerator), quieted(numerator),
-                        np.where(np.isnan(denominator), quieted(denominator), result))
+        return unless_nan(numerator, unless_nan(denominator, result))
     return fixup
 
 
@@ -636,16 +648,6 @@ valu("v_div_fixup_f16", "f16")(_DIV_FIXUP_F16)
 #: denominator, the power of two it scales by, the numerator exponent at or
 #: below which it scales the numerator), from the ISA manual
 _DIV_SCALE_LIMITS = {"f32": (96, 64, 23), "f64": (768, 128, 53)}
-
-
-def _denormal_test(type_):
-    """``denormal(x)``: whether x is a non-zero denormal."""
-    ftype = FORMATS[type_].float_type
-    smallest_normal = ftype(np.finfo(ftype).tiny)
-
-    def denormal(x):
-        return (x != 0) & (np.abs(x) < smallest_normal)
-    return denormal
 
 
 def div_scale(type_):
