@@ -70,6 +70,16 @@ class BufferResource:
     dst_sel: np.ndarray         # uint32, (waves, 4)
 
 
+#: Where the V# fields other than the whole dwords (base[31:0] is dword 0,
+#: num_records dword 2) lie: name -> (dword, lowest bit, width). The
+#: interpreter decodes whole batches by it (``decode_buffer_resource``), a
+#: compiled block one wave's descriptor (exec/compiled/kernels.py).
+V_SHARP_FIELDS = {"base_high": (1, 0, 16), "stride": (1, 16, 14), "swizzle_enable": (1, 31, 1),
+                  "num_format": (3, 12, 3), "data_format": (3, 15, 4),
+                  "element_size": (3, 19, 2), "index_stride": (3, 21, 2),
+                  "add_tid_enable": (3, 23, 1)}
+
+
 #: Decoded V#s by (dwords, generation): a kernel uses a few descriptors again
 #: and again (-O0 code reaches scratch through one V# at every spill), and
 #: decoding one costs far more than looking it up. The fields are read-only.
@@ -94,10 +104,14 @@ def _split_buffer_resource(words: np.ndarray, generation: int) -> BufferResource
     GFX9 has no ELEMENT_SIZE field: its swizzle element is always 4 bytes.
     """
     words = np.asarray(words, dtype=_U32).reshape(-1, 4)
-    base = words[:, 0].astype(_U64) | (_bits(words[:, 1], 0, 16).astype(_U64) << _U64(32))
-    stride = _bits(words[:, 1], 16, 14).astype(_U64)
-    add_tid = _bits(words[:, 3], 23, 1).astype(bool)
-    data_format = _bits(words[:, 3], 15, 4)
+
+    def bits(name):
+        dword, low, width = V_SHARP_FIELDS[name]
+        return _bits(words[:, dword], low, width)
+    base = words[:, 0].astype(_U64) | (bits("base_high").astype(_U64) << _U64(32))
+    stride = bits("stride").astype(_U64)
+    add_tid = bits("add_tid_enable").astype(bool)
+    data_format = bits("data_format")
     if generation in (8, 9):
         stride = stride | np.where(add_tid, data_format.astype(_U64) << _U64(14), _U64(0))
     dst_sel = np.stack([_bits(words[:, 3], 3 * i, 3) for i in range(4)], axis=1)
@@ -105,11 +119,11 @@ def _split_buffer_resource(words: np.ndarray, generation: int) -> BufferResource
         base=base,
         stride=stride,
         num_records=words[:, 2].astype(_U64),
-        swizzle_enable=_bits(words[:, 1], 31, 1).astype(bool),
+        swizzle_enable=bits("swizzle_enable").astype(bool),
         element_size=_element_sizes(words, generation),
-        index_stride=np.asarray(INDEX_STRIDES, _U64)[_bits(words[:, 3], 21, 2)],
+        index_stride=np.asarray(INDEX_STRIDES, _U64)[bits("index_stride")],
         add_tid_enable=add_tid,
-        num_format=_bits(words[:, 3], 12, 3),
+        num_format=bits("num_format"),
         data_format=data_format,
         dst_sel=dst_sel,
     )
@@ -137,7 +151,8 @@ def encode_buffer_resource(base: int, *, stride: int = 0, num_records: int = 0xF
 def _element_sizes(words, generation):
     if generation >= 9:
         return np.full(words.shape[0], 4, _U64)
-    return np.asarray(ELEMENT_SIZES, _U64)[_bits(words[:, 3], 19, 2)]
+    dword, low, width = V_SHARP_FIELDS["element_size"]
+    return np.asarray(ELEMENT_SIZES, _U64)[_bits(words[:, dword], low, width)]
 
 
 @dataclass
@@ -217,15 +232,19 @@ def _lane_indices(rsrc, index, shape):
 
 def _swizzle(rsrc, start, idx, comp_off):
     """Swizzled layout: element-sized pieces of consecutive indices interleave."""
-    element = rsrc.element_size[:, None, None]
-    index_stride = rsrc.index_stride[:, None]
-    index_msb = (idx // index_stride)[:, :, None]
-    index_lsb = (idx % index_stride)[:, :, None]
-    offset_msb = comp_off // element
-    offset_lsb = comp_off % element
-    stride = rsrc.stride[:, None, None]
-    inner = (index_msb * stride + offset_msb * element) * index_stride[:, :, None]
-    return start[:, :, None] + inner + index_lsb * element + offset_lsb
+    return swizzled_address(start[:, :, None], idx[:, :, None], comp_off,
+                            rsrc.element_size[:, None, None], rsrc.index_stride[:, None, None],
+                            rsrc.stride[:, None, None])
+
+
+def swizzled_address(start, index, offset, element, index_stride, stride):
+    """The backing address of byte ``offset`` of record ``index`` in a
+    swizzled buffer from ``start`` (the manuals' swizzled "Buffer
+    Addressing"): records come in runs of ``index_stride``, each ``stride``
+    bytes, whose ``element``-sized pieces interleave. Element by element on
+    arrays (uint64) or on one lane's scalars: compiled blocks call it too."""
+    inner = ((index // index_stride) * stride + (offset // element) * element) * index_stride
+    return start + inner + (index % index_stride) * element + offset % element
 
 
 def _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access):
@@ -258,10 +277,9 @@ def swizzled_private_address(wave_base: np.ndarray, offset: np.ndarray,
     """
     offset = np.asarray(offset, _U64)
     lanes = LANE_IDS.reshape((1, WAVE_SIZE) + (1,) * (offset.ndim - 2))
-    element = _U64(element_size)
     wave_base = np.asarray(wave_base, _U64).reshape((-1,) + (1,) * (offset.ndim - 1))
-    return (wave_base + (offset // element) * element * _U64(index_stride)
-            + (lanes % _U64(index_stride)) * element + offset % element)
+    return swizzled_address(wave_base, lanes, offset, _U64(element_size), _U64(index_stride),
+                            _U64(0))
 
 
 # ------------------------------------------------------------ flat apertures

@@ -563,6 +563,49 @@ def test_lane_number_and_byte_ops_run_natively(compile_mode, monkeypatch, form, 
     _same_registers(interpreted, native)
 
 
+LANE_MOVES = """
+v_readlane_b32 s10, v0, 5
+v_readlane_b32 s11, v1, s6
+s_mov_b32 m0, s7
+v_readlane_b32 s12, v0, m0
+v_writelane_b32 v2, s10, 63
+v_writelane_b32 v2, -7, 0
+v_writelane_b32 v3, s11, m0
+v_add_u32_e32 v4, s12, v0
+v_readlane_b32 s13, v2, 63
+v_readlane_b32 s14, v3, m0
+"""
+
+
+@pytest.mark.parametrize("exec_mask", [(1 << 64) - 1, 0x00F0FFFF0000FFF6])
+def test_lane_moves_run_natively(compile_mode, monkeypatch, exec_mask):
+    """v_readlane/v_writelane (-O0 code spills SGPRs to VGPR lanes with
+    them): one lane, picked by a constant or an SGPR's low six bits, whatever
+    EXEC holds, natively as interpreted and as computed here."""
+    rng = np.random.default_rng(5)
+    bits = rng.integers(0, 1 << 32, (4, 2, 64), dtype=np.uint64).astype(np.uint32)
+    vgpr = {reg: bits[reg] for reg in range(4)}
+    sgpr = {6: [0x1234567B, 0x80], 7: [0xFFFFFFC1, 9]}          # lanes 59, 0; 1, 9
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, "lanes", LANE_MOVES, 2 * 10, vgpr=vgpr, sgpr=sgpr,
+        waves=2, vgprs=8, exec_mask=exec_mask)
+    on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+    s, v = interpreted.sgpr, interpreted.vgpr
+    for w, (lane6, lane7) in enumerate([(59, 1), (0, 9)]):
+        assert int(s[10, w]) == int(bits[0, w, 5])
+        assert int(s[11, w]) == int(bits[1, w, lane6])
+        assert int(s[12, w]) == int(bits[0, w, lane7])
+        written = bits[2, w].copy()
+        written[63], written[0] = s[10, w], 0xFFFFFFF9
+        np.testing.assert_array_equal(v[2, w], written)
+        written = bits[3, w].copy()
+        written[lane7] = s[11, w]
+        np.testing.assert_array_equal(v[3, w], written)
+        np.testing.assert_array_equal(v[4, w, on], bits[0, w, on] + s[12, w])
+        assert int(s[13, w]) == int(s[10, w]) and int(s[14, w]) == int(s[11, w])
+    _same_registers(interpreted, native)
+
+
 SIXTEEN_BIT_INTEGERS = """
 v_add_u16_e32 v4, v0, v1
 v_sub_u16_e32 v5, v0, v1
@@ -1193,6 +1236,121 @@ def test_bytes_and_shorts_move_natively(compile_mode):
         # all but each wave's s_endpgm natively
         assert result.compiled_instructions == \
             (0 if mode == "off" else result.wave_instructions - 2)
+
+
+#: MUBUF dword moves as -O0 code makes them: through a private segment V#
+#: (swizzled, the lane number added, 2 KiB a wave from the soffset SGPR) at
+#: fixed offsets and VGPR offsets (offen), then through a linear V# of
+#: ``num_records`` bytes with a constant soffset; the loaded values stored
+#: to out + 32 * global id.
+BUFFER_MOVES = """
+s_load_dwordx4 s[4:7], s[0:1], 0x0
+s_load_dwordx2 s[16:17], s[0:1], 0x10
+s_load_dword s22, s[0:1], 0x18
+s_waitcnt lgkmcnt(0)
+s_mov_b32 s8, s4
+s_or_b32 s9, s5, 0x80000000
+s_mov_b32 s10, -1
+s_mov_b32 s11, {private_word3}
+s_lshl_b32 s12, s2, 11
+v_mul_u32_u24_e32 v1, 3, v0
+v_xor_b32_e32 v2, s2, v1
+v_or_b32_e32 v4, 0x1000, v0
+v_and_b32_e32 v3, 3, v0
+v_lshlrev_b32_e32 v3, 2, v3
+v_or_b32_e32 v3, 16, v3
+buffer_store_dword v1, off, s[8:11], s12 offset:4
+buffer_store_dwordx2 v[1:2], off, s[8:11], s12 offset:8
+buffer_store_dword v4, v3, s[8:11], s12 offen
+buffer_load_dwordx2 v[5:6], off, s[8:11], s12 offset:8
+buffer_load_dword v7, v3, s[8:11], s12 offen
+buffer_load_dwordx4 v[8:11], off, s[8:11], s12 offset:4
+s_mov_b32 s20, s6
+s_mov_b32 s21, s7
+s_mov_b32 s23, 0
+s_lshl_b32 s13, s2, 6
+v_or_b32_e32 v12, s13, v0
+v_lshlrev_b32_e32 v12, 2, v12
+buffer_load_dword v13, v12, s[20:23], 0 offen
+v_xor_b32_e32 v13, v13, v7
+buffer_store_dword v13, v12, s[20:23], 0 offen offset:1024
+v_lshlrev_b32_e32 v14, 3, v12
+v_mov_b32_e32 v15, s17
+{add} v14, vcc, s16, v14
+{addc} v15, vcc, 0, v15, vcc
+flat_store_dwordx4 v[14:15], v[5:8]
+{add} v14, vcc, 16, v14
+{addc} v15, vcc, 0, v15, vcc
+flat_store_dwordx4 v[14:15], v[9:12]
+"""
+_BUFFER_FORMS = {"gfx900": dict(private_word3="0x00E00000", add="v_add_co_u32_e32",
+                                addc="v_addc_co_u32_e32"),
+                 "gfx803": dict(private_word3="0x00E80000", add="v_add_u32_e32",
+                                addc="v_addc_u32_e32")}
+
+
+def _buffer_moves(mcpu, mode, compile_mode, records, items):
+    """(out, private area, linear buffer, DispatchResult) after BUFFER_MOVES
+    over one-wave groups of ``items`` work-items, and the initial private
+    area and linear buffer."""
+    compile_mode(mode)
+    rng = np.random.default_rng(9)
+    groups = -(-items // 64)
+    private = rng.integers(0, 1 << 32, 512 * groups, dtype=np.uint64).astype(np.uint32)
+    linear = rng.integers(0, 1 << 32, 512, dtype=np.uint64).astype(np.uint32)
+    kernel = kernel_util.Kernel(BUFFER_MOVES.format(**_BUFFER_FORMS[mcpu]), mcpu=mcpu)
+    at_private, at_linear = kernel.buffer(private), kernel.buffer(linear)
+    out = kernel.buffer(np.zeros(8 * items, np.uint32))
+    with recorded_dispatches() as results:
+        kernel.run([at_private, at_linear, out, np.uint32(records), np.uint32(0)], grid=items,
+                   block=64)
+    return (kernel.read(out, np.uint32, 8 * items).reshape(items, 8),
+            kernel.read(at_private, np.uint32, private.size),
+            kernel.read(at_linear, np.uint32, linear.size), results[0], private, linear)
+
+
+@pytest.mark.parametrize("mcpu", ["gfx900", "gfx803"])
+@pytest.mark.parametrize("records", [0x10000, 600])
+def test_buffer_moves_run_natively(compile_mode, mcpu, records):
+    """Scratch spills' MUBUF moves (swizzled through the private segment V#)
+    and linear buffer moves run natively and give the memory and registers
+    computed here from the manuals' addressing; with 600 bytes of records
+    the lanes past them load zeros and store nothing, which the interpreter
+    does (the block hands the access back). 250 work-items: the last wave is
+    partial."""
+    items = 250
+    runs = {mode: _buffer_moves(mcpu, mode, compile_mode, records, items)
+            for mode in ("off", "eager", "check")}
+    out, private_after, linear_after, _, private, linear = runs["off"]
+    gid = np.arange(items)
+    group, lane = gid // 64, gid % 64
+    v1 = (3 * lane).astype(np.uint32)
+    v2 = v1 ^ group.astype(np.uint32)
+    v4 = (0x1000 | lane).astype(np.uint32)
+
+    def slot(offset):                   # the private dword at byte offset of each lane
+        return group * 512 + (offset // 4) * 64 + lane
+    expected_private = private.copy()
+    expected_private[slot(4)], expected_private[slot(8)] = v1, v1
+    expected_private[slot(12)] = v2
+    expected_private[slot(16 + 4 * (lane & 3))] = v4
+    np.testing.assert_array_equal(private_after, expected_private)
+    loaded = np.where(4 * gid + 4 <= records, linear[gid], 0).astype(np.uint32)
+    expected_linear = linear.copy()
+    stored = 1024 + 4 * gid + 4 <= records
+    expected_linear[256 + gid[stored]] = loaded[stored] ^ v4[stored]
+    np.testing.assert_array_equal(linear_after, expected_linear)
+    expected = np.stack([v1, v2, v4, v1, v1, v2, expected_private[slot(16)],
+                         (4 * gid).astype(np.uint32)], axis=1)
+    np.testing.assert_array_equal(out, expected)
+    for mode in ("eager", "check"):
+        for got, want in zip(runs[mode][:3], runs["off"][:3]):
+            np.testing.assert_array_equal(got, want, err_msg=mode)
+        result = runs[mode][3]
+        if records == 0x10000:          # all but each wave's s_endpgm natively
+            assert result.compiled_instructions == result.wave_instructions - 4
+        else:
+            assert 0 < result.compiled_instructions < result.wave_instructions - 4
 
 
 #: Scalar loads of each width from a per-group base (group g reads 64 bytes

@@ -57,6 +57,7 @@ from ..core.registry import ieee_form
 from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
 from ..semantics.control import branch_offset
 from ..semantics.ds import element_offsets
+from ..semantics.lane import LANE_SELECT_MASK
 from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
 
@@ -389,6 +390,8 @@ def emit_instruction(out, inst, index):
         return _saveexec(out, inst, semantic)
     if semantic.kind == "builder" and "tests" in semantic.flags and inst.encoding == "SOPP":
         return _branch(out, inst, semantic, index)
+    if semantic.kind == "builder" and semantic.flags.get("lane_move"):
+        return _lane_move(out, inst, semantic)
     if semantic.kind == "builder" and semantic.flags.get("lds_move") and inst.encoding == "DS":
         return _lds_move(out, inst, semantic, index)
     if semantic.kind == "raw" and semantic.flags.get("work_group_barrier"):
@@ -396,6 +399,9 @@ def emit_instruction(out, inst, index):
     if semantic.kind == "builder" and semantic.flags.get("vector_move") and \
             inst.encoding in ("FLAT", "GLOBAL"):
         return _global_move(out, inst, semantic, index)
+    if semantic.kind == "builder" and semantic.flags.get("vector_move") and \
+            inst.encoding == "MUBUF":
+        return _buffer_move(out, inst, semantic, index)
     if semantic.kind == "builder" and semantic.flags.get("scalar_load") and \
             inst.encoding in ("SMEM", "SMRD"):
         return _scalar_load(out, inst, semantic, index)
@@ -733,6 +739,37 @@ def _exec_changed(emit):
     emit(f"        active = rt.read_mask_into(e, full, sgpr, {EXEC_LO}, w0, w1)")
 
 
+def _lane_move(out, inst, semantic):
+    """v_readlane_b32 (an SGPR = one lane's VGPR) and v_writelane_b32 (one
+    lane's VGPR = an SGPR or constant), wave by wave, whatever EXEC holds:
+    the lane is the lane operand's low bits (lane.LANE_SELECT_MASK)."""
+    lane_code = field(inst, "src1", "vsrc1")
+    if ops.is_constant(lane_code):
+        lane = str(int(ops.constant_bits(lane_code, "u32", inst.literal)) & LANE_SELECT_MASK)
+    elif lane_code <= 127:
+        lane = f"sgpr[{lane_code}, ww] & np.uint32({LANE_SELECT_MASK})"
+    else:
+        raise NotCompilable(f"lane operand {lane_code}")
+    emit = out.lines.append
+    if semantic.flags["lane_move"] == "read":
+        source, dst = field(inst, "src0"), field(inst, "vdst", "sdst")
+        if source < 256 or dst > 127:
+            raise NotCompilable("a readlane of a non-VGPR or into a special operand")
+        _vgpr(out, source - 256, False)
+        move = f"sgpr[{dst}, ww] = vgpr[{source - 256}, ww, {lane}]"
+    else:
+        dst = field(inst, "vdst")
+        _vgpr(out, dst, False)
+        value = _scalar_source(out, inst, field(inst, "src0"), "b32", lane=True)
+        move = f"vgpr[{dst}, ww, {lane}] = {value}"
+    emit("        for w in range(n):")
+    emit("            ww = w0 + w")
+    emit(f"            {move}  # op:{semantic.op}")
+    emit("        lanes += active")
+    if semantic.flags["lane_move"] == "read" and dst in (EXEC_LO, EXEC_HI):
+        _exec_changed(emit)
+
+
 # -------------------------------------------------------------------- SALU
 def _scalar_source(out, inst, code, type_, lane=False):
     """An SALU source's raw bits: (n,) for the waves, or with ``lane`` the
@@ -968,6 +1005,39 @@ def _global_move(out, inst, semantic, index):
         emit(f"        if not rt.global_move_x{dwords}(vgpr, sgpr, w0, w1, e, full, {addr}, "
              f"{saddr}, np.uint64({offset}), {data}, {store}, {family == 'flat'}, memory):"
              f"  # op:{semantic.op}")
+    emit(f"            {out.leave(out.relative(index))}")
+    emit("        lanes += active")
+
+
+def _buffer_move(out, inst, semantic, index):
+    """MUBUF loads and stores of whole dwords without IDXEN, ADDR64, the lds
+    bit or tfe (scratch through the private segment V#, above all):
+    natively when every active lane's dwords are in range and in an
+    allocation (``kernels.buffer_move_x*``); otherwise back to the
+    interpreter before the instruction."""
+    fields = inst.fields
+    nbytes = semantic.flags["data_bytes"]
+    if nbytes % 4 or nbytes > 16 or any(int(fields.get(name, 0))
+                                       for name in ("idxen", "addr64", "lds", "tfe")):
+        raise NotCompilable("a sub-dword, indexed, addr64, LDS-bit or tfe buffer access")
+    rsrc = int(fields["srsrc"]) * 4
+    soffset = int(fields.get("soffset", 128))
+    if rsrc + 3 > 127 or not (soffset <= 127 or ops.is_constant(soffset)):
+        raise NotCompilable(f"a buffer access through s{rsrc} or soffset {soffset}")
+    constant = int(ops.constant_bits(soffset, "u32", inst.literal)) if soffset > 127 else 0
+    dwords = nbytes // 4
+    offen, vaddr = bool(int(fields.get("offen", 0))), int(fields.get("vaddr", 0))
+    if offen:
+        _vgpr(out, vaddr, False)
+    data = int(fields["vdata"])
+    _vgpr(out, data + dwords - 1, False)
+    out.uses_memory = True
+    emit = out.lines.append
+    emit(f"        if not rt.buffer_move_x{dwords}(vgpr, sgpr, w0, w1, e, {rsrc}, "
+         f"{soffset if soffset <= 127 else -1}, np.uint64({constant}), {vaddr}, {offen}, "
+         f"np.uint64({int(fields.get('offset', 0)) & 0xFFF}), {data}, "
+         f"{semantic.flags['vector_move'] == 'store'}, {out.generation}, memory):"
+         f"  # op:{semantic.op}")
     emit(f"            {out.leave(out.relative(index))}")
     emit("        lanes += active")
 

@@ -19,6 +19,8 @@ import numpy as np
 from numba import from_dtype, njit, types
 from numba.extending import intrinsic, overload
 
+from ..addressing import ELEMENT_SIZES, INDEX_STRIDES, V_SHARP_FIELDS, swizzled_address
+
 _EXPONENT_F32 = np.uint32(0x7F800000)
 _MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
 _SIGN_F32 = np.uint32(0x80000000)
@@ -666,6 +668,118 @@ def scalar_load(sgpr, w0, w1, base_code, offset, data_code, dwords, memory):
         for d in range(dwords):
             sgpr[data_code + d, w] = words[d]
     return True
+
+
+#: Where the V# fields a buffer move reads lie, and their codes' meanings:
+#: the interpreter's own (``addressing.V_SHARP_FIELDS``).
+_BASE_HIGH, _STRIDE, _SWIZZLE, _DATA_FORMAT, _ELEMENT_SIZE, _INDEX_STRIDE, _ADD_TID = (
+    V_SHARP_FIELDS[name] for name in ("base_high", "stride", "swizzle_enable", "data_format",
+                                      "element_size", "index_stride", "add_tid_enable"))
+_ELEMENT_SIZES = tuple(np.uint64(size) for size in ELEMENT_SIZES)
+_INDEX_STRIDES = tuple(np.uint64(stride) for stride in INDEX_STRIDES)
+_swizzled_address = njit(cache=True, inline="always")(swizzled_address)
+
+
+@njit(cache=True, inline="always")
+def _v_sharp_bits(sgpr, code, w, place):
+    """A V# field of wave ``w``'s descriptor in the SGPRs from ``code``:
+    ``place`` is its (dword, lowest bit, width)."""
+    dword, low, width = place
+    return (np.uint64(sgpr[code + dword, w]) >> np.uint64(low)) & \
+        np.uint64((1 << width) - 1)
+
+
+@njit(cache=True, inline="always")
+def _buffer_wave(sgpr, code, w, generation):
+    """(start without soffset, stride, swizzled, element bytes, index stride,
+    adds the lane number, num_records, raw) of wave ``w``'s V#, decoded as
+    ``addressing.decode_buffer_resource`` decodes it; raw: range-checked by
+    bytes (GFX9 without IDXEN; before GFX9 a stride of 0 or swizzled)."""
+    base = np.uint64(sgpr[code, w]) | (_v_sharp_bits(sgpr, code, w, _BASE_HIGH) << np.uint64(32))
+    stride = _v_sharp_bits(sgpr, code, w, _STRIDE)
+    add_tid = _v_sharp_bits(sgpr, code, w, _ADD_TID) != 0
+    if (generation == 8 or generation == 9) and add_tid:
+        stride |= _v_sharp_bits(sgpr, code, w, _DATA_FORMAT) << np.uint64(14)
+    swizzled = _v_sharp_bits(sgpr, code, w, _SWIZZLE) != 0
+    element = np.uint64(4)
+    if generation < 9:
+        element = _ELEMENT_SIZES[_v_sharp_bits(sgpr, code, w, _ELEMENT_SIZE)]
+    index_stride = _INDEX_STRIDES[_v_sharp_bits(sgpr, code, w, _INDEX_STRIDE)]
+    raw = generation >= 9 or stride == 0 or swizzled
+    return (base, stride, swizzled, element, index_stride, add_tid, np.uint64(sgpr[code + 2, w]),
+            raw)
+
+
+def _buffer_mover(dwords):
+    """The MUBUF load or store of ``dwords`` (1-4) whole dwords per lane
+    without IDXEN or ADDR64 (-O0 code's scratch spills and private arrays go
+    through the private segment V# so), one function per size::
+
+        buffer_move(vgpr, sgpr, w0, w1, lanes, rsrc, soffset_code, soffset, vaddr,
+                    offen, inst_offset, data_reg, write, generation, memory) -> bool
+
+    Each lane's dword k is at byte ``(VGPR[vaddr] if offen) + inst_offset``
+    (32 bits) + 4k of record ``lane if ADD_TID_ENABLE else 0``, laid out
+    swizzled (``addressing.swizzled_address``) or linearly after the V#'s
+    base plus the soffset SGPR (``soffset_code`` >= 0) or constant.
+    False, having moved nothing, unless every active lane's dwords are in
+    range (by bytes or, structured, by record) and lie 4-aligned in a mapped
+    allocation (writable for a store): the interpreter then takes the
+    instruction, its zeros for out-of-range loads and its faults. Lanes and
+    dwords move in the interpreter's order (a later lane wins a shared byte)."""
+    size = np.uint64(4)
+
+    @njit(cache=True)
+    def buffer_move(vgpr, sgpr, w0, w1, lanes, rsrc, soffset_code, soffset, vaddr, offen,
+                    inst_offset, data_reg, write, generation, memory):
+        bases, ends, writable, addresses, apertures = memory
+        host = np.empty((w1 - w0, 64, dwords), np.uint64)
+        k = -1
+        for w in range(w0, w1):
+            base, stride, swizzled, element, index_stride, add_tid, records, raw = \
+                _buffer_wave(sgpr, rsrc, w, generation)
+            start = base + (np.uint64(sgpr[soffset_code, w]) if soffset_code >= 0 else soffset)
+            for lane in range(64):
+                if not lanes[w - w0, lane]:
+                    continue
+                index = np.uint64(lane) if add_tid else np.uint64(0)
+                first = np.uint64(vgpr[vaddr, w, lane]) if offen else np.uint64(0)
+                first = (first + inst_offset) & np.uint64(0xFFFFFFFF)
+                if not raw and (index >= records or first >= stride):
+                    return False
+                for d in range(dwords):
+                    offset = first + np.uint64(4 * d)
+                    if raw and offset + size > records:
+                        return False
+                    if swizzled:
+                        address = _swizzled_address(start, index, offset, element,
+                                                    index_stride, stride)
+                    else:
+                        address = start + stride * index + offset
+                    if k < 0 or address < bases[k] or address >= ends[k]:
+                        k = np.searchsorted(bases, address, side="right") - 1
+                    if k < 0 or ends[k] - bases[k] < size or address > ends[k] - size or \
+                            (write and not writable[k]):
+                        return False
+                    at = addresses[k] + (address - bases[k])
+                    if at & np.uint64(3):
+                        return False
+                    host[w - w0, lane, d] = at
+        for w in range(w0, w1):
+            for lane in range(64):
+                if lanes[w - w0, lane]:
+                    for d in range(dwords):
+                        words = _dwords_at(host[w - w0, lane, d])
+                        if write:
+                            words[0] = vgpr[data_reg + d, w, lane]
+                        else:
+                            vgpr[data_reg + d, w, lane] = words[0]
+        return True
+    return buffer_move
+
+
+buffer_move_x1, buffer_move_x2, buffer_move_x3, buffer_move_x4 = (
+    _buffer_mover(dwords) for dwords in (1, 2, 3, 4))
 
 
 def _result_bits(value_dtype, bits_dtype):

@@ -219,7 +219,7 @@ _SHAPING_SOURCES = ("semantics/*.py", "core/formats.py", "core/operands.py",
                     "core/registry.py", "core/state.py", "core/lanes.py",
                     "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py",
                     "compiled/lanewise.py", "compiled/scalar_numpy.py",
-                    "compiled/primitives.py")
+                    "compiled/primitives.py", "addressing.py")
 
 
 def fingerprint() -> str:

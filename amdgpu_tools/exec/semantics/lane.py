@@ -11,6 +11,11 @@ from ..core.registry import builder, instruction
 from ..core.state import M0
 
 
+#: The bits of a readlane/writelane's lane operand that pick the lane (a wave
+#: has 64): compiled blocks use it too (exec/compiled/codegen.py).
+LANE_SELECT_MASK = 63
+
+
 def _source_vgpr(inst):
     code = field(inst, "src0")
     return code - 256 if code >= 256 else code
@@ -22,12 +27,13 @@ def _constant_lane(inst):
     code = field(inst, "src1", "vsrc1")
     if not is_constant(code):
         return None
-    return int(constant_bits(code, "u32", inst.literal)) & 63
+    return int(constant_bits(code, "u32", inst.literal)) & LANE_SELECT_MASK
 
 
-@builder("v_readlane_b32")
+@builder("v_readlane_b32", lane_move="read")
 def v_readlane_b32(inst, program):
-    """SGPR = VGPR[lane], lane = src1 & 63 (EXEC is ignored)."""
+    """SGPR = VGPR[lane], lane = src1 & 63 (EXEC is ignored). The facts
+    (``lane_move``) let compiled blocks run it (codegen._lane_move)."""
     reg = _source_vgpr(inst)
     lane = scalar_getter(field(inst, "src1", "vsrc1"), "u32", inst.literal)
     dst = field(inst, "vdst", "sdst")
@@ -40,12 +46,13 @@ def v_readlane_b32(inst, program):
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        lanes = np.broadcast_to(np.asarray(lane(state, sel), np.int64) & 63, (ctx.n,))
+        lanes = np.broadcast_to(np.asarray(lane(state, sel), np.int64) & LANE_SELECT_MASK,
+                                (ctx.n,))
         state.sgpr[dst, sel] = state.vgpr[reg, sel][np.arange(ctx.n), lanes]
     return run
 
 
-@builder("v_writelane_b32")
+@builder("v_writelane_b32", lane_move="write")
 def v_writelane_b32(inst, program):
     """VGPR[lane] = SGPR/constant, lane = src1 & 63, regardless of EXEC."""
     value = scalar_getter(field(inst, "src0"), "b32", inst.literal)
@@ -60,7 +67,8 @@ def v_writelane_b32(inst, program):
 
     def run(ctx):
         state, sel = ctx.state, ctx.sel
-        lanes = np.broadcast_to(np.asarray(lane(state, sel), np.int64) & 63, (ctx.n,))
+        lanes = np.broadcast_to(np.asarray(lane(state, sel), np.int64) & LANE_SELECT_MASK,
+                                (ctx.n,))
         values = np.broadcast_to(np.asarray(value(state, sel), np.uint32), (ctx.n,))
         rows = state.vgpr[dst, sel]
         rows[np.arange(ctx.n), lanes] = values
