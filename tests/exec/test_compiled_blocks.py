@@ -1238,6 +1238,58 @@ def test_bytes_and_shorts_move_natively(compile_mode):
             (0 if mode == "off" else result.wave_instructions - 2)
 
 
+#: A call as clang makes one (s_getpc, the callee's offset added, s_swappc)
+#: and its return (s_setpc); s6 moves a wave's call past the callee's first
+#: instruction.
+CALL_AND_RETURN = """
+s_getpc_b64 s[4:5]
+.Lafter_getpc:
+s_add_u32 s4, s4, .Lcallee-.Lafter_getpc
+s_addc_u32 s5, s5, 0
+s_add_u32 s4, s4, s6
+s_addc_u32 s5, s5, 0
+s_swappc_b64 s[30:31], s[4:5]
+.Lreturned:
+v_add_u32_e32 v2, 1, v1
+s_sub_u32 s8, s30, s4
+s_branch .Lend
+.Lcallee:
+v_mov_b32_e32 v1, 7
+v_add_u32_e32 v1, 3, v1
+s_setpc_b64 s[30:31]
+.Lend:
+"""
+
+
+@pytest.mark.parametrize("skips", [(0, 0), (0, 4)])
+def test_calls_and_returns_run_natively(compile_mode, monkeypatch, skips):
+    """s_getpc/s_swappc/s_setpc leave the block for the address in an SGPR
+    pair when the waves agree on it (the return address is the instruction
+    after the call), and hand back to the interpreter, which parts the waves,
+    when they do not; the registers are the interpreter's either way."""
+    vgpr = {1: np.full((2, 64), 100)}
+    states = []
+    for mode in ("off", "eager", "check"):
+        compile_mode(mode)
+        with recorded_dispatches() as results:
+            states.append(run_snippet(CALL_AND_RETURN, vgpr=vgpr, sgpr={6: list(skips)},
+                                      waves=2, vgprs=8))
+        result, = results
+        if mode == "off" or skips != (0, 0):
+            assert result.compiled_instructions < result.wave_instructions - 2
+        else:
+            assert result.compiled_instructions == result.wave_instructions - 2
+    interpreted = states[0]
+    for w, skip in enumerate(skips):
+        v1 = 103 if skip else 10
+        np.testing.assert_array_equal(interpreted.vgpr[1, w], v1)
+        np.testing.assert_array_equal(interpreted.vgpr[2, w], v1 + 1)
+        # the return address: three 4-byte instructions before the callee
+        assert int(interpreted.sgpr[8, w]) == (-12 - skip) & 0xFFFFFFFF
+    for state in states[1:]:
+        _same_registers(interpreted, state)
+
+
 #: MUBUF dword moves as -O0 code makes them: through a private segment V#
 #: (swizzled, the lane number added, 2 KiB a wave from the soffset SGPR) at
 #: fixed offsets and VGPR offsets (offen), then through a linear V# of

@@ -154,8 +154,13 @@ class _Emitter:
         """The statement ending the block's run at the PC ``offset`` bytes
         from its start (negative: a branch back before it); a part returns
         its ``i`` too (``_block_in_parts``)."""
-        return f"return {steps}, lanes, i, base + {offset}" if self.in_parts else \
-            f"return {steps}, lanes, base + {offset}"
+        return self.leave_to(f"base + {offset}", steps)
+
+    def leave_to(self, pc, steps="steps"):
+        """The statement ending the block's run at ``pc`` (an int64
+        expression: an address wherever it is)."""
+        return f"return {steps}, lanes, i, {pc}" if self.in_parts else \
+            f"return {steps}, lanes, {pc}"
 
     def relative(self, index):
         """The offset of instruction ``index`` from the block's start: the
@@ -390,6 +395,8 @@ def emit_instruction(out, inst, index):
         return _saveexec(out, inst, semantic)
     if semantic.kind == "builder" and "tests" in semantic.flags and inst.encoding == "SOPP":
         return _branch(out, inst, semantic, index)
+    if semantic.kind == "builder" and semantic.flags.get("program_counter"):
+        return _program_counter(out, inst, semantic, index)
     if semantic.kind == "builder" and semantic.flags.get("lane_move"):
         return _lane_move(out, inst, semantic)
     if semantic.kind == "builder" and semantic.flags.get("lds_move") and inst.encoding == "DS":
@@ -936,6 +943,33 @@ def _branch(out, inst, semantic, index):
     emit("        else:")
     emit("            lanes += n")
     emit(f"            i = {index + 1}")
+
+
+def _program_counter(out, inst, semantic, index):
+    """s_getpc_b64 (an SGPR pair = the next instruction's address: the
+    block's base plus its offset), s_setpc_b64 and s_swappc_b64 (returns and
+    calls): out of the block to the address in an SGPR pair where every wave
+    goes to the same one, as the interpreter's branch does; otherwise back
+    to the interpreter before the instruction (it parts the waves)."""
+    kind = semantic.flags["program_counter"]
+    dst = None if kind == "set" else field(inst, "sdst", "sdata")
+    source = None if kind == "get" else field(inst, "ssrc0")
+    if (dst is not None and dst + 1 >= EXEC_LO) or (source is not None and source + 1 > 127):
+        raise NotCompilable("a program counter in or from a special operand")
+    emit = out.lines.append
+    next_pc = f"np.uint64(base + {out.relative(index) + inst.size})"
+    if kind != "get":
+        emit(f"        t = rt.lane_sgpr_pair(sgpr, {source}, w0)")
+        emit("        for w in range(n):")
+        emit(f"            if rt.lane_sgpr_pair(sgpr, {source}, w0 + w) != t:"
+             f"  # op:{semantic.op}")
+        emit(f"                {out.leave(out.relative(index))}")
+    if kind != "set":
+        emit("        for w in range(n):")
+        emit(f"            rt.lane_sstore64(sgpr, {dst}, w0 + w, {next_pc})  # op:{semantic.op}")
+    emit("        lanes += n")
+    if kind != "get":
+        emit(f"        {out.leave_to('np.int64(t)', steps='steps + 1')}")
 
 
 def _lds_move(out, inst, semantic, index):

@@ -405,7 +405,7 @@ def _dst(inst):
     return field(inst, "sdst", "sdata")
 
 
-@builder("s_getpc_b64")
+@builder("s_getpc_b64", program_counter="get")
 def s_getpc_b64(inst, program):
     dst = _dst(inst)
 
@@ -425,7 +425,7 @@ def _go_to(targets):
     return Jump(targets)
 
 
-@builder("s_setpc_b64")
+@builder("s_setpc_b64", program_counter="set")
 def s_setpc_b64(inst, program):
     source = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
 
@@ -434,7 +434,7 @@ def s_setpc_b64(inst, program):
     return run
 
 
-@builder("s_swappc_b64")
+@builder("s_swappc_b64", program_counter="swap")
 def s_swappc_b64(inst, program):
     source = scalar_getter(field(inst, "ssrc0"), "b64", inst.literal)
     dst = _dst(inst)
