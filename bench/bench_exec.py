@@ -19,7 +19,9 @@ call, ``Device.synchronize``):
   processor, dispatch set-up, completion signal). Target: <= 0.1 ms.
 - ``compiled blocks``: the four kernels again with ``Device(compile="off")``
   and ``compile="eager"`` (exec/compiled): the first run (compiling every
-  block, or loading it from the cache) and the best one after it;
+  block, or loading it from the cache) and the best one after it; then the
+  matmul and the single wave loop built at -O0 (scratch spills through
+  MUBUF, SGPR spills to VGPR lanes, calls), as a debug build runs;
 - ``jobs``: the vector add (1M and 16M work-items) and a 512x512 matmul
   with their work-groups in 1, 2 (and, on a machine with more cores, 4, 8
   and ``default_jobs()``) worker processes (``Device(jobs=N)``), launched
@@ -34,8 +36,8 @@ call, ``Device.synchronize``):
   wide kernel within 10x of it). The figures above use ``jobs=1`` and fresh
   buffers for each launch, so that they stay comparable with earlier runs.
 
-Without clang-19/ld.lld-19 the recorded build bench/data/bench_exec.gfx900.hsaco
-is used. Targets on the 2-core reference machine: >= 100M lane-instr/s for
+Without clang-19/ld.lld-19 the recorded builds bench/data/bench_exec.gfx900.hsaco
+(and .O0.hsaco) are used. Targets on the 2-core reference machine: >= 100M lane-instr/s for
 the vector add, >= 10M for the matrix multiply. Other processes may share the
 machine: each figure is the best of ``REPEATS`` runs after a warm-up, and the
 CPU time of that run is printed next to the wall time.
@@ -54,7 +56,9 @@ import numpy as np
 
 DATA = Path(__file__).parent / "data"
 SOURCE = DATA / "bench_exec.cl"
-RECORDED = DATA / "bench_exec.gfx900.hsaco"
+#: The recorded builds, by optimisation level (-O0: the compiled blocks'
+#: figures for code that spills to scratch and calls its functions).
+RECORDED = {"-O2": DATA / "bench_exec.gfx900.hsaco", "-O0": DATA / "bench_exec.gfx900.O0.hsaco"}
 CACHE = Path(os.environ.get("AMDGPU_TOOLS_BENCH_CACHE", "/tmp/amdgpu-tools-bench-cache"))
 CLANG = "/usr/lib/llvm-19/bin/clang"
 LLD = "ld.lld-19"
@@ -121,14 +125,15 @@ amdhsa.kernels:
 """
 
 
-def code_object() -> tuple[Path, str]:
-    """(path of the gfx900 code object, where it came from): built and cached
-    under /tmp when clang-19 and ld.lld-19 are installed, else the recorded one."""
+def code_object(optimisation="-O2") -> tuple[Path, str]:
+    """(path of the gfx900 code object built at ``optimisation``, where it
+    came from): built and cached under /tmp when clang-19 and ld.lld-19 are
+    installed, else the recorded one."""
     lld = shutil.which(LLD)
     if not (os.access(CLANG, os.X_OK) and lld and os.path.isdir(ROCM_BITCODE)):
-        return RECORDED, "recorded build (clang-19 not installed)"
+        return RECORDED[optimisation], "recorded build (clang-19 not installed)"
     argv = [CLANG, "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx900", "-x", "cl", "-cl-std=CL2.0",
-            "-O2", "-mcode-object-version=5", "-cl-fp32-correctly-rounded-divide-sqrt",
+            optimisation, "-mcode-object-version=5", "-cl-fp32-correctly-rounded-divide-sqrt",
             f"--rocm-device-lib-path={ROCM_BITCODE}"]
     key = hashlib.sha256((" ".join(argv[1:]) + SOURCE.read_text()).encode()).hexdigest()[:20]
     hsaco = CACHE / f"bench_exec.{key}.hsaco"
@@ -140,7 +145,7 @@ def code_object() -> tuple[Path, str]:
         subprocess.run([lld, "-shared", str(obj), "-o", f"{hsaco}.tmp"], check=True,
                        capture_output=True)
         os.replace(f"{hsaco}.tmp", hsaco)
-    return hsaco, "clang-19 -O2 gfx900"
+    return hsaco, f"clang-19 {optimisation} gfx900"
 
 
 class Run:
@@ -415,8 +420,8 @@ def main():
 def bench_compiled(path, expected, quotients):
     """The four kernels with compiled blocks off and eager (every block
     compiled at its first run, or loaded from the cache): the first run
-    (compiling or loading included) and the best of REPEATS after it."""
-    from amdgpu_tools import Device
+    (compiling or loading included) and the best of REPEATS after it; then
+    the -O0 build's matmul and single wave loop the same way."""
     from amdgpu_tools.exec.compiled.tier import numba_available
     if not numba_available():
         print("   compiled blocks: Numba is not installed (pip install -e '.[compiled]')")
@@ -424,17 +429,28 @@ def bench_compiled(path, expected, quotients):
     benches = ((bench_vector_add, ()), (bench_matmul, ()), (bench_single_wave, (expected,)),
                (bench_division, (quotients,)))
     for mode in ("off", "eager"):
-        device = Device("gfx900", jobs=1, compile=mode)
-        program = device.load(str(path))
-        for bench, extra in benches:
-            first = bench(device, program, *extra)
-            best = min((bench(device, program, *extra) for _ in range(REPEATS)),
-                       key=lambda run: run.seconds)
-            native = best.result.compiled_instructions / max(best.result.wave_instructions, 1)
-            print(f"   compile={mode:5s} {best.name:22s} first {first.seconds:7.3f} s, then "
-                  f"{best.seconds:7.3f} s  {best.result.wave_instructions / best.seconds / 1e6:7.3f}M "
-                  f"wave-instr/s  native {native:4.0%}  result {'OK' if best.ok else 'WRONG'}",
-                  flush=True)
+        _compiled_figures(path, mode, benches, "")
+    debug_build, _ = code_object("-O0")
+    for mode in ("off", "eager"):
+        _compiled_figures(debug_build, mode, benches[1:3], "-O0 ")
+
+
+def _compiled_figures(path, mode, benches, label):
+    """One line a bench of ``benches`` for the code object at ``path`` in
+    compile mode ``mode``."""
+    from amdgpu_tools import Device
+    device = Device("gfx900", jobs=1, compile=mode)
+    program = device.load(str(path))
+    for bench, extra in benches:
+        first = bench(device, program, *extra)
+        best = min((bench(device, program, *extra) for _ in range(REPEATS)),
+                   key=lambda run: run.seconds)
+        native = best.result.compiled_instructions / max(best.result.wave_instructions, 1)
+        name = label + best.name
+        print(f"   compile={mode:5s} {name:22s} first {first.seconds:7.3f} s, then "
+              f"{best.seconds:7.3f} s  {best.result.wave_instructions / best.seconds / 1e6:7.3f}M "
+              f"wave-instr/s  native {native:4.0%}  result {'OK' if best.ok else 'WRONG'}",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -21,14 +21,17 @@ write-back (``kernels.py``), decided here once: which register, constant,
 modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
 the interpreter. What this module cannot express ends the block (``why_not``
 says why), and the interpreter runs it: scalar stores, atomics and loads
-with an SGPR offset, buffer and scratch accesses, atomics (LDS and global),
-sub-dword and typed accesses, s_endpgm and other control flow,
+with an SGPR offset, indexed, addr64, sub-dword and typed buffer accesses,
+GFX9 scratch_* accesses, atomics (LDS and global), sub-dword and typed
+accesses, s_endpgm and control flow other than branches and calls,
 op_sel, DPP and SDWA compares and such ops with a carry, f16 operands
 (Numba has no float16), output modifiers, MODE's directed rounding. (DPP
 and SDWA VALU ops compile from the interpreter's own lane maps and
 selections, ``lanes.DppModifiers``, ``lanes.sdwa_selector``/``sdwa_placer``;
 the float min/max/med3 family compiles since its NaN rules are the
-semantics'.)
+semantics'. MUBUF dword moves without IDXEN/ADDR64, -O0 code's scratch,
+compile from the interpreter's V# field places and swizzled layout,
+``addressing.V_SHARP_FIELDS`` and ``swizzled_address``.)
 Some instructions compile with a
 condition checked as they run (an LDS access must be aligned and in range,
 a global or scalar load's inside one allocation, a barrier must have its
