@@ -1405,6 +1405,66 @@ def test_buffer_moves_run_natively(compile_mode, mcpu, records):
             assert 0 < result.compiled_instructions < result.wave_instructions - 4
 
 
+#: A loop of buffer loads and stores (memory a host may write, so a served
+#: host makes the periodic checks matter): a[i] += k for k < trips.
+HOST_SERVED_LOOP = """
+s_load_dwordx2 s[4:5], s[0:1], 0x0
+s_load_dword s13, s[0:1], 0x8
+s_waitcnt lgkmcnt(0)
+s_mov_b32 s8, s4
+s_mov_b32 s9, s5
+s_mov_b32 s10, -1
+s_mov_b32 s11, 0
+s_lshl_b32 s14, s2, 8
+v_lshlrev_b32_e32 v1, 2, v0
+v_add_u32_e32 v1, s14, v1
+s_mov_b32 s12, 0
+.Lloop:
+buffer_load_dword v2, v1, s[8:11], 0 offen
+v_add_u32_e32 v2, s12, v2
+buffer_store_dword v2, v1, s[8:11], 0 offen
+s_add_u32 s12, s12, 1
+s_cmp_lt_u32 s12, s13
+s_cbranch_scc1 .Lloop
+"""
+
+
+@pytest.mark.parametrize("groups", [1, 3])
+def test_blocks_run_natively_through_the_checks_a_served_host_needs(compile_mode, groups):
+    """A block that moves memory while the dispatch serves a host stops at
+    every periodic check step (the host may write what it reads); the check
+    is then made and the block goes on natively from that step, where the
+    interpreter took it: every instruction but s_endpgm runs natively, the
+    host is served at the same steps as interpreted, and three groups taking
+    turns (a fair round hands the turn on at a check step) give the same
+    memory and counts."""
+    trips = 1500
+    data = np.random.default_rng(4).integers(0, 1 << 20, 64 * groups, dtype=np.uint32)
+    runs = {}
+    for mode in ("off", "eager"):
+        compile_mode(mode)
+        kernel = kernel_util.Kernel(HOST_SERVED_LOOP, mcpu="gfx900")
+        address = kernel.buffer(data)
+        served = []
+        blob = address.to_bytes(8, "little") + trips.to_bytes(8, "little")
+        kernarg = kernel.memory.allocate(len(blob))
+        kernel.memory.write(kernarg, blob)
+        request = kernel_util.DispatchRequest(
+            memory=kernel.memory, target=kernel.target, kernel_name="host_served",
+            setup=kernel.setup, grid_size=(64 * groups, 1, 1), workgroup_size=(64, 1, 1),
+            packet_address=0, queue_address=0, kernarg_address=kernarg,
+            host_service=lambda: served.append(1))
+        result = kernel_util.run_dispatch(request)
+        runs[mode] = (kernel.read(address, np.uint32, data.size), result, len(served))
+    expected = data + np.uint32(trips * (trips - 1) // 2)
+    for mode, (memory, result, served) in runs.items():
+        np.testing.assert_array_equal(memory, expected, err_msg=mode)
+        assert result.wave_instructions == runs["off"][1].wave_instructions
+        assert served == runs["off"][2] > 100
+    native = runs["eager"][1]
+    assert native.compiled_instructions == native.wave_instructions - groups
+
+
 #: Scalar loads of each width from a per-group base (group g reads 64 bytes
 #: at data + 64 + 64 * g), one at a negative offset, one whose offset's low
 #: bits are ignored, one overwriting its own base; every loaded SGPR stored

@@ -88,6 +88,9 @@ MIN_FAIR_SLICE_STEPS = 64
 #: Most steps a compiled block runs in one call for a group running alone
 #: (the clock is looked at after each call).
 ALONE_NATIVE_STEPS = 1 << 14
+#: What ``_run_native`` answers when the check step it made first hands the
+#: turn to other groups.
+_PREEMPTED = object()
 
 
 def run_dispatch(request, initializer=None, decode=None) -> DispatchResult:
@@ -797,6 +800,12 @@ class Scheduler:
                     if fn is not None:
                         ran = self._run_native(fn, block, slot.index, ctx, steps, executed,
                                                limit, count_lanes, host_service, slice_end)
+                        if ran is _PREEMPTED:
+                            # as the interpreter at a check step: the step is
+                            # spent, its instruction did not run
+                            self.executed, self.steps = executed, steps + 1
+                            self._preempt(pc, sel)
+                            return executed, lanes_executed, steps + 1
                         if ran is not None:
                             done, lanes, next_pc = ran
                             executed += n * done
@@ -880,6 +889,16 @@ class Scheduler:
         others_wait = bool(self.groups or self.deferred)
         alone = not others_wait and not (block.uses_memory and host_service is not None)
         room = ALONE_NATIVE_STEPS if alone else CHECK_STEPS - 1 - (steps & (CHECK_STEPS - 1))
+        checked = room == 0 and (executed + n) <= self.budget.max_instructions
+        if checked:
+            # the next step is a check step: its checks first, as the
+            # interpreter makes them before its instruction, then the block
+            # from that instruction up to the next check step (interpreting
+            # every 64th step cost -O0 code, whose blocks move memory while
+            # a host is served, half its time)
+            if self._periodic(ctx, steps + 1, host_service, slice_end):
+                return _PREEMPTED
+            room = CHECK_STEPS
         max_steps = min(room, (self.budget.max_instructions - executed) // n)
         if max_steps <= 0:
             return None
@@ -914,7 +933,7 @@ class Scheduler:
         if done == 0:
             return None
         self.result.compiled_instructions += n * done
-        first_check = (steps | (CHECK_STEPS - 1)) + 1
+        first_check = (steps | (CHECK_STEPS - 1)) + 1 + (CHECK_STEPS if checked else 0)
         for check in range(first_check, steps + done + 1, CHECK_STEPS):
             self._periodic(ctx, check, host_service, slice_end)
         return ran
