@@ -559,6 +559,9 @@ class Scheduler:
         #: (device memory mapping, its layout for compiled blocks that move
         #: global memory), made at the first such block
         self.block_memory = None
+        #: the check step whose checks ``_run_native`` made before a block
+        #: that then ran nothing (the interpreter takes the step, not its checks)
+        self.checked_step = -1
         #: the read-only view of ``state.wave_group`` compiled blocks take
         self.block_wave_group = None
         if waves:
@@ -831,7 +834,8 @@ class Scheduler:
                 raise self._watchdog(ctx, f"instruction budget of {max_instructions}"
                                      " wave-instructions exceeded")
             steps += 1
-            if not steps & check_mask and self._periodic(ctx, steps, host_service, slice_end):
+            if not steps & check_mask and steps != self.checked_step and \
+                    self._periodic(ctx, steps, host_service, slice_end):
                 # this instruction did not run: the group waits at pc
                 self.executed, self.steps = executed - n, steps
                 self._preempt(pc, sel)
@@ -898,6 +902,7 @@ class Scheduler:
             # a host is served, half its time)
             if self._periodic(ctx, steps + 1, host_service, slice_end):
                 return _PREEMPTED
+            self.checked_step = steps + 1
             room = CHECK_STEPS
         max_steps = min(room, (self.budget.max_instructions - executed) // n)
         if max_steps <= 0:
