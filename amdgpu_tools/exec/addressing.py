@@ -97,36 +97,67 @@ def decode_buffer_resource(words: np.ndarray, generation: int = 9) -> BufferReso
 
 
 def _split_buffer_resource(words: np.ndarray, generation: int) -> BufferResource:
-    """Split V# dwords (shape ``(waves, 4)``, uint32) into their fields.
-
-    On GFX8/GFX9 a descriptor with ADD_TID_ENABLE takes stride bits [17:14]
-    from DATA_FORMAT, which is why LLVM clears DATA_FORMAT in its scratch V#.
-    GFX9 has no ELEMENT_SIZE field: its swizzle element is always 4 bytes.
-    """
+    """Split V# dwords (shape ``(waves, 4)``, uint32) into their fields, the
+    stride and swizzle element by ``record_stride`` and ``swizzle_element``."""
     words = np.asarray(words, dtype=_U32).reshape(-1, 4)
 
     def bits(name):
         dword, low, width = V_SHARP_FIELDS[name]
-        return _bits(words[:, dword], low, width)
-    base = words[:, 0].astype(_U64) | (bits("base_high").astype(_U64) << _U64(32))
-    stride = bits("stride").astype(_U64)
-    add_tid = bits("add_tid_enable").astype(bool)
+        return _bits(words[:, dword], low, width).astype(_U64)
+    base = words[:, 0].astype(_U64) | (bits("base_high") << _U64(32))
+    add_tid = bits("add_tid_enable")
     data_format = bits("data_format")
-    if generation in (8, 9):
-        stride = stride | np.where(add_tid, data_format.astype(_U64) << _U64(14), _U64(0))
     dst_sel = np.stack([_bits(words[:, 3], 3 * i, 3) for i in range(4)], axis=1)
     return BufferResource(
         base=base,
-        stride=stride,
+        stride=record_stride(bits("stride"), data_format, add_tid, generation),
         num_records=words[:, 2].astype(_U64),
         swizzle_enable=bits("swizzle_enable").astype(bool),
-        element_size=_element_sizes(words, generation),
-        index_stride=np.asarray(INDEX_STRIDES, _U64)[bits("index_stride")],
-        add_tid_enable=add_tid,
-        num_format=bits("num_format"),
-        data_format=data_format,
+        element_size=swizzle_element(bits("element_size"), generation),
+        index_stride=INDEX_STRIDE_TABLE[bits("index_stride")],
+        add_tid_enable=add_tid.astype(bool),
+        num_format=bits("num_format").astype(_U32),
+        data_format=data_format.astype(_U32),
         dst_sel=dst_sel,
     )
+
+
+#: ELEMENT_SIZES and INDEX_STRIDES as arrays a field's code indexes, in the
+#: interpreter's decode and in a compiled block alike.
+ELEMENT_SIZE_TABLE = np.asarray(ELEMENT_SIZES, _U64)
+INDEX_STRIDE_TABLE = np.asarray(INDEX_STRIDES, _U64)
+
+
+def record_stride(stride, data_format, add_tid, generation):
+    """A V#'s record stride in bytes from its STRIDE, DATA_FORMAT and
+    ADD_TID_ENABLE fields (uint64): on GFX8/GFX9 a descriptor with
+    ADD_TID_ENABLE takes stride bits [17:14] from DATA_FORMAT, which is why
+    LLVM clears DATA_FORMAT in its scratch V#. Element by element on arrays
+    or on one wave's scalars: compiled blocks call it too."""
+    if generation == 8 or generation == 9:
+        return stride | ((data_format * add_tid) << _U64(14))
+    return stride
+
+
+def swizzle_element(element_size, generation):
+    """The swizzle element in bytes for the ELEMENT_SIZE field's code
+    (uint64): GFX9 has no such field, its element is always 4 bytes (shaped
+    as the code). Element by element on arrays or scalars, as
+    ``record_stride``."""
+    if generation >= 9:
+        return element_size * _U64(0) + _U64(4)
+    return ELEMENT_SIZE_TABLE[element_size]
+
+
+def range_checked_by_bytes(stride, swizzled, idxen, generation):
+    """Whether an access is range-checked as a raw buffer, by byte offset
+    against NUM_RECORDS, rather than as a structured one, by record index:
+    GFX9 decides by the instruction's IDXEN bit; before GFX9 the V# does, a
+    stride of 0 or a swizzled layout making it raw. Element by element on
+    arrays or scalars, as ``record_stride`` (shaped as the stride)."""
+    if generation >= 9:
+        return (stride == stride) & (not idxen)
+    return (stride == 0) | swizzled
 
 
 def encode_buffer_resource(base: int, *, stride: int = 0, num_records: int = 0xFFFFFFFF,
@@ -148,13 +179,6 @@ def encode_buffer_resource(base: int, *, stride: int = 0, num_records: int = 0xF
     return (word0, word1, num_records & 0xFFFFFFFF, word3)
 
 
-def _element_sizes(words, generation):
-    if generation >= 9:
-        return np.full(words.shape[0], 4, _U64)
-    dword, low, width = V_SHARP_FIELDS["element_size"]
-    return np.asarray(ELEMENT_SIZES, _U64)[_bits(words[:, dword], low, width)]
-
-
 @dataclass
 class BufferAccess:
     """Per-lane, per-component addresses of a buffer access and their validity.
@@ -171,7 +195,7 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
                      inst_offset: int, components: int, component_bytes: int,
                      whole_access: bool = False,
                      addr64: np.ndarray | None = None,
-                     structured: bool | None = None) -> BufferAccess:
+                     generation: int) -> BufferAccess:
     """MUBUF/MTBUF addressing as the GCN manuals' "Buffer Addressing" gives it.
 
     ``index`` / ``offset`` are the per-lane VGPR values (None when IDXEN /
@@ -180,9 +204,8 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
     swizzled one interleaves elements of consecutive indices.  Range checks
     leave out ``soffset``, as the hardware does: raw buffers check the byte
     offset against ``num_records``, structured buffers the index (and that
-    the offset starts inside the ``stride``-byte record).  Before
-    GFX9 a buffer is raw when its stride is 0 or it is swizzled; GFX9 decides
-    by the instruction's IDXEN bit, which callers pass as ``structured``.
+    the offset starts inside the ``stride``-byte record), which of the two
+    by ``range_checked_by_bytes`` for the ``generation`` (IDXEN: an index).
     ``whole_access`` makes the check all-or-nothing (format loads and
     atomics); otherwise each component is checked alone.
     ``addr64`` (GFX6/7) replaces index/offset with a 64-bit VGPR address and
@@ -210,10 +233,7 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
         if swizzle.any():
             swizzled = _swizzle(rsrc, base + sgpr, idx, comp_off)
             addresses = np.where(swizzle[:, None, None], swizzled, addresses)
-    if structured is None:
-        raw = (rsrc.stride == 0) | swizzle
-    else:
-        raw = np.full(waves, not structured)
+    raw = range_checked_by_bytes(rsrc.stride, swizzle, index is not None, generation)
     in_range = _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access)
     return BufferAccess(addresses, in_range)
 

@@ -37,7 +37,8 @@ def test_raw_buffer_offset_and_per_component_range():
     r = rsrc(num_records=260)
     offset = lanes(np.arange(64) * 4)
     access = ad.buffer_addresses(r, index=None, offset=offset, soffset=np.array([0x100]),
-                                 inst_offset=8, components=2, component_bytes=4)
+                                 inst_offset=8, components=2, component_bytes=4,
+                                 generation=9)
     assert access.addresses[0, 3].tolist() == [BASE + 0x100 + 12 + 8, BASE + 0x100 + 12 + 12]
     # range ignores soffset: component bytes [o, o + 4) must lie below 260
     ends = (np.arange(64) * 4 + 8)[:, None] + np.array([4, 8])
@@ -48,7 +49,8 @@ def test_whole_access_range_is_all_or_nothing():
     r = rsrc(num_records=10)
     access = ad.buffer_addresses(r, index=None, offset=lanes(np.arange(64)), soffset=[0],
                                  inst_offset=0, components=2, component_bytes=4,
-                                 whole_access=True)
+                                 whole_access=True,
+                                 generation=9)
     assert access.in_range[0, :3].tolist() == [[True, True], [True, True], [True, True]]
     assert access.in_range[0, 3].tolist() == [False, False]
 
@@ -57,7 +59,8 @@ def test_structured_buffer_checks_index():
     r = rsrc(stride=12, num_records=5)
     index = lanes(np.arange(64))
     access = ad.buffer_addresses(r, index=index, offset=lanes(np.full(64, 4)), soffset=[0],
-                                 inst_offset=0, components=1, component_bytes=4)
+                                 inst_offset=0, components=1, component_bytes=4,
+                                 generation=9)
     assert access.addresses[0, :, 0].tolist() == (BASE + 12 * np.arange(64) + 4).tolist()
     assert access.in_range[0, :, 0].tolist() == (np.arange(64) < 5).tolist()
 
@@ -67,7 +70,8 @@ def test_swizzled_private_buffer_interleaves_lanes():
     r = rsrc(swizzle_enable=True, add_tid_enable=True, element_size=4, index_stride=64)
     offset = lanes(np.full(64, 8))
     access = ad.buffer_addresses(r, index=None, offset=offset, soffset=[0x400],
-                                 inst_offset=4, components=2, component_bytes=4)
+                                 inst_offset=4, components=2, component_bytes=4,
+                                 generation=9)
     lane = np.arange(64)
     # byte 12 of a lane is element 3: base + soffset + 3 * 4 * 64 + lane * 4
     assert access.addresses[0, :, 0].tolist() == (BASE + 0x400 + 3 * 256 + lane * 4).tolist()
@@ -88,7 +92,8 @@ def test_swizzled_structured_with_index_stride():
     r = ad.decode_buffer_resource(words, generation=8)
     index = lanes(np.arange(64))
     access = ad.buffer_addresses(r, index=index, offset=lanes(np.full(64, 12)), soffset=[0],
-                                 inst_offset=0, components=1, component_bytes=4)
+                                 inst_offset=0, components=1, component_bytes=4,
+                                 generation=8)
     i = np.arange(64)
     # manual formula: (index_msb * stride + offset_msb * elem) * index_stride
     #                 + index_lsb * elem + offset_lsb
@@ -100,7 +105,8 @@ def test_addr64_skips_range_checks():
     r = rsrc(num_records=0)
     access = ad.buffer_addresses(r, index=None, offset=None, soffset=[4], inst_offset=16,
                                  components=1, component_bytes=4,
-                                 addr64=lanes(np.arange(64) * 0x10000))
+                                 addr64=lanes(np.arange(64) * 0x10000),
+                                 generation=9)
     assert access.addresses[0, 1, 0] == BASE + 0x10000 + 4 + 16
     assert access.in_range.all()
 
@@ -124,9 +130,9 @@ def test_gfx9_idxen_decides_raw_or_structured():
     r = rsrc(stride=16, num_records=3)
     offset = lanes(np.arange(64))
     raw = ad.buffer_addresses(r, index=None, offset=offset, soffset=[0], inst_offset=0,
-                              components=1, component_bytes=1, structured=False)
+                              components=1, component_bytes=1, generation=9)
     assert raw.in_range[0, :, 0].tolist() == (np.arange(64) < 3).tolist()
     index = lanes(np.arange(64) % 5)
     structured = ad.buffer_addresses(r, index=index, offset=None, soffset=[0], inst_offset=0,
-                                     components=1, component_bytes=4, structured=True)
+                                     components=1, component_bytes=4, generation=9)
     assert structured.in_range[0, :, 0].tolist() == (np.arange(64) % 5 < 3).tolist()

@@ -19,7 +19,8 @@ import numpy as np
 from numba import from_dtype, njit, types
 from numba.extending import intrinsic, overload
 
-from ..addressing import ELEMENT_SIZES, INDEX_STRIDES, V_SHARP_FIELDS, swizzled_address
+from ..addressing import (INDEX_STRIDE_TABLE, V_SHARP_FIELDS, range_checked_by_bytes,
+                          record_stride, swizzle_element, swizzled_address)
 
 _EXPONENT_F32 = np.uint32(0x7F800000)
 _MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
@@ -675,9 +676,9 @@ def scalar_load(sgpr, w0, w1, base_code, offset, data_code, dwords, memory):
 _BASE_HIGH, _STRIDE, _SWIZZLE, _DATA_FORMAT, _ELEMENT_SIZE, _INDEX_STRIDE, _ADD_TID = (
     V_SHARP_FIELDS[name] for name in ("base_high", "stride", "swizzle_enable", "data_format",
                                       "element_size", "index_stride", "add_tid_enable"))
-_ELEMENT_SIZES = tuple(np.uint64(size) for size in ELEMENT_SIZES)
-_INDEX_STRIDES = tuple(np.uint64(stride) for stride in INDEX_STRIDES)
-_swizzled_address = njit(cache=True, inline="always")(swizzled_address)
+_swizzled_address, _record_stride, _swizzle_element, _range_checked_by_bytes = (
+    njit(cache=True, inline="always")(rule) for rule in (
+        swizzled_address, record_stride, swizzle_element, range_checked_by_bytes))
 
 
 @njit(cache=True, inline="always")
@@ -693,21 +694,18 @@ def _v_sharp_bits(sgpr, code, w, place):
 def _buffer_wave(sgpr, code, w, generation):
     """(start without soffset, stride, swizzled, element bytes, index stride,
     adds the lane number, num_records, raw) of wave ``w``'s V#, decoded as
-    ``addressing.decode_buffer_resource`` decodes it; raw: range-checked by
-    bytes (GFX9 without IDXEN; before GFX9 a stride of 0 or swizzled)."""
+    ``addressing.decode_buffer_resource`` decodes it, by the same rules; raw:
+    range-checked by bytes (a block's buffer moves have no IDXEN)."""
     base = np.uint64(sgpr[code, w]) | (_v_sharp_bits(sgpr, code, w, _BASE_HIGH) << np.uint64(32))
-    stride = _v_sharp_bits(sgpr, code, w, _STRIDE)
-    add_tid = _v_sharp_bits(sgpr, code, w, _ADD_TID) != 0
-    if (generation == 8 or generation == 9) and add_tid:
-        stride |= _v_sharp_bits(sgpr, code, w, _DATA_FORMAT) << np.uint64(14)
+    add_tid = _v_sharp_bits(sgpr, code, w, _ADD_TID)
+    stride = _record_stride(_v_sharp_bits(sgpr, code, w, _STRIDE),
+                            _v_sharp_bits(sgpr, code, w, _DATA_FORMAT), add_tid, generation)
     swizzled = _v_sharp_bits(sgpr, code, w, _SWIZZLE) != 0
-    element = np.uint64(4)
-    if generation < 9:
-        element = _ELEMENT_SIZES[_v_sharp_bits(sgpr, code, w, _ELEMENT_SIZE)]
-    index_stride = _INDEX_STRIDES[_v_sharp_bits(sgpr, code, w, _INDEX_STRIDE)]
-    raw = generation >= 9 or stride == 0 or swizzled
-    return (base, stride, swizzled, element, index_stride, add_tid, np.uint64(sgpr[code + 2, w]),
-            raw)
+    element = _swizzle_element(_v_sharp_bits(sgpr, code, w, _ELEMENT_SIZE), generation)
+    index_stride = INDEX_STRIDE_TABLE[_v_sharp_bits(sgpr, code, w, _INDEX_STRIDE)]
+    raw = _range_checked_by_bytes(stride, swizzled, False, generation)
+    return (base, stride, swizzled, element, index_stride, add_tid != 0,
+            np.uint64(sgpr[code + 2, w]), raw)
 
 
 def _buffer_mover(dwords):

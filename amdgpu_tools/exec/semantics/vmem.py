@@ -199,7 +199,6 @@ def _buffer_plan(inst, program):
     addr64 = int(fields.get("addr64", 0))
     soffset = scalar_getter(int(fields.get("soffset", 128)), "u32")
     inst_offset = int(fields.get("offset", 0)) & 0xFFF
-    structured = bool(idxen) if generation >= 9 else None
 
     def plan(ctx, nbytes, whole):
         state, sel = ctx.state, ctx.sel
@@ -213,7 +212,7 @@ def _buffer_plan(inst, program):
         access = buffer_addresses(rsrc, index=index, offset=offset, soffset=sgpr_offset,
                                   inst_offset=inst_offset, components=chunks,
                                   component_bytes=chunk_bytes, whole_access=whole,
-                                  addr64=wide, structured=structured)
+                                  addr64=wide, generation=generation)
         return [Piece(state.memory, lanes, access.addresses[lanes], access.in_range[lanes],
                       chunk_bytes)]
     return plan
