@@ -606,6 +606,38 @@ def test_lane_moves_run_natively(compile_mode, monkeypatch, exec_mask):
     _same_registers(interpreted, native)
 
 
+FIRST_LANE_READS = """
+v_readfirstlane_b32 s10, v0
+v_readfirstlane_b32 s13, v1
+s_mov_b64 s[20:21], exec
+s_mov_b64 exec, 0
+v_readfirstlane_b32 s14, v1
+s_mov_b64 exec, s[20:21]
+v_readfirstlane_b32 exec_lo, v2
+"""
+
+
+@pytest.mark.parametrize("exec_mask", [(1 << 64) - 1, 0x00F0FFFF0000FF00, 1 << 63])
+def test_first_lane_reads_run_natively(compile_mode, monkeypatch, exec_mask):
+    """v_readfirstlane_b32 (scalarising a uniform value: MGPUSim's kmeans and
+    simpleconvolution): the source in the lowest lane EXEC holds, lane 0
+    when it holds none, EXEC among the destinations, natively as
+    interpreted and as computed here."""
+    rng = np.random.default_rng(6)
+    bits = rng.integers(0, 1 << 32, (3, 2, 64), dtype=np.uint64).astype(np.uint32)
+    vgpr = {reg: bits[reg] for reg in range(3)}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, "lanes", FIRST_LANE_READS, 2 * 7, vgpr=vgpr, waves=2, vgprs=8, exec_mask=exec_mask)
+    first = (exec_mask & -exec_mask).bit_length() - 1
+    s = interpreted.sgpr
+    for w in range(2):
+        assert int(s[10, w]) == int(bits[0, w, first])
+        assert int(s[13, w]) == int(bits[1, w, first])
+        assert int(s[14, w]) == int(bits[1, w, 0])
+        assert int(s[126, w]) == int(bits[2, w, first])
+    _same_registers(interpreted, native)
+
+
 SIXTEEN_BIT_INTEGERS = """
 v_add_u16_e32 v4, v0, v1
 v_sub_u16_e32 v5, v0, v1

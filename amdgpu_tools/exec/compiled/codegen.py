@@ -750,34 +750,41 @@ def _exec_changed(emit):
 
 
 def _lane_move(out, inst, semantic):
-    """v_readlane_b32 (an SGPR = one lane's VGPR) and v_writelane_b32 (one
-    lane's VGPR = an SGPR or constant), wave by wave, whatever EXEC holds:
-    the lane is the lane operand's low bits (lane.LANE_SELECT_MASK)."""
-    lane_code = field(inst, "src1", "vsrc1")
-    if ops.is_constant(lane_code):
-        lane = str(int(ops.constant_bits(lane_code, "u32", inst.literal)) & LANE_SELECT_MASK)
-    elif lane_code <= 127:
-        lane = f"sgpr[{lane_code}, ww] & np.uint32({LANE_SELECT_MASK})"
-    else:
-        raise NotCompilable(f"lane operand {lane_code}")
+    """v_readlane_b32 (an SGPR = one lane's VGPR), v_readfirstlane_b32 (an
+    SGPR = the source in the lowest active lane: ``np.argmax`` of the wave's
+    EXEC lanes, as the interpreter's) and v_writelane_b32 (one lane's VGPR =
+    an SGPR or constant), wave by wave, whatever EXEC holds: readlane's and
+    writelane's lane is the lane operand's low bits (lane.LANE_SELECT_MASK)."""
+    kind = semantic.flags["lane_move"]
+    lane = "np.argmax(e[w])" if kind == "first" else _lane_operand(inst)
     emit = out.lines.append
-    if semantic.flags["lane_move"] == "read":
+    if kind == "write":
+        dst = field(inst, "vdst")
+        _vgpr(out, dst, False)
+        value = _scalar_source(out, inst, field(inst, "src0"), "b32", lane=True)
+        move = f"vgpr[{dst}, ww, {lane}] = {value}"
+    else:
         source, dst = field(inst, "src0"), field(inst, "vdst", "sdst")
         if source < 256 or dst > 127:
             raise NotCompilable("a readlane of a non-VGPR or into a special operand")
         _vgpr(out, source - 256, False)
         move = f"sgpr[{dst}, ww] = vgpr[{source - 256}, ww, {lane}]"
-    else:
-        dst = field(inst, "vdst")
-        _vgpr(out, dst, False)
-        value = _scalar_source(out, inst, field(inst, "src0"), "b32", lane=True)
-        move = f"vgpr[{dst}, ww, {lane}] = {value}"
     emit("        for w in range(n):")
     emit("            ww = w0 + w")
     emit(f"            {move}  # op:{semantic.op}")
     emit("        lanes += active")
-    if semantic.flags["lane_move"] == "read" and dst in (EXEC_LO, EXEC_HI):
+    if kind != "write" and dst in (EXEC_LO, EXEC_HI):
         _exec_changed(emit)
+
+
+def _lane_operand(inst):
+    """The lane a readlane or writelane names: its constant or SGPR's low bits."""
+    lane_code = field(inst, "src1", "vsrc1")
+    if ops.is_constant(lane_code):
+        return str(int(ops.constant_bits(lane_code, "u32", inst.literal)) & LANE_SELECT_MASK)
+    if lane_code <= 127:
+        return f"sgpr[{lane_code}, ww] & np.uint32({LANE_SELECT_MASK})"
+    raise NotCompilable(f"lane operand {lane_code}")
 
 
 # -------------------------------------------------------------------- SALU

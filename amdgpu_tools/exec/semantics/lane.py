@@ -76,9 +76,11 @@ def v_writelane_b32(inst, program):
     return run
 
 
-@builder("v_readfirstlane_b32")
+@builder("v_readfirstlane_b32", lane_move="first")
 def v_readfirstlane_b32(inst, program):
-    """SGPR = the source in the lowest active lane (lane 0 when EXEC is 0)."""
+    """SGPR = the source in the lowest active lane, lane 0 when EXEC is 0:
+    ``np.argmax`` of the wave's EXEC lanes, which compiled blocks take too
+    (``lane_move``: codegen._lane_move)."""
     source = vector_getter(field(inst, "src0"), "b32", inst.literal)
     dst = field(inst, "vdst")
 
