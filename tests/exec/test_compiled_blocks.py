@@ -638,6 +638,79 @@ def test_first_lane_reads_run_natively(compile_mode, monkeypatch, exec_mask):
     _same_registers(interpreted, native)
 
 
+CACHE_CONTROL = """
+v_add_u32_e32 v2, v0, v1
+buffer_wbinvl1_vol
+s_dcache_wb
+ds_nop
+s_icache_inv
+v_add_u32_e32 v3, v2, v1
+"""
+
+
+def test_cache_control_runs_natively(compile_mode, monkeypatch):
+    """Cache write-backs and invalidates (HIP's and OpenCL's acquires put
+    buffer_wbinvl1_vol in loops) and ds_nop do nothing here, and a block
+    runs through them, counting their lanes as the interpreter does."""
+    rng = np.random.default_rng(11)
+    bits = rng.integers(0, 1 << 31, (2, 2, 64), dtype=np.uint64).astype(np.uint32)
+    exec_mask = 0x00FF00FF_FFFF0001
+    counts = []
+    for mode in ("off", "eager"):
+        compile_mode(mode)
+        with recorded_dispatches() as results:
+            state = run_snippet(CACHE_CONTROL, vgpr={0: bits[0], 1: bits[1]}, waves=2,
+                                exec_mask=exec_mask)
+        counts.append((results[0].compiled_instructions, results[0].lane_instructions))
+        on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+        np.testing.assert_array_equal(state.vgpr[3][:, on], (bits[0] + 2 * bits[1])[:, on])
+    active = bin(exec_mask).count("1")
+    # per wave: 4 vector ops (their active lanes), 2 scalar ones and s_endpgm
+    assert counts == [(0, 2 * (4 * active + 3)), (2 * 6, 2 * (4 * active + 3))]
+
+
+LANE_GATHERS = """
+ds_swizzle_b32 v4, v0 offset:swizzle(QUAD_PERM,1,0,3,2)
+ds_swizzle_b32 v5, v0 offset:1055
+v_lshlrev_b32_e32 v6, 2, v1
+ds_bpermute_b32 v7, v6, v0
+ds_bpermute_b32 v8, v6, v0 offset:4
+ds_bpermute_b32 v0, v6, v0
+s_waitcnt lgkmcnt(0)
+"""
+
+
+@pytest.mark.parametrize("exec_mask", [(1 << 64) - 1, 0xFFFF0FFF_00FFFF7E])
+def test_lane_gathers_run_natively(compile_mode, monkeypatch, exec_mask):
+    """ds_swizzle_b32 (a quad permute; an xor of the lane number in bitmask
+    mode) and ds_bpermute_b32 (rocPRIM's warp shuffles), each active lane
+    taking the lane its pattern or address names, 0 from a lane EXEC leaves
+    off, the data register among the destinations; natively as interpreted
+    and against NumPy's gathers."""
+    rng = np.random.default_rng(12)
+    data = rng.integers(0, 1 << 32, (2, 64), dtype=np.uint64).astype(np.uint32)
+    picks = rng.integers(0, 256, (2, 64), dtype=np.uint64).astype(np.uint32)
+    old = rng.integers(0, 1 << 32, (2, 64), dtype=np.uint64).astype(np.uint32)
+    vgpr = {0: data, 1: picks, 4: old, 5: old, 7: old, 8: old}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, "lanes", LANE_GATHERS, 2 * 7, vgpr=vgpr, waves=2, vgprs=12,
+        exec_mask=exec_mask)
+    on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+    lane = np.arange(64)
+
+    def gathered(sources):
+        sources = np.broadcast_to(sources, (2, 64))
+        taken = np.where(on[sources], np.take_along_axis(data, sources, axis=1), 0)
+        return np.where(on, taken, old)
+    v = interpreted.vgpr
+    np.testing.assert_array_equal(v[4], gathered((lane & ~3) | np.array([1, 0, 3, 2])[lane & 3]))
+    np.testing.assert_array_equal(v[5], gathered(lane ^ 1))
+    np.testing.assert_array_equal(v[7], gathered(picks.astype(np.int64) & 63))
+    np.testing.assert_array_equal(v[8], gathered((picks.astype(np.int64) + 1) & 63))
+    np.testing.assert_array_equal(v[0][:, on], v[7][:, on])
+    _same_registers(interpreted, native)
+
+
 SIXTEEN_BIT_INTEGERS = """
 v_add_u16_e32 v4, v0, v1
 v_sub_u16_e32 v5, v0, v1
@@ -770,6 +843,55 @@ def test_sdwa_ops_run_natively(compile_mode, monkeypatch, form, exec_mask):
         np.testing.assert_array_equal(v[reg][:, on], (want & 0xFFFFFFFF)[:, on], err_msg=f"v{reg}")
     np.testing.assert_array_equal(v[11].view(np.float32)[:, on],
                                   np.maximum(-floats[0], np.abs(floats[1]))[:, on])
+    _same_registers(interpreted, native)
+
+
+SDWA_COMPARES = """
+v_cmp_ne_u16_sdwa vcc, v0, v1 src0_sel:WORD_1 src1_sel:WORD_0
+v_cndmask_b32_e64 v4, 0, 1, vcc
+v_cmp_gt_i16_sdwa s[4:5], sext(v0), v1 src0_sel:BYTE_0 src1_sel:BYTE_2
+v_cndmask_b32_e64 v5, 0, 1, s[4:5]
+v_cmp_lt_f32_sdwa s[6:7], -v2, |v3| src0_sel:DWORD src1_sel:DWORD
+v_cndmask_b32_e64 v6, 0, 1, s[6:7]
+v_cmp_eq_u32_sdwa vcc, v0, v1 src0_sel:BYTE_3 src1_sel:BYTE_1
+v_cndmask_b32_e64 v7, 0, 1, vcc
+s_mov_b64 s[8:9], exec
+v_cmpx_lt_u32_sdwa s[10:11], v0, v1 src0_sel:BYTE_0 src1_sel:BYTE_0
+v_mov_b32_e32 v8, 1
+s_mov_b64 exec, s[8:9]
+"""
+
+
+@pytest.mark.parametrize("exec_mask", [(1 << 64) - 1, 0x0FFFFFFF_FFFFF0FF])
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_sdwa_compares_run_natively(compile_mode, monkeypatch, form, exec_mask):
+    """SDWA compares (rocPRIM's radix sort compares 16-bit keys so): byte
+    and word selects, sign extension, abs/neg on floats, a mask to VCC or
+    to the SGPR pair the SD bit names, v_cmpx writing EXEC; natively as
+    interpreted, against NumPy's compares of the selected parts."""
+    rng = np.random.default_rng(10)
+    bits = rng.integers(0, 1 << 32, (2, 2, 64), dtype=np.uint64).astype(np.uint32)
+    bits[1, :, :16] = (bits[0, :, :16] >> 16) | (bits[1, :, :16] & 0xFFFF0000)  # equal words
+    bits[1, :, 16:24] = (bits[1, :, 16:24] & 0xFFFF00FF) | (bits[0, :, 16:24] >> 16 & 0xFF00)
+    floats = rng.uniform(-9, 9, (2, 2, 64)).astype(np.float32)
+    old = rng.integers(0, 1 << 32, (2, 64), dtype=np.uint64).astype(np.uint32)
+    vgpr = {0: bits[0], 1: bits[1], 2: floats[0], 3: floats[1], 8: old}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, SDWA_COMPARES, 2 * 12, vgpr=vgpr, waves=2, vgprs=12,
+        exec_mask=exec_mask)
+    on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+    v = interpreted.vgpr
+    a, b = bits[0].astype(np.int64), bits[1].astype(np.int64)
+    byte = lambda x, k: (x >> (8 * k)) & 0xFF
+    expected = {4: (a >> 16) != (b & 0xFFFF),
+                5: byte(a, 0) - ((byte(a, 0) & 0x80) << 1) > byte(b, 2),
+                6: -floats[0] < np.abs(floats[1]),
+                7: byte(a, 3) == byte(b, 1)}
+    for reg, want in expected.items():
+        np.testing.assert_array_equal(v[reg][:, on], want.astype(np.uint32)[:, on],
+                                      err_msg=f"v{reg}")
+    taken = on & (byte(a, 0) < byte(b, 0))
+    np.testing.assert_array_equal(v[8], np.where(taken, 1, old))
     _same_registers(interpreted, native)
 
 

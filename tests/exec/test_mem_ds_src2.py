@@ -24,12 +24,12 @@ def test_stride_is_the_sign_extended_low_15_offset_bits():
 
 def test_decoded_offset_fields_give_the_stride():
     # ds_max_src2_f64 v1 offset:4 and ds_add_src2_u32 v1 offset:65535 (llvm-mc-19, gfx900)
-    from amdgpu_tools.exec.semantics.ds import _offset16
+    from amdgpu_tools.exec.semantics.ds import offset16
     target = get_target("gfx900")
     inst = decode(bytes([0x04, 0x00, 0xa6, 0xd9, 0x01, 0, 0, 0]), 0, target)
-    assert inst.op == "ds_max_src2_f64" and src2_stride(_offset16(inst)) == 4
+    assert inst.op == "ds_max_src2_f64" and src2_stride(offset16(inst)) == 4
     inst = decode(bytes([0xff, 0xff, 0x00, 0xd9, 0x01, 0, 0, 0]), 0, target)
-    assert inst.op == "ds_add_src2_u32" and src2_stride(_offset16(inst)) is None
+    assert inst.op == "ds_add_src2_u32" and src2_stride(offset16(inst)) is None
 
 
 def test_add_src2_per_work_group():

@@ -50,16 +50,17 @@ from __future__ import annotations
 import re
 
 
-from ...isa.effects import SALU_ENCODINGS
+from ...isa.effects import SALU_ENCODINGS, SMEM_ENCODINGS
 from ..core import operands as ops
-from ..core.formats import _ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, modifier_type
+from ..core.formats import (_ALLOW_INPUT, _ALLOW_OUTPUT, _source_codes, compare_destination,
+                            modifier_type)
 from ..core.lanes import DppModifiers, SdwaModifiers, source_modifiers
 from ..core.operands import field
 from ..core.registry import semantic_for
 from ..core.registry import ieee_form
 from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
 from ..semantics.control import branch_offset
-from ..semantics.ds import element_offsets
+from ..semantics.ds import element_offsets, offset16, swizzle_sources
 from ..semantics.lane import LANE_SELECT_MASK
 from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
@@ -386,12 +387,17 @@ def emit_instruction(out, inst, index):
     if semantic.kind == "raw" and inst.op in _NO_OPS:
         out.lines.append("        lanes += n")
         return
+    if semantic.kind == "builder" and semantic.flags.get("no_effect"):
+        # (a vector op's lanes are its active ones, as the interpreter counts)
+        counted = "n" if inst.encoding in SALU_ENCODINGS | SMEM_ENCODINGS else "active"
+        out.lines.append(f"        lanes += {counted}")
+        return
     if semantic.kind == "valu" and inst.encoding in _VECTOR_ENCODINGS | {"DPP", "SDWA"}:
         return _valu(out, inst, semantic)
+    if semantic.kind == "vcmp" and inst.encoding in ("VOPC", "VOP3", "SDWA"):
+        return _vcmp(out, inst, semantic)
     if inst.encoding in ("DPP", "SDWA"):
         raise NotCompilable(f"{inst.encoding} operands of a compare")
-    if semantic.kind == "vcmp" and inst.encoding in ("VOPC", "VOP3"):
-        return _vcmp(out, inst, semantic)
     if semantic.kind == "salu" and inst.encoding in SALU_ENCODINGS:
         return _salu(out, inst, semantic)
     if semantic.kind == "builder" and "combine" in semantic.flags and inst.encoding == "SOP1":
@@ -402,6 +408,8 @@ def emit_instruction(out, inst, index):
         return _program_counter(out, inst, semantic, index)
     if semantic.kind == "builder" and semantic.flags.get("lane_move"):
         return _lane_move(out, inst, semantic)
+    if semantic.kind == "builder" and semantic.flags.get("lane_gather"):
+        return _lane_gather(out, inst, semantic)
     if semantic.kind == "builder" and semantic.flags.get("lds_move") and inst.encoding == "DS":
         return _lds_move(out, inst, semantic, index)
     if semantic.kind == "raw" and semantic.flags.get("work_group_barrier"):
@@ -712,8 +720,9 @@ def _vcmp(out, inst, semantic):
     if is_vop3 and (field(inst, "op_sel") or field(inst, "clamp")):
         raise NotCompilable("op_sel or clamp on a compare")
     lane = out.lanewise(semantic)
-    args = _vector_sources(out, inst, semantic, lane)
-    dst = field(inst, "sdst", "vdst") if is_vop3 else VCC_LO
+    modifiers = source_modifiers(inst) if inst.encoding == "SDWA" else None
+    args = _vector_sources(out, inst, semantic, lane, modifiers)
+    dst = compare_destination(inst)
     if dst > 126:
         raise NotCompilable("a compare into a special operand")
     call = f"{out.semantic_name(semantic.op, lane)}({', '.join(args)})"
@@ -1009,6 +1018,28 @@ def _lds_move(out, inst, semantic, index):
          f"  # op:{semantic.op}")
     emit(f"            {out.leave(out.relative(index))}")
     emit("        lanes += active")
+
+
+def _lane_gather(out, inst, semantic):
+    """ds_swizzle_b32 and ds_bpermute_b32: each active lane takes the VGPR of
+    the lane its pattern (``ds.swizzle_sources``, a hoisted table) or its
+    address (``ds.permute_lane``) names, 0 from a lane EXEC leaves off."""
+    fields = inst.fields
+    dst, offset = int(fields["vdst"]), offset16(inst)
+    _vgpr(out, dst, False)
+    addr = int(fields["addr"])
+    _vgpr(out, addr, False)
+    if semantic.flags["lane_gather"] == "swizzle":
+        # (the value travels in ADDR, as ds._build_swizzle reads it)
+        listed = ", ".join(str(int(lane)) for lane in swizzle_sources(offset))
+        table = out._hoisted(("swizzle", offset), f"np.array([{listed}], np.int64)")
+        call = f"rt.swizzle_lanes(vgpr, w0, w1, e, {addr}, {dst}, {table})"
+    else:
+        source = int(fields["data0"])
+        _vgpr(out, source, False)
+        call = f"rt.bpermute_lanes(vgpr, w0, w1, e, {addr}, np.uint64({offset}), {source}, {dst})"
+    out.lines.append(f"        {call}  # op:{semantic.op}")
+    out.lines.append("        lanes += active")
 
 
 def _global_move(out, inst, semantic, index):

@@ -19,6 +19,7 @@ import numpy as np
 from numba import from_dtype, njit, types
 from numba.extending import intrinsic, overload
 
+from ..semantics.ds import permute_lane
 from ..addressing import (INDEX_STRIDE_TABLE, V_SHARP_FIELDS, range_checked_by_bytes,
                           record_stride, swizzle_element, swizzled_address)
 
@@ -902,6 +903,44 @@ def opaque_sign_32(sgpr):
 def opaque_sign_64(sgpr):
     """``opaque_sign_32`` for f64: 1 << 63."""
     return np.uint64(np.uint64(1 << 63) | (np.uint64(sgpr.shape[0]) >> np.uint64(62)))
+
+
+_permute_lane = njit(cache=True, inline="always")(permute_lane)
+
+
+@njit(cache=True, inline="always")
+def _write_gathered(vgpr, dst, ww, e, w, row):
+    for l in range(64):
+        if e[w, l]:
+            vgpr[dst, ww, l] = row[l]
+
+
+@njit(cache=True)
+def swizzle_lanes(vgpr, w0, w1, e, source, dst, sources):
+    """ds_swizzle_b32: each active lane's VGPR ``dst`` = VGPR ``source`` of
+    lane ``sources[lane]`` (the pattern's table, ``ds.swizzle_sources``), 0
+    from a lane EXEC leaves off, as the interpreter's; every lane read
+    before any is written."""
+    row = np.empty(64, np.uint32)
+    for w in range(w1 - w0):
+        ww = w0 + w
+        for l in range(64):
+            s = sources[l]
+            row[l] = vgpr[source, ww, s] if e[w, s] else np.uint32(0)
+        _write_gathered(vgpr, dst, ww, e, w, row)
+
+
+@njit(cache=True)
+def bpermute_lanes(vgpr, w0, w1, e, addr, offset, source, dst):
+    """ds_bpermute_b32: as ``swizzle_lanes``, each lane's source lane named
+    by its ADDR VGPR plus ``offset`` (``ds.permute_lane``)."""
+    row = np.empty(64, np.uint32)
+    for w in range(w1 - w0):
+        ww = w0 + w
+        for l in range(64):
+            s = np.int64(_permute_lane(np.uint64(vgpr[addr, ww, l]), offset))
+            row[l] = vgpr[source, ww, s] if e[w, s] else np.uint32(0)
+        _write_gathered(vgpr, dst, ww, e, w, row)
 
 
 #: source type (codegen's names) -> one lane's bits viewed as that type

@@ -646,18 +646,24 @@ def _compose(modify, getter):
 
 
 # ------------------------------------------------------------------ compare
+def compare_destination(inst):
+    """The SGPR pair a compare's mask goes to: VOP3's SDST, a GFX9 SDWA
+    compare's SDST when its SD bit is set, else VCC (compiled blocks ask
+    too)."""
+    if inst.encoding == "VOP3":
+        return field(inst, "sdst", "vdst")
+    if inst.encoding == "SDWA" and field(inst, "sd"):
+        return field(inst, "sdst")
+    return VCC_LO
+
+
 def build_vcmp(inst, semantic, program):
     """VOPC or VOP3-encoded compare: a lane mask to VCC/SGPR pair (and EXEC)."""
     fn = semantic.fn
     is_vop3 = inst.encoding == "VOP3"
     src_mods = lane_ops.source_modifiers(inst) if inst.encoding in ("DPP", "SDWA") else None
     fetch = source_getters(inst, semantic, program, src_mods)
-    if is_vop3:
-        dst_code = field(inst, "sdst", "vdst")
-    elif inst.encoding == "SDWA" and field(inst, "sd"):
-        dst_code = field(inst, "sdst")
-    else:
-        dst_code = VCC_LO
+    dst_code = compare_destination(inst)
     exec_write = semantic.flags["exec_write"]
 
     def run(ctx):

@@ -41,7 +41,8 @@ DWORD, QWORD = 4, 8
 
 
 # ----------------------------------------------------------------- helpers
-def _offset16(inst):
+def offset16(inst):
+    """A DS instruction's 16-bit offset (OFFSET, or OFFSET1:OFFSET0)."""
     fields = inst.fields
     if "offset" in fields:
         return int(fields["offset"]) & 0xFFFF
@@ -63,7 +64,7 @@ def element_offsets(inst, nbytes, elements=1, stride64=False):
     offset0 and offset1, counted in elements (or in 64 elements), for two.
     (Compiled blocks read them here too.)"""
     if elements == 1:
-        return (_offset16(inst),)
+        return (offset16(inst),)
     scale = nbytes * (64 if stride64 else 1)
     return (int(inst.fields.get("offset0", 0)) * scale, int(inst.fields.get("offset1", 0)) * scale)
 
@@ -178,7 +179,7 @@ def _moved_whole_dwords(ctx, generation, reg, offsets, nbytes, registers, move):
 
 def _lane_addresses(ctx, inst, extra_offset=0):
     addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
-    return addr + _U64(_offset16(inst) + extra_offset)
+    return addr + _U64(offset16(inst) + extra_offset)
 
 
 def _finish_load(ctx, inst, raw, signed, d16=None):
@@ -201,7 +202,7 @@ def _build_read(inst, program, nbytes, signed, d16=None):
     generation, piece_at = program.generation, _space(inst)
 
     whole_dwords = nbytes in (4, 8) and d16 is None and not _gds_bit(inst)
-    reg, offset, vdst = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["vdst"])
+    reg, offset, vdst = int(inst.fields["addr"]), offset16(inst), int(inst.fields["vdst"])
 
     def run(ctx):
         if whole_dwords and _moved_whole_dwords(ctx, generation, reg, (offset,), nbytes,
@@ -237,7 +238,7 @@ def _build_read2(inst, program, nbytes, stride64):
 
 def _addtid_addresses(ctx, inst):
     base = (ctx.state.sgpr[_M0, ctx.sel].astype(_U64) & _U64(0xFFFF))[:, None]
-    return base + _U64(_offset16(inst)) + np.arange(WAVE, dtype=_U64)[None, :] * _U64(4)
+    return base + _U64(offset16(inst)) + np.arange(WAVE, dtype=_U64)[None, :] * _U64(4)
 
 
 def _build_read_addtid(inst, program):
@@ -259,7 +260,7 @@ def _build_write(inst, program, nbytes, high_half=False):
     dwords = max(1, nbytes // 4)
 
     whole_dwords = nbytes in (4, 8) and not high_half and not _gds_bit(inst)
-    reg, offset, data = int(inst.fields["addr"]), _offset16(inst), int(inst.fields["data0"])
+    reg, offset, data = int(inst.fields["addr"]), offset16(inst), int(inst.fields["data0"])
 
     def run(ctx):
         # lanes in order, so the highest lane wins a shared address
@@ -331,7 +332,7 @@ def _build_atomic(inst, program, op, width, returns, offsets=None):
     generation, piece_at = program.generation, _space(inst)
     two = op in TWO_OPERAND_ATOMICS
     fields = inst.fields
-    offsets = offsets or (_offset16(inst),)
+    offsets = offsets or (offset16(inst),)
 
     def run(ctx):
         state, lanes = ctx.state, ctx.exec_lanes()
@@ -401,7 +402,7 @@ def _build_src2(inst, program, op, width):
     atomics.
     """
     generation, piece_at = program.generation, _space(inst)
-    stride = src2_stride(_offset16(inst))
+    stride = src2_stride(offset16(inst))
 
     def run(ctx):
         state, lanes = ctx.state, ctx.exec_lanes()
@@ -432,7 +433,7 @@ def _build_condxchg32(inst, program):
     """
     generation, piece_at = program.generation, _space(inst)
     reg, data, vdst = (int(inst.fields[name]) for name in ("addr", "data0", "vdst"))
-    offset = _offset16(inst)
+    offset = offset16(inst)
 
     def run(ctx):
         state, lanes = ctx.state, ctx.exec_lanes()
@@ -481,7 +482,10 @@ def swizzle_sources(offset: int) -> np.ndarray:
 
 
 def _build_swizzle(inst, program):
-    sources = swizzle_sources(_offset16(inst))
+    """Each active lane takes the ADDR VGPR of its pattern's source lane, 0
+    from a lane EXEC leaves off; the facts (``lane_gather``) let compiled
+    blocks run it, as ds_bpermute_b32."""
+    sources = swizzle_sources(offset16(inst))
 
     def run(ctx):
         state, lanes = ctx.state, ctx.exec_lanes()
@@ -493,9 +497,17 @@ def _build_swizzle(inst, program):
     return run
 
 
+def permute_lane(address, offset):
+    """The lane a ds_permute/ds_bpermute lane's address names: the address
+    plus the instruction's offset, in dwords, modulo the wave. Element by
+    element on uint64 arrays or one lane's scalars: compiled blocks call it
+    too (``lane_gather``)."""
+    return ((address + offset) >> _U64(2)) & _U64(WAVE - 1)
+
+
 def _permute_lanes(ctx, inst):
     addr = ctx.state.vgpr[int(inst.fields["addr"]), ctx.sel].astype(_U64)
-    return (((addr + _U64(_offset16(inst))) >> _U64(2)) & _U64(63)).astype(np.int64)
+    return permute_lane(addr, _U64(offset16(inst))).astype(np.int64)
 
 
 def _build_bpermute(inst, program):
@@ -530,7 +542,7 @@ def _build_append(inst, program, sign):
     def run(ctx):
         state, lanes = ctx.state, ctx.exec_lanes()
         count = lanes.sum(axis=1).astype(_U32)
-        base = _U64(_offset16(inst)) + (np.zeros(ctx.n, _U64) if gds else
+        base = _U64(offset16(inst)) + (np.zeros(ctx.n, _U64) if gds else
                                         state.sgpr[_M0, ctx.sel].astype(_U64))
         wave_lanes = np.zeros(lanes.shape, bool)
         wave_lanes[:, 0] = count > 0
@@ -771,10 +783,10 @@ src2("ds_write_src2_b64", "swap", QWORD)
 
 builder("ds_read_addtid_b32")(_build_read_addtid)
 builder("ds_write_addtid_b32")(_build_write_addtid)
-builder("ds_swizzle_b32")(_build_swizzle)
+builder("ds_swizzle_b32", lane_gather="swizzle")(_build_swizzle)
 builder("ds_permute_b32")(_build_permute)
-builder("ds_bpermute_b32")(_build_bpermute)
+builder("ds_bpermute_b32", lane_gather="bpermute")(_build_bpermute)
 builder("ds_append")(lambda i, p: _build_append(i, p, +1))
 builder("ds_consume")(lambda i, p: _build_append(i, p, -1))
-builder("ds_nop")(_build_nop)
+builder("ds_nop", no_effect=True)(_build_nop)
 builder("ds_condxchg32_rtn_b64")(_build_condxchg32)

@@ -290,8 +290,9 @@ def scratch_store(name):
 
 
 def cache_control(name):
-    """Cache maintenance and probes: nothing to do, the executor has no caches."""
-    builder(name)(_build_nop)
+    """Cache maintenance and probes: nothing to do, the executor has no caches
+    (the fact, ``no_effect``, lets a compiled block run it)."""
+    builder(name, no_effect=True)(_build_nop)
 
 
 # ------------------------------------------------------------ the mnemonics

@@ -659,8 +659,9 @@ def _build_nop(inst, program):
 
 
 def cache_control(name):
-    """Cache write-back/invalidate: nothing to do, the executor has no caches."""
-    builder(name)(_build_nop)
+    """Cache write-back/invalidate: nothing to do, the executor has no caches
+    (the fact, ``no_effect``, lets a compiled block run it)."""
+    builder(name, no_effect=True)(_build_nop)
 
 
 # ------------------------------------------------------------ the mnemonics
