@@ -1143,6 +1143,39 @@ def test_lds_moves_and_barriers(compile_mode, mcpu, waves, workgroup, exec_mask)
     assert (reference.vgpr[18] != 0).any()
 
 
+QUAD_DWORD_LDS = """
+v_lshlrev_b32_e32 v8, 4, v10
+ds_write_b128 v8, v[0:3]
+s_waitcnt lgkmcnt(0)
+v_xor_b32_e32 v9, 16, v8
+ds_read_b128 v[4:7], v9
+s_waitcnt lgkmcnt(0)
+"""
+
+
+@pytest.mark.parametrize("mcpu, exec_mask", [("gfx900", (1 << 64) - 1),
+                                             ("gfx803", 0xFFFF_0000_0F0F_FFFE)])
+def test_lds_quad_dword_moves_run_natively(compile_mode, monkeypatch, mcpu, exec_mask):
+    """ds_write_b128/ds_read_b128 (rocPRIM's block loads stage tiles so),
+    16-aligned: each lane reads the four dwords its neighbour wrote, zeros
+    where the neighbour was off, natively as interpreted."""
+    rng = np.random.default_rng(13)
+    data = rng.integers(0, 1 << 32, (8, 2, 64), dtype=np.uint64).astype(np.uint32)
+    vgpr = {reg: data[reg] for reg in range(8)}
+    vgpr[10] = np.arange(64)
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, "lanes", QUAD_DWORD_LDS, 2 * 6, vgpr=vgpr, waves=2,
+        vgprs=12, mcpu=mcpu, lds=1024, workgroup=64, exec_mask=exec_mask,
+        sgpr={124: [0xFFFFFFFF] * 2})
+    on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
+    neighbour = np.arange(64) ^ 1
+    for k in range(4):
+        expected = np.where(on[neighbour], data[k][:, neighbour], 0)
+        np.testing.assert_array_equal(interpreted.vgpr[4 + k],
+                                      np.where(on, expected, data[4 + k]))
+    _same_registers(interpreted, native)
+
+
 def test_lds_access_the_fast_path_cannot_take_goes_back(compile_mode):
     """Unaligned and out-of-range accesses (M0 below the segment on gfx803)
     leave the block to the interpreter, which gives the general path's bytes."""

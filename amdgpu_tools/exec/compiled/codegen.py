@@ -992,13 +992,14 @@ def _program_counter(out, inst, semantic, index):
 
 
 def _lds_move(out, inst, semantic, index):
-    """ds_read/ds_write(2)_b32/_b64: whole aligned dwords natively; any other
+    """ds_read/ds_write(2)_b32/_b64 and ds_read/ds_write_b128: whole aligned
+    dwords natively (each access aligned to its size); any other
     access (unaligned, out of range, wrapping) goes back to the interpreter
     before the instruction."""
     facts = semantic.flags
     nbytes = facts["data_bytes"]
-    if nbytes not in (4, 8) or facts.get("signed") or int(inst.fields.get("gds", 0)):
-        raise NotCompilable("a sub-dword, signed or GDS access")
+    if nbytes not in (4, 8, 16) or facts.get("signed") or int(inst.fields.get("gds", 0)):
+        raise NotCompilable("a sub-dword, three-dword, signed or GDS access")
     elements = facts.get("elements", 1)
     offsets = element_offsets(inst, nbytes, elements, facts.get("stride64", False))
     dwords = nbytes // 4

@@ -243,7 +243,7 @@ def sstore64(sgpr, code, w0, w1, values):
 
 
 def _lds_mover(nbytes):
-    """The LDS move of ``nbytes`` (4 or 8) a lane: one function per size (a
+    """The LDS move of ``nbytes`` (4, 8 or 16) a lane: one function per size (a
     loop over a size known only as the program runs cost the global moves
     ~3x, see ``_global_mover``)::
 
@@ -311,7 +311,7 @@ def _lds_mover(nbytes):
     return lds_move
 
 
-lds_move_b32, lds_move_b64 = _lds_mover(4), _lds_mover(8)
+lds_move_b32, lds_move_b64, lds_move_b128 = _lds_mover(4), _lds_mover(8), _lds_mover(16)
 
 
 @intrinsic
