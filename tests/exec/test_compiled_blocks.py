@@ -644,14 +644,17 @@ buffer_wbinvl1_vol
 s_dcache_wb
 ds_nop
 s_icache_inv
+s_sleep 1
+s_setprio 2
 v_add_u32_e32 v3, v2, v1
 """
 
 
 def test_cache_control_runs_natively(compile_mode, monkeypatch):
     """Cache write-backs and invalidates (HIP's and OpenCL's acquires put
-    buffer_wbinvl1_vol in loops) and ds_nop do nothing here, and a block
-    runs through them, counting their lanes as the interpreter does."""
+    buffer_wbinvl1_vol in loops), ds_nop, s_sleep (spin-wait loops) and
+    s_setprio do nothing here, and a block runs through them, counting
+    their lanes as the interpreter does."""
     rng = np.random.default_rng(11)
     bits = rng.integers(0, 1 << 31, (2, 2, 64), dtype=np.uint64).astype(np.uint32)
     exec_mask = 0x00FF00FF_FFFF0001
@@ -665,8 +668,8 @@ def test_cache_control_runs_natively(compile_mode, monkeypatch):
         on = (exec_mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1
         np.testing.assert_array_equal(state.vgpr[3][:, on], (bits[0] + 2 * bits[1])[:, on])
     active = bin(exec_mask).count("1")
-    # per wave: 4 vector ops (their active lanes), 2 scalar ones and s_endpgm
-    assert counts == [(0, 2 * (4 * active + 3)), (2 * 6, 2 * (4 * active + 3))]
+    # per wave: 4 vector ops (their active lanes), 4 scalar ones and s_endpgm
+    assert counts == [(0, 2 * (4 * active + 5)), (2 * 8, 2 * (4 * active + 5))]
 
 
 LANE_GATHERS = """

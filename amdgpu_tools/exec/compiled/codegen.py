@@ -91,8 +91,6 @@ _RESULTS = {"u32": "rt.bits_u32", "b32": "rt.bits_u32", "i32": "rt.bits_i32",
             "f32": "rt.bits_f32", "u64": "rt.bits_u64", "b64": "rt.bits_u64",
             "i64": "rt.bits_i64", "f64": "rt.bits_f64", "u16": "rt.bits_u16",
             "b16": "rt.bits_u16", "i16": "rt.bits_i16"}
-#: Raw semantics that do nothing (no state, no outcome) and may sit in a block.
-_NO_OPS = frozenset({"s_nop", "s_waitcnt"})
 _VECTOR_ENCODINGS = frozenset({"VOP1", "VOP2", "VOP3", "VOPC"})
 
 #: source type -> the kernels.py helper viewing one lane's bits as it
@@ -384,10 +382,7 @@ def emit_instruction(out, inst, index):
         raise NotCompilable("no semantics")
     if not _registered_here(semantic):
         raise NotCompilable("a semantic registered outside the executor (a test's)")
-    if semantic.kind == "raw" and inst.op in _NO_OPS:
-        out.lines.append("        lanes += n")
-        return
-    if semantic.kind == "builder" and semantic.flags.get("no_effect"):
+    if semantic.flags.get("no_effect"):
         # (a vector op's lanes are its active ones, as the interpreter counts)
         counted = "n" if inst.encoding in SALU_ENCODINGS | SMEM_ENCODINGS else "active"
         out.lines.append(f"        lanes += {counted}")

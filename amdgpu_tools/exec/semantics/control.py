@@ -41,10 +41,10 @@ def _no_op(ctx):
 
 
 # (cache maintenance, s_icache_inv and the SMEM clocks live with the memory
-# semantics in semantics/smem.py)
+# semantics in semantics/smem.py; ``no_effect`` lets compiled blocks run these)
 for _name in ("s_nop", "s_waitcnt", "s_sleep", "s_setprio", "s_incperflevel",
               "s_decperflevel", "s_ttracedata", "s_wakeup", "s_sethalt"):
-    instruction(_name)(_no_op)
+    instruction(_name, no_effect=True)(_no_op)
 
 
 @instruction("s_endpgm")
