@@ -1051,7 +1051,7 @@ def test_a_block_in_parts_gives_the_interpreters_registers(compile_mode, monkeyp
     and to the interpreter (waves that disagree) all cross parts. In check
     mode and eager mode, equal to the interpreter."""
     reference = _state(source, "off", compile_mode, waves=3)
-    monkeypatch.setattr(codegen, "FULL_PATH_MAX_INSTRUCTIONS", 0)     # (a long block's form)
+    monkeypatch.setattr(codegen, "WHOLE_MAX_INSTRUCTIONS", 0)     # (a long block's form)
     monkeypatch.setattr(codegen, "PART_INSTRUCTIONS", part)
     monkeypatch.setattr(codegen, "LOOP_PART_INSTRUCTIONS", loop_part)
     cache = tier.cache_directory().parent / f"parts-of-{part}-{loop_part}"

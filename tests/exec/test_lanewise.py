@@ -123,18 +123,19 @@ def test_probe_refuses_what_numba_cannot_type():
 @pytest.mark.parametrize("waves", [1, 3])
 def test_long_block_lane_loops_give_the_interpreters_registers(compile_mode, monkeypatch,
                                                                 waves):
-    """ALU_BLOCK with its lane loops as a long block has them (one loop
-    testing each lane, no path for waves with every lane active), in check
-    mode: equal to the interpreter, whose EXEC goes from full to partial."""
+    """ALU_BLOCK with its lane loops as a long block has them in parts, each
+    with both paths (one for waves with every lane active, one testing each
+    lane), in check mode: equal to the interpreter, whose EXEC goes from
+    full to partial."""
     reference = _state(ALU_BLOCK, "off", compile_mode, waves=waves)
-    monkeypatch.setattr(codegen, "FULL_PATH_MAX_INSTRUCTIONS", 0)
+    monkeypatch.setattr(codegen, "WHOLE_MAX_INSTRUCTIONS", 0)
     cache = Path(str(tier.cache_directory()) + "-long")
     monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(cache))
     long_form = _state(ALU_BLOCK, "check", compile_mode, waves=waves)
     _same_registers(reference, long_form)
     sources = [path.read_text() for path in cache.glob("b*.py")]
-    assert any("for l in range(64)" in text for text in sources)
-    assert not any("if full[w]" in text for text in sources)
+    assert any("def part1(" in text for text in sources)
+    assert any("for l in range(64)" in text and "if full[w]" in text for text in sources)
 
 
 @pytest.mark.parametrize("waves", [1, 3])

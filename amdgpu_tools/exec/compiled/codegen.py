@@ -38,11 +38,12 @@ a global or scalar load's inside one allocation, a barrier must have its
 whole work-group in the group); when it fails the function returns before
 the instruction and the interpreter takes it.
 
-A lane loop of a short block has a second copy without EXEC tests for the
-waves whose lanes are all active, which LLVM vectorises (``_lane_loops``).
-A longer block is written as one function per PART_INSTRUCTIONS
-instructions, which the block function calls in turn (``_block_in_parts``):
-Numba's compile time grows faster than a function's length.
+A lane loop has a second copy without EXEC tests for the waves whose lanes
+are all active, which LLVM vectorises (``_lane_loops``). A block longer
+than WHOLE_MAX_INSTRUCTIONS is written as one function per
+PART_INSTRUCTIONS instructions, which the block function calls in turn
+(``_block_in_parts``): Numba's compile time grows faster than a function's
+length.
 """
 
 from __future__ import annotations
@@ -68,10 +69,12 @@ from ..semantics.vmem import address_offset
 #: Changing the generated code changes this, and so every cache key.
 CODEGEN_VERSION = 8
 
-#: The longest block whose lane loops get a second path for waves with every
-#: lane active (``_lane_loops``). Measured on MGPUSim's nw: its blocks of
-#: ~200 instructions took ~7 min each to compile with both paths.
-FULL_PATH_MAX_INSTRUCTIONS = 64
+#: The longest block written as one function; a longer one is written in
+#: parts (``_block_in_parts``). Measured on MGPUSim's nw: its blocks of ~200
+#: instructions took ~7 min each to compile as one function with both lane
+#: loop paths; in parts, all of nw's blocks compile in 110 s with both (86 s
+#: with only the loop testing each lane, which ran kmeans 2.6x slower).
+WHOLE_MAX_INSTRUCTIONS = 64
 #: Instructions per function of a block longer than that (``_block_in_parts``;
 #: a shorter one gains little: 64 instructions compiled in 34 s as parts, 39 s
 #: whole), and the most a part grows to keep a loop whole: entering a part
@@ -142,8 +145,6 @@ class _Emitter:
         self.pcs = None
         #: whether the block moves global memory (it then takes the address space)
         self.uses_memory = False
-        #: whether lane loops get a path for waves with every lane active
-        self.full_paths = True
         #: (branch, target) indices of the branches to an earlier instruction
         self.back_edges = []
         #: whether the block is written in parts (``_block_in_parts``)
@@ -249,8 +250,7 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     found their scalar forms exact), the others to whole arrays of lanes."""
     out = _Emitter(modes, generation, lane_ops)
     out.pcs = list(pcs)
-    out.full_paths = len(insts) <= FULL_PATH_MAX_INSTRUCTIONS
-    out.in_parts = not out.full_paths and len(insts) > PART_INSTRUCTIONS
+    out.in_parts = len(insts) > WHOLE_MAX_INSTRUCTIONS
     bodies = []
     for index, inst in enumerate(insts):
         mark = len(out.lines)
@@ -676,12 +676,12 @@ _MASK_BIT = "mask |= (np.uint64(1) if {} else np.uint64(0)) << np.uint64(l)"
 
 def _lane_loops(out, body, masks=(), full_lanes="64"):
     """The loops over the active lanes of waves ``ww`` running ``body``
-    (lines, indented as a statement). In a short block (``out.full_paths``),
-    two: one without a test for a wave whose lanes are all active (``full``;
-    LLVM vectorises it, ~3x faster than the loop testing each lane), one
-    testing each lane's EXEC bit for the other waves; in a long one, only
-    the second (the first would double the code Numba analyses, whose time
-    grows faster than the code); ``full_lanes``: the first's lane count as
+    (lines, indented as a statement), two: one without a test for a wave
+    whose lanes are all active (``full``; LLVM vectorises it, ~3x faster
+    than the loop testing each lane), one testing each lane's EXEC bit for
+    the other waves (a long block has both too, in each of its parts: with
+    one loop only, MGPUSim's kmeans ran 2.6x slower once its loop of 82
+    instructions became one block); ``full_lanes``: the first's lane count as
     written (64, or the array's, which LLVM does not unroll). The operands read once per wave
     (``out.per_wave``) are read before them. With ``masks``, the body sets bits of
     ``mask`` (``_MASK_BIT``), started per wave and stored after its lanes to
@@ -694,18 +694,15 @@ def _lane_loops(out, body, masks=(), full_lanes="64"):
     out.wave_reads = []
     if masks:
         emit("            mask = np.uint64(0)")
-    depth = 12                          # the lane loop's indent
-    if out.full_paths:
-        emit("            if full[w]:")
-        emit(f"                for l in range({full_lanes}):")
-        for line in body:
-            emit(" " * 20 + line)
-        emit("            else:")
-        depth = 16
-    emit(" " * depth + "for l in range(64):")
-    emit(" " * (depth + 4) + "if e[w, l]:")
+    emit("            if full[w]:")
+    emit(f"                for l in range({full_lanes}):")
     for line in body:
-        emit(" " * (depth + 8) + line)
+        emit(" " * 20 + line)
+    emit("            else:")
+    emit("                for l in range(64):")
+    emit("                    if e[w, l]:")
+    for line in body:
+        emit(" " * 24 + line)
     for code in masks:
         emit(f"            rt.lane_sstore64(sgpr, {code}, ww, mask)")
 
