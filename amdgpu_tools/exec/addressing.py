@@ -113,7 +113,8 @@ def _split_buffer_resource(words: np.ndarray, generation: int) -> BufferResource
         stride=record_stride(bits("stride"), data_format, add_tid, generation),
         num_records=words[:, 2].astype(_U64),
         swizzle_enable=bits("swizzle_enable").astype(bool),
-        element_size=swizzle_element(bits("element_size"), generation),
+        element_size=np.broadcast_to(swizzle_element(bits("element_size"), generation),
+                                     base.shape),
         index_stride=INDEX_STRIDE_TABLE[bits("index_stride")],
         add_tid_enable=add_tid.astype(bool),
         num_format=bits("num_format").astype(_U32),
@@ -141,11 +142,10 @@ def record_stride(stride, data_format, add_tid, generation):
 
 def swizzle_element(element_size, generation):
     """The swizzle element in bytes for the ELEMENT_SIZE field's code
-    (uint64): GFX9 has no such field, its element is always 4 bytes (shaped
-    as the code). Element by element on arrays or scalars, as
-    ``record_stride``."""
+    (uint64): GFX9 has no such field, its element is always 4 bytes. Element
+    by element on arrays or scalars, as ``record_stride``."""
     if generation >= 9:
-        return element_size * _U64(0) + _U64(4)
+        return _U64(4)
     return ELEMENT_SIZE_TABLE[element_size]
 
 
@@ -154,9 +154,9 @@ def range_checked_by_bytes(stride, swizzled, idxen, generation):
     against NUM_RECORDS, rather than as a structured one, by record index:
     GFX9 decides by the instruction's IDXEN bit; before GFX9 the V# does, a
     stride of 0 or a swizzled layout making it raw. Element by element on
-    arrays or scalars, as ``record_stride`` (shaped as the stride)."""
+    arrays or scalars, as ``record_stride``."""
     if generation >= 9:
-        return (stride == stride) & (not idxen)
+        return not idxen
     return (stride == 0) | swizzled
 
 
@@ -233,7 +233,8 @@ def buffer_addresses(rsrc: BufferResource, *, index: np.ndarray | None,
         if swizzle.any():
             swizzled = _swizzle(rsrc, base + sgpr, idx, comp_off)
             addresses = np.where(swizzle[:, None, None], swizzled, addresses)
-    raw = range_checked_by_bytes(rsrc.stride, swizzle, index is not None, generation)
+    raw = np.broadcast_to(
+        range_checked_by_bytes(rsrc.stride, swizzle, index is not None, generation), (waves,))
     in_range = _buffer_in_range(rsrc, raw, idx, comp_off, component_bytes, whole_access)
     return BufferAccess(addresses, in_range)
 

@@ -19,9 +19,9 @@ import numpy as np
 from numba import from_dtype, njit, types
 from numba.extending import intrinsic, overload
 
-from ..semantics.ds import permute_lane
 from ..addressing import (INDEX_STRIDE_TABLE, V_SHARP_FIELDS, range_checked_by_bytes,
                           record_stride, swizzle_element, swizzled_address)
+from ..semantics.ds import permute_lane
 
 _EXPONENT_F32 = np.uint32(0x7F800000)
 _MAGNITUDE_F32 = np.uint32(0x7FFFFFFF)
