@@ -112,7 +112,8 @@ class Kernel:
 
 
 def run_snippet(source, *, sgpr=None, vgpr=None, exec_mask=None, scc=False, mcpu="gfx900",
-                waves=1, vgprs=16, float_mode=None, lds=0, workgroup=64, ieee_mode=None):
+                waves=1, vgprs=16, float_mode=None, lds=0, workgroup=64, ieee_mode=None,
+                dx10_clamp=None):
     """Run ``source`` on ``waves`` waves whose registers start as given and
     return the final WaveState (registers read after s_endpgm).
 
@@ -126,6 +127,8 @@ def run_snippet(source, *, sgpr=None, vgpr=None, exec_mask=None, scc=False, mcpu
         kernel.setup = replace(kernel.setup, float_mode=float_mode)
     if ieee_mode is not None:
         kernel.setup = replace(kernel.setup, ieee_mode=ieee_mode)
+    if dx10_clamp is not None:
+        kernel.setup = replace(kernel.setup, dx10_clamp=dx10_clamp)
     captured = {}
 
     def initialize(state, request, layout, group_ids):

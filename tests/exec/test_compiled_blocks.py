@@ -142,7 +142,7 @@ def test_every_instruction_of_the_block_compiles():
 
     class _State:
         float_mode_bits, round_f32, round_f64_f16, denorm_f32, denorm_f64_f16 = 0x2C0, 0, 0, 0, 3
-        ieee_mode = True
+        ieee_mode, dx10_clamp = True, True
         vgpr = np.zeros((24, 1, 64), np.uint32)
     offset = 0
     while offset < len(code):
@@ -937,6 +937,58 @@ def test_clamped_integer_ops_run_natively(compile_mode, monkeypatch, form):
         np.testing.assert_array_equal(interpreted.vgpr[reg],
                                       np.asarray(want, np.int64) & 0xFFFFFFFF, err_msg=f"v{reg}")
     _same_registers(interpreted, native)
+
+
+FLOAT_MODIFIERS = """
+v_add_f32_e64 v4, v0, v1 clamp
+v_mul_f32_e64 v5, v0, v1 mul:2
+v_mul_f32_e64 v6, v0, v1 clamp mul:4
+v_add_f32_e64 v7, v0, v1 div:2
+v_fma_f32 v8, v0, v1, 1.0 clamp
+v_max_f32_e64 v9, v0, v0 clamp
+v_add_f64 v[10:11], v[0:1], v[2:3] clamp
+v_mul_f64 v[12:13], v[0:1], v[2:3] mul:2
+v_add_f32_sdwa v14, v0, v1 clamp dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD
+"""
+
+
+@pytest.mark.parametrize("dx10_clamp", [True, False])
+@pytest.mark.parametrize("form", ["lanes", "arrays"])
+def test_float_output_modifiers_run_natively(compile_mode, monkeypatch, form, dx10_clamp):
+    """omod (x2, x4, /2) and clamp on f32 and f64 results, VOP3 and SDWA
+    (formats.float_result_modifier, the interpreter's, compiled), with and
+    without MODE.DX10_CLAMP (the mode is part of the block's key): natively
+    as interpreted, against NumPy; a NaN clamps to 0 only with DX10_CLAMP."""
+    rng = np.random.default_rng(21)
+    a = rng.normal(0, 2, (2, 64)).astype(np.float32)
+    b = rng.normal(0, 2, (2, 64)).astype(np.float32)
+    a[:, :6] = [np.nan, np.inf, -np.inf, 0.25, -0.0, 3e38]
+    b[:, :6] = [1.0, 1.0, 1.0, np.nan, 0.0, 3e38]
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, form, FLOAT_MODIFIERS, 2 * 9,
+        vgpr={0: a, 1: b, 2: b, 3: a}, waves=2, vgprs=16, dx10_clamp=dx10_clamp)
+    _same_registers(interpreted, native)
+
+    def clamped(values):
+        clipped = np.clip(values, 0, 1)
+        return np.where(np.isnan(values), 0, clipped) if dx10_clamp else clipped
+    with np.errstate(over="ignore", invalid="ignore"):
+        expected = {4: clamped(a + b), 5: a * b * np.float32(2), 6: clamped(a * b * np.float32(4)),
+                    7: (a + b) * np.float32(0.5), 9: clamped(a), 14: clamped(a + b)}
+        wide_a = (a.view(np.uint32).astype(np.uint64) |
+                  b.view(np.uint32).astype(np.uint64) << 32).view(np.float64)
+        wide_b = (b.view(np.uint32).astype(np.uint64) |
+                  a.view(np.uint32).astype(np.uint64) << 32).view(np.float64)
+        wide = {10: clamped(wide_a + wide_b), 12: wide_a * wide_b * 2.0}
+    v = interpreted.vgpr
+    for reg, want in expected.items():
+        np.testing.assert_array_equal(v[reg].view(np.float32), want.astype(np.float32),
+                                      err_msg=f"v{reg}")
+    for reg, want in wide.items():
+        got = (v[reg].astype(np.uint64) | v[reg + 1].astype(np.uint64) << 32).view(np.float64)
+        np.testing.assert_array_equal(got, want, err_msg=f"v[{reg}:{reg + 1}]")
+    assert np.isnan(v[4].view(np.float32)[:, 0]).all() != dx10_clamp
+    assert (v[8].view(np.float32) >= 0).all() or not dx10_clamp
 
 
 @pytest.mark.parametrize("ieee_mode", [True, False])

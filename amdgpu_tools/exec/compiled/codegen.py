@@ -22,12 +22,13 @@ modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
 the interpreter. What this module cannot express ends the block (``why_not``
 says why), and the interpreter runs it: scalar stores, atomics and loads
 with an SGPR offset, indexed, addr64, sub-dword and typed buffer accesses,
-GFX9 scratch_* accesses, atomics (LDS and global), sub-dword and typed
-accesses, s_endpgm and control flow other than branches and calls,
-op_sel, DPP and SDWA compares and such ops with a carry, f16 operands
-(Numba has no float16), output modifiers, MODE's directed rounding. (DPP
-and SDWA VALU ops compile from the interpreter's own lane maps and
-selections, ``lanes.DppModifiers``, ``lanes.sdwa_selector``/``sdwa_placer``;
+GFX9 scratch_* accesses, atomics (LDS and global), s_endpgm and control
+flow other than branches and calls, op_sel, DPP compares, DPP and SDWA ops
+with a carry, f16 operands (Numba has no float16), MODE's directed
+rounding. (DPP and SDWA VALU ops compile from the interpreter's own lane
+maps and selections, ``lanes.DppModifiers``, ``lanes.sdwa_selector``/
+``sdwa_placer``; output modifiers from its ``formats.integer_saturation``
+and ``formats.float_result_modifier``;
 the float min/max/med3 family compiles since its NaN rules are the
 semantics'. MUBUF dword moves without IDXEN/ADDR64, -O0 code's scratch,
 compile from the interpreter's V# field places and swizzled layout,
@@ -114,7 +115,7 @@ class NotCompilable(Exception):
 
 class Modes:
     """What a block is compiled for besides its code: the batch's float MODE
-    bits (flush and rounding), IEEE mode, the VGPRs a wave has."""
+    bits (flush and rounding, DX10_CLAMP, IEEE mode), the VGPRs a wave has."""
 
     def __init__(self, state):
         self.float_mode_bits = state.float_mode_bits
@@ -122,6 +123,7 @@ class Modes:
         self.round_f64_f16 = state.round_f64_f16
         self.denorm_f32 = state.denorm_f32
         self.denorm_f64_f16 = state.denorm_f64_f16
+        self.dx10_clamp = state.dx10_clamp
         self.ieee_mode = state.ieee_mode
         self.vgprs = state.vgpr.shape[0]
 
@@ -526,11 +528,9 @@ def _valu(out, inst, semantic):
     if is_vop3 and field(inst, "op_sel"):
         raise NotCompilable("op_sel")
     # (formats.build_valu's output modifiers: an int_clamp op saturates with
-    # the clamp bit; a float result takes omod and clamp, interpreted here)
+    # the clamp bit; a float result takes omod and clamp)
     clamp = field(inst, "clamp") if is_vop3 or inst.encoding == "SDWA" else 0
     omod = field(inst, "omod") if is_vop3 or inst.encoding == "SDWA" else 0
-    if not flags.get("int_clamp") and semantic.dst in ops.FLOAT_TYPES and (clamp or omod):
-        raise NotCompilable("clamp or omod on a float result")
     if flags.get("ieee_nan") and out.modes.ieee_mode:
         semantic = ieee_form(semantic)        # its signalling-NaN quieting
         flags = semantic.flags
@@ -546,8 +546,7 @@ def _valu(out, inst, semantic):
         raise NotCompilable(f"{inst.encoding} with a carry")
     lane = out.lanewise(semantic)
     args = _vector_sources(out, inst, semantic, lane, modifiers)
-    saturate = out.part_name("saturate", flags["int_clamp"], lanes=lane) \
-        if clamp and flags.get("int_clamp") else None
+    modifier = _result_modifier(out, semantic, clamp, omod, lane)
     place = None
     if inst.encoding == "SDWA" and field(inst, "dst_sel", default=6) != 6:
         place = out.part_name("sdwa_place", int(field(inst, "dst_sel", default=6)),
@@ -577,14 +576,14 @@ def _valu(out, inst, semantic):
         reads_lanes = any(code >= 256 for code in _source_codes(inst, semantic))
         writes = _dpp_writes(out, modifiers, lane) if isinstance(modifiers, DppModifiers) else None
         return _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, writes, place,
-                          saturate)
+                          modifier)
     emit = out.lines.append
     emit(f"        r = {call}")
     if carry_to is not None:
         emit("        r, carry = r")
         emit(f"        rt.write_mask(sgpr, {carry_to}, w0, w1, np.asarray(carry), e)")
-    if saturate is not None:
-        emit(f"        r = {saturate}(r)")
+    if modifier is not None:
+        emit(f"        r = {modifier}(r)")
     emit(f"        bits = {_RESULTS[dst_type]}(r)")
     if flush:
         emit("        bits = rt.flush_f32(bits)")
@@ -593,6 +592,19 @@ def _valu(out, inst, semantic):
     written = _dpp_writes(out, modifiers, lane) if isinstance(modifiers, DppModifiers) else "e"
     emit(f"        rt.{'store64' if wide else 'store32'}(vgpr, {dst}, w0, w1, bits, {written})")
     emit("        lanes += active")
+
+
+def _result_modifier(out, semantic, clamp, omod, lane):
+    """The name of the compiled copy of the interpreter's output modifier of
+    a VALU result (an int_clamp op's saturation by the clamp bit; a float
+    result's omod and clamp, with the block's DX10_CLAMP), or None."""
+    int_clamp = semantic.flags.get("int_clamp")
+    if int_clamp:
+        return out.part_name("saturate", int_clamp, lanes=lane) if clamp else None
+    if semantic.dst in ops.FLOAT_TYPES and (clamp or omod):
+        return out.part_name("float_result", semantic.dst, int(omod), int(clamp),
+                             bool(out.modes.dx10_clamp), lanes=lane)
+    return None
 
 
 def _dpp_tables(out, dpp):
@@ -635,19 +647,19 @@ def _dpp_writes(out, dpp, lane):
 
 
 def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, only=None,
-               place=None, saturate=None):
+               place=None, modifier=None):
     """A VALU op lane by lane: the result of each active lane written as it
     is made (a lane reads only its own lanes, or, with DPP, the wave's row
     as it was), the carry-out mask after the wave's lanes, so that a
     carry-in from the same SGPRs reads the old one; ``reads_lanes``: a
     source is a VGPR; ``only``: a further condition on the lanes written;
-    ``place``: SDWA's placement of the result in the register; ``saturate``:
-    the clamp bit's saturation of an int_clamp op's wide result."""
+    ``place``: SDWA's placement of the result in the register; ``modifier``:
+    the output modifier of the result (``_result_modifier``)."""
     body = [f"r = {call}"]
     if carry_to is not None:
         body += ["r, carry = r", _MASK_BIT.format("carry")]
-    if saturate is not None:
-        body.append(f"r = {saturate}(r)")
+    if modifier is not None:
+        body.append(f"r = {modifier}(r)")
     body.append(f"bits = {LANE_RESULTS[dst_type]}(r)")
     if flush:
         body.append("bits = rt.lane_flush_f32(bits)")

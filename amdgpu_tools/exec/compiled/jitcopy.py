@@ -90,10 +90,12 @@ def semantic(op, lanes=False):
 def part(kind, *facts, lanes=False):
     """The compiled copy of one of the interpreter's per-instruction helpers,
     made by its factory from ``facts``: ``sdwa_select`` (lanes.sdwa_selector:
-    sel, sext), ``sdwa_place`` (lanes.sdwa_placer: sel, unused) or
-    ``saturate`` (formats.integer_saturation: the kind)."""
+    sel, sext), ``sdwa_place`` (lanes.sdwa_placer: sel, unused),
+    ``saturate`` (formats.integer_saturation: the kind) or ``float_result``
+    (formats.float_result_modifier: type, omod, clamp, DX10_CLAMP)."""
     from ..core import formats, lanes as lane_ops
     make = {"sdwa_select": lane_ops.sdwa_selector, "sdwa_place": lane_ops.sdwa_placer,
-            "saturate": formats.integer_saturation}[kind]
+            "saturate": formats.integer_saturation,
+            "float_result": formats.float_result_modifier}[kind]
     label = "_".join([kind] + [str(fact) for fact in facts])
     return compiled_copy(make(*facts), label, lanes)

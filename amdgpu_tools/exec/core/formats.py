@@ -376,19 +376,38 @@ def _flush_f32(bits):
 
 
 def _result_modifiers(type_, clamp, omod):
-    """Output modifiers on a float result: omod, then clamp to [0, 1]; with
-    MODE.DX10_CLAMP (the default) a NaN clamps to 0, else it stays NaN."""
+    """Output modifiers on a float result (``float_result_modifier``), with
+    MODE.DX10_CLAMP read from the waves' state when they run."""
     if type_ not in ops.FLOAT_TYPES or not (clamp or omod):
         return None
-    scale = _OMOD.get(omod)
+    choices = (float_result_modifier(type_, omod, clamp, False),
+               float_result_modifier(type_, omod, clamp, True))
+    return lambda values, state: choices[state.dx10_clamp](values)
 
-    def modify(values, state):
-        if scale is not None:
-            values = values * values.dtype.type(scale)
-        if clamp:
-            clipped = np.clip(values, values.dtype.type(0), values.dtype.type(1))
-            values = np.where(np.isnan(values), values.dtype.type(0), clipped) \
-                if state.dx10_clamp else clipped
+
+_FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+@lru_cache(maxsize=None)
+def float_result_modifier(type_, omod, clamp, dx10_clamp):
+    """``modify(values)``: the output modifiers of a ``type_`` float result,
+    applied to the result rounded to its type: omod's scale (x2, x4, x0.5),
+    then the clamp bit to [0, 1], where with MODE.DX10_CLAMP a NaN becomes 0
+    and without it stays the NaN it was (selections, so -0 and a NaN keep
+    their bits as np.clip keeps them). One function per case, plain NumPy,
+    which a compiled block calls too (``jitcopy.part``)."""
+    dtype = _FLOAT_DTYPES[type_]
+    scale = dtype(_OMOD.get(omod, 1.0))
+    zero, one = dtype(0.0), dtype(1.0)
+    scaled, clamped = omod in _OMOD, bool(clamp)
+
+    def modify(values):
+        values = np.asarray(values, dtype)
+        if scaled:
+            values = values * scale
+        if clamped:
+            clipped = np.where(values < zero, zero, np.where(values > one, one, values))
+            values = np.where(values != values, zero, clipped) if dx10_clamp else clipped
         return values
     return modify
 
