@@ -385,9 +385,6 @@ def _result_modifiers(type_, clamp, omod):
     return lambda values, state: choices[state.dx10_clamp](values)
 
 
-_FLOAT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
-
-
 @lru_cache(maxsize=None)
 def float_result_modifier(type_, omod, clamp, dx10_clamp):
     """``modify(values)``: the output modifiers of a ``type_`` float result,
@@ -396,7 +393,7 @@ def float_result_modifier(type_, omod, clamp, dx10_clamp):
     and without it stays the NaN it was (selections, so -0 and a NaN keep
     their bits as np.clip keeps them). One function per case, plain NumPy,
     which a compiled block calls too (``jitcopy.part``)."""
-    dtype = _FLOAT_DTYPES[type_]
+    dtype = np.dtype(f"float{ops.FLOAT_TYPES[type_]}").type
     scale = dtype(_OMOD.get(omod, 1.0))
     zero, one = dtype(0.0), dtype(1.0)
     scaled, clamped = omod in _OMOD, bool(clamp)
