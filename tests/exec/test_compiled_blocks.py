@@ -1242,6 +1242,73 @@ def test_lds_access_the_fast_path_cannot_take_goes_back(compile_mode):
         _same_registers(reference, checked)
 
 
+#: Integer LDS atomics on eight slots shared by every eighth lane of both
+#: waves of a work-group (returning and not, 32 and 64 bits, one and two
+#: data operands), then the slots read back.
+LDS_ATOMICS = """
+v_lshlrev_b32_e32 v8, 2, v10
+v_and_b32_e32 v8, 28, v8
+ds_add_rtn_u32 v4, v8, v1
+ds_add_u32 v8, v1 offset:32
+ds_max_rtn_u32 v5, v8, v2 offset:64
+ds_cmpst_rtn_b32 v6, v8, v4, v1
+ds_xor_b32 v8, v3 offset:128
+ds_sub_rtn_u32 v7, v8, v2 offset:160
+v_lshlrev_b32_e32 v9, 3, v10
+v_and_b32_e32 v9, 56, v9
+ds_add_rtn_u64 v[12:13], v9, v[2:3] offset:256
+ds_mskor_b64 v9, v[2:3], v[4:5] offset:320
+s_waitcnt lgkmcnt(0)
+ds_read_b32 v14, v8
+ds_read_b32 v15, v8 offset:32
+ds_read_b32 v16, v8 offset:64
+ds_read_b32 v17, v8 offset:128
+ds_read_b64 v[18:19], v9 offset:256
+ds_read_b64 v[20:21], v9 offset:320
+s_waitcnt lgkmcnt(0)
+"""
+
+
+@pytest.mark.parametrize("mcpu, exec_mask", [("gfx900", None),
+                                             ("gfx803", 0xFFFF_0000_0F0F_FFFE)])
+def test_lds_atomics_run_natively_in_lane_order(compile_mode, monkeypatch, mcpu, exec_mask):
+    """ds_add/sub/max/xor/cmpst/mskor (u32, u64, returning or not) run natively,
+    each active lane applied after the lanes before it (wave 0's, then wave
+    1's): the returned values are the slot's running sum, as NumPy computes
+    it, and every register matches the interpreter's."""
+    rng = np.random.default_rng(21)
+    data = rng.integers(0, 1 << 32, (4, 2, 64), dtype=np.uint64).astype(np.uint32)
+    vgpr = {reg: data[reg] for reg in range(1, 4)}
+    vgpr[10] = np.arange(64)
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, "lanes", LDS_ATOMICS, 2 * 20, vgpr=vgpr, waves=2,
+        vgprs=24, mcpu=mcpu, lds=1024, workgroup=128, exec_mask=exec_mask,
+        sgpr={124: [0xFFFFFFFF] * 2})
+    mask = (1 << 64) - 1 if exec_mask is None else exec_mask
+    on = np.tile((mask >> np.arange(64, dtype=np.uint64)) & np.uint64(1) == 1, 2)
+    added = data[1].reshape(-1).astype(np.uint64)
+    running = np.zeros(128, np.uint64)
+    totals = np.zeros(8, np.uint64)
+    for k in np.flatnonzero(on):                    # wave 0's lanes, then wave 1's
+        running[k] = totals[k % 8]
+        totals[k % 8] = (totals[k % 8] + added[k]) & np.uint64(0xFFFFFFFF)
+    returned = interpreted.vgpr[4].reshape(-1)
+    np.testing.assert_array_equal(returned[on], running[on].astype(np.uint32))
+    final = interpreted.vgpr[14].reshape(-1)
+    np.testing.assert_array_equal(final[on], totals[np.arange(128) % 8][on].astype(np.uint32))
+    _same_registers(interpreted, native)
+
+
+def test_an_lds_atomic_out_of_range_goes_back(compile_mode):
+    """An LDS atomic with a lane past M0's limit (gfx803) leaves the block to the
+    interpreter, which lets that lane do nothing: the same registers."""
+    options = dict(waves=2, mcpu="gfx803", lds=1024, workgroup=128,
+                   sgpr={124: [200, 200]}, partial=True)
+    reference = _state(LDS_ATOMICS, "off", compile_mode, **options)
+    checked = _state(LDS_ATOMICS, "check", compile_mode, **options)
+    _same_registers(reference, checked)
+
+
 #: in[i] and out[i] are dword pairs (work-item i): six rounds of
 #: out[i] = (in.lo + round, in.hi ^ out.lo); in.hi = out.hi, through FLAT
 #: and GLOBAL loads and stores (VGPR-pair and SGPR-pair addresses, offsets).

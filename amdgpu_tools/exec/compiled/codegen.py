@@ -22,7 +22,8 @@ modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
 the interpreter. What this module cannot express ends the block (``why_not``
 says why), and the interpreter runs it: scalar stores, atomics and loads
 with an SGPR offset, indexed, addr64, sub-dword and typed buffer accesses,
-GFX9 scratch_* accesses, atomics (LDS and global), s_endpgm and control
+GFX9 scratch_* accesses, global atomics and the LDS atomics outside
+NATIVE_LDS_ATOMICS, s_endpgm and control
 flow other than branches and calls, op_sel, DPP compares, DPP and SDWA ops
 with a carry, f16 operands (Numba has no float16), MODE's directed
 rounding. (DPP and SDWA VALU ops compile from the interpreter's own lane
@@ -64,11 +65,12 @@ from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
 from ..semantics.control import branch_offset
 from ..semantics.ds import element_offsets, offset16, swizzle_sources
 from ..semantics.lane import LANE_SELECT_MASK
+from ..semantics.memory import TWO_OPERAND_ATOMICS
 from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 8
+CODEGEN_VERSION = 9
 
 #: The longest block written as one function; a longer one is written in
 #: parts (``_block_in_parts``). Measured on MGPUSim's nw: its blocks of ~200
@@ -409,6 +411,8 @@ def emit_instruction(out, inst, index):
         return _lane_gather(out, inst, semantic)
     if semantic.kind == "builder" and semantic.flags.get("lds_move") and inst.encoding == "DS":
         return _lds_move(out, inst, semantic, index)
+    if semantic.kind == "builder" and semantic.flags.get("lds_atomic") and inst.encoding == "DS":
+        return _lds_atomic(out, inst, semantic, index)
     if semantic.kind == "raw" and semantic.flags.get("work_group_barrier"):
         return _barrier(out, index)
     if semantic.kind == "builder" and semantic.flags.get("vector_move") and \
@@ -1022,6 +1026,65 @@ def _lds_move(out, inst, semantic, index):
          f"{addr}, {offsets!r}, {registers!r}, {write}, {out.generation >= 9}):"
          f"  # op:{semantic.op}")
     emit(f"            {out.leave(out.relative(index))}")
+    emit("        lanes += active")
+
+
+#: The LDS atomics a block applies itself (memory.ATOMIC_OPS names): those
+#: whose functions Numba types on one lane's scalars. smin/smax (a view
+#: chosen by the width), inc/dec (``dtype.type``) and the float ones do not,
+#: and stay interpreted.
+NATIVE_LDS_ATOMICS = frozenset({"add", "sub", "rsub", "swap", "and", "or", "xor", "umin",
+                                "umax", "cmpswap", "mskor", "wrap"})
+
+
+def _lds_atomic(out, inst, semantic, index):
+    """ds_add_u32, ds_cmpst_rtn_b64 and the other integer LDS atomics
+    (NATIVE_LDS_ATOMICS) lane by lane, in the interpreter's order (wave by
+    wave, lane by lane: each lane sees what the lanes before it left), each
+    lane's address aligned down to the element, as there
+    (``ds._build_atomic``). When an active lane's element is out of range
+    (``kernels.lds_atomic_in_range``) the interpreter takes the instruction
+    before anything changed: its out-of-range lanes do nothing."""
+    facts, fields = semantic.flags, inst.fields
+    op, width = facts["lds_atomic"], facts["data_bytes"]
+    if op not in NATIVE_LDS_ATOMICS or width not in (4, 8) or int(fields.get("gds", 0)):
+        raise NotCompilable(f"the LDS atomic {op} of {width} bytes, or a GDS one")
+    wide = width == 8
+    addr, data = int(fields["addr"]), int(fields["data0"])
+    _vgpr(out, addr, False)
+    _vgpr(out, data, wide)
+    sources = [data]
+    if op in TWO_OPERAND_ATOMICS:
+        second = int(fields["data1"])
+        _vgpr(out, second, wide)
+        # (DATA0 compares, DATA1 is stored: the atomic's data is DATA1)
+        sources = [second, data] if op == "cmpswap" else [data, second]
+    vdst = int(fields["vdst"]) if facts["returns"] else None
+    if vdst is not None:
+        _vgpr(out, vdst, wide)
+    view = "rt.lane_u64" if wide else "rt.lane_u32"
+    read = [f"{view}({_vgpr(out, reg, wide, lane=True)})" for reg in sources]
+    args = [f"{view}(old)", read[0], str(width)] + read[1:]
+    words, row, at = f"words_{index}", f"row_{index}", f"at_{index}"
+    emit = out.lines.append
+    emit(f"        if not rt.lds_atomic_in_range(vgpr, sgpr, lds, w0, w1, e, full, {addr}, "
+         f"{offset16(inst)}, {width}, {out.generation >= 9}):  # op:{semantic.op}")
+    emit(f"            {out.leave(out.relative(index))}")
+    emit(f"        {words} = lds.reshape(-1).view({'np.uint64' if wide else 'np.uint32'})")
+    emit("        for w in range(n):")
+    emit("            ww = w0 + w")
+    emit(f"            {row} = np.int64(wave_group[ww]) * (lds.shape[1] // {width})")
+    emit("            for l in range(64):")
+    emit("                if e[w, l]:")
+    emit(f"                    {at} = {row} + (np.int64(vgpr[{addr}, ww, l]) + "
+         f"{offset16(inst)}) // {width}")
+    emit(f"                    old = {words}[{at}]")
+    emit(f"                    new = {out.part_name('atomic', op, lanes=True)}({', '.join(args)})"
+         f"  # op:{semantic.op}")
+    emit(f"                    {words}[{at}] = rt.lane_bits_{'u64' if wide else 'u32'}(new)")
+    if vdst is not None:
+        emit(f"                    rt.lane_store64(vgpr, {vdst}, ww, l, old)" if wide else
+             f"                    vgpr[{vdst}, ww, l] = old")
     emit("        lanes += active")
 
 

@@ -91,11 +91,13 @@ def part(kind, *facts, lanes=False):
     """The compiled copy of one of the interpreter's per-instruction helpers,
     made by its factory from ``facts``: ``sdwa_select`` (lanes.sdwa_selector:
     sel, sext), ``sdwa_place`` (lanes.sdwa_placer: sel, unused),
-    ``saturate`` (formats.integer_saturation: the kind) or ``float_result``
-    (formats.float_result_modifier: type, omod, clamp, DX10_CLAMP)."""
+    ``saturate`` (formats.integer_saturation: the kind), ``float_result``
+    (formats.float_result_modifier: type, omod, clamp, DX10_CLAMP) or
+    ``atomic`` (memory.ATOMIC_OPS: the op's name)."""
     from ..core import formats, lanes as lane_ops
+    from ..semantics.memory import ATOMIC_OPS
     make = {"sdwa_select": lane_ops.sdwa_selector, "sdwa_place": lane_ops.sdwa_placer,
             "saturate": formats.integer_saturation,
-            "float_result": formats.float_result_modifier}[kind]
+            "float_result": formats.float_result_modifier, "atomic": ATOMIC_OPS.get}[kind]
     label = "_".join([kind] + [str(fact) for fact in facts])
     return compiled_copy(make(*facts), label, lanes)

@@ -274,9 +274,7 @@ def _lds_mover(nbytes):
             if offsets[k] & align:
                 return False
             for w in range(n):
-                limit = size
-                if not gen9:
-                    limit = min(size, np.int64(sgpr[124, w0 + w]))
+                limit = _lds_limit(sgpr, size, w0 + w, gen9)
                 every = full[w]
                 for lane in range(64):
                     if every or lanes[w, lane]:
@@ -311,7 +309,35 @@ def _lds_mover(nbytes):
     return lds_move
 
 
+@njit(cache=True, inline="always")
+def _lds_limit(sgpr, size, w, gen9):
+    """The bytes of its LDS segment wave ``w`` may access: the segment, and
+    before GFX9 no more than M0 says."""
+    return size if gen9 else min(size, np.int64(sgpr[124, w]))
+
+
 lds_move_b32, lds_move_b64, lds_move_b128 = _lds_mover(4), _lds_mover(8), _lds_mover(16)
+
+
+@njit(cache=True)
+def lds_atomic_in_range(vgpr, sgpr, lds, w0, w1, lanes, full, addr, offset, width, gen9):
+    """Whether every active lane's LDS atomic element (ADDR + ``offset``
+    aligned down to ``width`` bytes, as ``ds._build_atomic`` aligns it) lies
+    in the work-group's segment and, before GFX9, below M0's limit, and the
+    segment keeps elements aligned: a compiled block's LDS atomic then
+    gives the interpreter's bytes (``codegen._lds_atomic``)."""
+    size = lds.shape[1]
+    if size % width:
+        return False
+    for w in range(w1 - w0):
+        limit = _lds_limit(sgpr, size, w0 + w, gen9)
+        every = full[w]
+        for lane in range(64):
+            if every or lanes[w, lane]:
+                start = (np.int64(vgpr[addr, w0 + w, lane]) + offset) // width * width
+                if start + width > limit:
+                    return False
+    return True
 
 
 @intrinsic

@@ -15,7 +15,9 @@ widths, sub-dword elements (bytes, sign), the d16 half and whether an atomic
 returns are read from its table row. The plain reads and writes also state
 ``lds_move`` ("read"/"write"), ``elements`` and ``stride64``: compiled blocks
 (exec/compiled) move whole aligned dwords from those facts, as the fast path
-here does, and leave every other access to these builders.
+here does, and leave every other access to these builders. The atomics
+state ``lds_atomic`` (their memory.ATOMIC_OPS name) and ``returns``: compiled
+blocks apply the integer ones to in-range lanes in the order used here.
 """
 
 from __future__ import annotations
@@ -622,7 +624,8 @@ def atomic(name, op):
     the old value when the row has a vdst."""
     widths = _widths(name)
     width, returns = 4 * widths["data0"], "vdst" in widths
-    builder(name, data_bytes=width)(lambda i, p: _build_atomic(i, p, op, width, returns))
+    builder(name, data_bytes=width, lds_atomic=op, returns=returns)(
+        lambda i, p: _build_atomic(i, p, op, width, returns))
 
 
 def exchange2(name, stride64=False):
