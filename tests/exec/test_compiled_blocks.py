@@ -1309,6 +1309,76 @@ def test_an_lds_atomic_out_of_range_goes_back(compile_mode):
     _same_registers(reference, checked)
 
 
+#: Global and FLAT atomics on eight dword and eight qword counters shared by
+#: every eighth work-item: olds[i] = what work-item i's add found (glc), and
+#: the 64-bit add's and the compare-swap's old values after it.
+GLOBAL_ATOMICS = """
+s_load_dwordx4 s[4:7], s[0:1], 0x0
+s_waitcnt lgkmcnt(0)
+v_and_b32_e32 v1, 7, v0
+v_lshlrev_b32_e32 v1, 2, v1
+v_add_u32_e32 v2, 1, v0
+global_atomic_add v3, v1, v2, s[4:5] glc
+global_atomic_umax v1, v0, s[4:5] offset:32
+v_mov_b32_e32 v10, v0
+v_mov_b32_e32 v11, 3
+global_atomic_cmpswap v12, v1, v[10:11], s[4:5] offset:64 glc
+v_lshlrev_b32_e32 v4, 1, v1
+v_mov_b32_e32 v8, v2
+v_mov_b32_e32 v9, 1
+global_atomic_add_x2 v[6:7], v4, v[8:9], s[4:5] offset:96 glc
+v_mov_b32_e32 v13, s5
+v_add_co_u32_e32 v14, vcc, s4, v1
+v_addc_co_u32_e32 v15, vcc, 0, v13, vcc
+flat_atomic_xor v14, v[14:15], v2 offset:160 glc
+v_mul_u32_u24_e32 v16, 48, v0
+global_store_dwordx4 v16, v[3:6], s[6:7]
+global_store_dwordx4 v16, v[7:10], s[6:7] offset:16
+global_store_dwordx4 v16, v[11:14], s[6:7] offset:32
+s_waitcnt vmcnt(0)
+"""
+
+
+def _global_atomics(mode, compile_mode, items):
+    """(counters, olds, the DispatchResult) after GLOBAL_ATOMICS ran on ``items`` work-items."""
+    compile_mode(mode)
+    kernel = kernel_util.Kernel(GLOBAL_ATOMICS, mcpu="gfx900", vgprs=24)
+    counters = kernel.buffer(np.zeros(64, np.uint32))
+    olds = kernel.buffer(np.zeros(12 * items, np.uint32))
+    with recorded_dispatches() as results:
+        kernel.run([counters, olds], grid=items, block=items)
+    return (kernel.read(counters, np.uint32, 64), kernel.read(olds, np.uint32, 12 * items),
+            results[0])
+
+
+@pytest.mark.parametrize("items", [128, 100])
+def test_global_atomics_run_natively_in_work_item_order(compile_mode, items):
+    """global_atomic_add/umax/cmpswap/add_x2 and flat_atomic_xor run natively
+    (in one process), each work-item's after those before it: the values
+    the adds return are NumPy's running sums, and counters and returns match
+    the interpreter's and the check mode's; 100 work-items leave the second
+    wave's EXEC partial."""
+    reference = _global_atomics("off", compile_mode, items)
+    ids = np.arange(items, dtype=np.uint64)
+    slots = ids % 8
+    added, before = np.zeros(items, np.uint64), np.zeros(items, np.uint64)
+    totals = np.zeros(8, np.uint64)
+    for i in range(items):
+        added[i], before[i] = totals[slots[i]], ids[slots == slots[i]].tolist().index(i)
+        totals[slots[i]] += ids[i] + 1
+    olds = reference[1].reshape(items, 12)
+    np.testing.assert_array_equal(olds[:, 0], added.astype(np.uint32))
+    # (the 64-bit add's data: id + 1 in the low dword, 1 in the high one)
+    np.testing.assert_array_equal(olds[:, 3] | olds[:, 4].astype(np.uint64) << np.uint64(32),
+                                  added + (before << np.uint64(32)))
+    np.testing.assert_array_equal(reference[0][:8], totals.astype(np.uint32))
+    for mode in ("check", "eager"):
+        counters, returned, result = _global_atomics(mode, compile_mode, items)
+        np.testing.assert_array_equal(counters, reference[0])
+        np.testing.assert_array_equal(returned, reference[1])
+        assert result.compiled_instructions == result.wave_instructions - 2   # (s_endpgm)
+
+
 #: in[i] and out[i] are dword pairs (work-item i): six rounds of
 #: out[i] = (in.lo + round, in.hi ^ out.lo); in.hi = out.hi, through FLAT
 #: and GLOBAL loads and stores (VGPR-pair and SGPR-pair addresses, offsets).

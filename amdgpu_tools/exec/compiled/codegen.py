@@ -22,8 +22,8 @@ modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
 the interpreter. What this module cannot express ends the block (``why_not``
 says why), and the interpreter runs it: scalar stores, atomics and loads
 with an SGPR offset, indexed, addr64, sub-dword and typed buffer accesses,
-GFX9 scratch_* accesses, global atomics and the LDS atomics outside
-NATIVE_LDS_ATOMICS, s_endpgm and control
+GFX9 scratch_* accesses, MUBUF atomics and the LDS and FLAT/GLOBAL atomics
+outside NATIVE_ATOMICS, s_endpgm and control
 flow other than branches and calls, op_sel, DPP compares, DPP and SDWA ops
 with a carry, f16 operands (Numba has no float16), MODE's directed
 rounding. (DPP and SDWA VALU ops compile from the interpreter's own lane
@@ -418,6 +418,9 @@ def emit_instruction(out, inst, index):
     if semantic.kind == "builder" and semantic.flags.get("vector_move") and \
             inst.encoding in ("FLAT", "GLOBAL"):
         return _global_move(out, inst, semantic, index)
+    if semantic.kind == "builder" and semantic.flags.get("vector_atomic") and \
+            inst.encoding in ("FLAT", "GLOBAL"):
+        return _global_atomic(out, inst, semantic, index)
     if semantic.kind == "builder" and semantic.flags.get("vector_move") and \
             inst.encoding == "MUBUF":
         return _buffer_move(out, inst, semantic, index)
@@ -1029,17 +1032,17 @@ def _lds_move(out, inst, semantic, index):
     emit("        lanes += active")
 
 
-#: The LDS atomics a block applies itself (memory.ATOMIC_OPS names): those
-#: whose functions Numba types on one lane's scalars. smin/smax (a view
-#: chosen by the width), inc/dec (``dtype.type``) and the float ones do not,
-#: and stay interpreted.
-NATIVE_LDS_ATOMICS = frozenset({"add", "sub", "rsub", "swap", "and", "or", "xor", "umin",
+#: The LDS and global atomics a block applies itself (memory.ATOMIC_OPS
+#: names): those whose functions Numba types on one lane's scalars.
+#: smin/smax (a view chosen by the width), inc/dec (``dtype.type``) and the
+#: float ones do not, and stay interpreted.
+NATIVE_ATOMICS = frozenset({"add", "sub", "rsub", "swap", "and", "or", "xor", "umin",
                                 "umax", "cmpswap", "mskor", "wrap"})
 
 
 def _lds_atomic(out, inst, semantic, index):
     """ds_add_u32, ds_cmpst_rtn_b64 and the other integer LDS atomics
-    (NATIVE_LDS_ATOMICS) lane by lane, in the interpreter's order (wave by
+    (NATIVE_ATOMICS) lane by lane, in the interpreter's order (wave by
     wave, lane by lane: each lane sees what the lanes before it left), each
     lane's address aligned down to the element, as there
     (``ds._build_atomic``). When an active lane's element is out of range
@@ -1047,7 +1050,7 @@ def _lds_atomic(out, inst, semantic, index):
     before anything changed: its out-of-range lanes do nothing."""
     facts, fields = semantic.flags, inst.fields
     op, width = facts["lds_atomic"], facts["data_bytes"]
-    if op not in NATIVE_LDS_ATOMICS or width not in (4, 8) or int(fields.get("gds", 0)):
+    if op not in NATIVE_ATOMICS or width not in (4, 8) or int(fields.get("gds", 0)):
         raise NotCompilable(f"the LDS atomic {op} of {width} bytes, or a GDS one")
     wide = width == 8
     addr, data = int(fields["addr"]), int(fields["data0"])
@@ -1078,14 +1081,70 @@ def _lds_atomic(out, inst, semantic, index):
     emit("                if e[w, l]:")
     emit(f"                    {at} = {row} + (np.int64(vgpr[{addr}, ww, l]) + "
          f"{offset16(inst)}) // {width}")
-    emit(f"                    old = {words}[{at}]")
+    _apply_atomic(out, semantic, op, wide, f"{words}[{at}]", args, vdst)
+
+
+def _apply_atomic(out, semantic, op, wide, element, args, vdst):
+    """The end of an atomic's lane loop: the old value read from ``element``
+    (an expression), the op's compiled copy (``jitcopy.part``) applied to
+    ``args``, its result's bits written back, the old value returned to
+    ``vdst`` (unless None) after the lane's operands were read."""
+    emit = out.lines.append
+    emit(f"                    old = {element}")
     emit(f"                    new = {out.part_name('atomic', op, lanes=True)}({', '.join(args)})"
          f"  # op:{semantic.op}")
-    emit(f"                    {words}[{at}] = rt.lane_bits_{'u64' if wide else 'u32'}(new)")
+    emit(f"                    {element} = rt.lane_bits_{'u64' if wide else 'u32'}(new)")
     if vdst is not None:
         emit(f"                    rt.lane_store64(vgpr, {vdst}, ww, l, old)" if wide else
              f"                    vgpr[{vdst}, ww, l] = old")
     emit("        lanes += active")
+
+
+def _global_atomic(out, inst, semantic, index):
+    """FLAT/GLOBAL integer atomics (NATIVE_ATOMICS) lane by lane in the
+    interpreter's order (wave by wave, lane by lane), returning the old
+    value with glc, as ``vmem._atomic_action`` does: natively when no other
+    process shares the memory and every active lane's element is in one
+    writable allocation, aligned (``kernels.global_atomic_host``);
+    otherwise the interpreter takes the instruction, with its locks."""
+    facts, fields = semantic.flags, inst.fields
+    op, width, family = facts["vector_atomic"], facts["data_bytes"], facts["address_family"]
+    if op not in NATIVE_ATOMICS or width not in (4, 8) or family not in ("flat", "global"):
+        raise NotCompilable(f"the {family} atomic {op} of {width} bytes")
+    wide = width == 8
+    addr = int(fields["addr"])
+    saddr = int(fields.get("saddr", 0x7F)) if family == "global" else 0x7F
+    if saddr == 0x7F:
+        _vgpr(out, addr, True)
+        saddr = -1
+    else:
+        _vgpr(out, addr, False)
+        _sgpr(saddr, True)
+    data, step = int(fields["data"]), width // 4
+    sources = [data, data + step] if op == "cmpswap" else [data]    # (source, compare)
+    for reg in sources:
+        _vgpr(out, reg, wide)
+    vdst = int(fields["vdst"]) if int(fields.get("glc", 0)) else None
+    if vdst is not None:
+        _vgpr(out, vdst, wide)
+    offset = f"np.uint64({address_offset(family, inst, out.generation)})"
+    out.uses_memory = True
+    view = "rt.lane_u64" if wide else "rt.lane_u32"
+    read = [f"{view}({_vgpr(out, reg, wide, lane=True)})" for reg in sources]
+    args = [f"{view}(old)", read[0], str(width)] + read[1:]
+    ok, host, cell = f"ok_{index}", f"host_{index}", f"cell_{index}"
+    emit = out.lines.append
+    emit(f"        {ok}, {host} = rt.global_atomic_host(vgpr, sgpr, w0, w1, e, full, {addr}, "
+         f"{saddr}, {offset}, {width}, {family == 'flat'}, memory)  # op:{semantic.op}")
+    emit(f"        if not {ok}:")
+    emit(f"            {out.leave(out.relative(index))}")
+    emit("        for w in range(n):")
+    emit("            ww = w0 + w")
+    emit("            for l in range(64):")
+    emit("                if e[w, l]:")
+    emit(f"                    {cell} = rt.{'qwords_at' if wide else 'dwords_at'}({host} + "
+         f"rt.lane_address(vgpr, sgpr, {addr}, {saddr}, {offset}, ww, l))")
+    _apply_atomic(out, semantic, op, wide, cell + "[0]", args, vdst)
 
 
 def _lane_gather(out, inst, semantic):

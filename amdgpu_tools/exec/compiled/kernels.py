@@ -362,6 +362,21 @@ def _dwords_at(typingctx, address):
     return signature, codegen
 
 
+@intrinsic
+def _qwords_at(typingctx, address):
+    """``_bytes_at`` as a qword pointer, for an 8-aligned ``address``."""
+    signature = types.CPointer(types.uint64)(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.uint64)))
+    return signature, codegen
+
+
+#: The element pointers a compiled global atomic reads and writes through
+#: (``codegen._global_atomic``).
+dwords_at, qwords_at = _dwords_at, _qwords_at
+
+
 @njit(cache=True, inline="always")
 def _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane):
     """A FLAT/GLOBAL lane's address: the VGPR pair at ``addr``, or with
@@ -409,7 +424,7 @@ def _global_mover(dwords):
     @njit(cache=True)
     def global_move(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, data_reg, write,
                     flat, memory):
-        bases, ends, writable, addresses, apertures = memory
+        bases, ends, writable, addresses, apertures, _ = memory
         wave_bases = np.empty(w1 - w0, np.uint64)
         shared = np.empty(w1 - w0, np.bool_)
         lowest = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -580,6 +595,47 @@ def _wave_span(vgpr, sgpr, addr, saddr, offset, w, every, lanes):
     return lowest, highest, bits, base, shared
 
 
+@njit(cache=True)
+def global_atomic_host(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, width, flat,
+                       memory):
+    """(whether, host offset): whether a FLAT/GLOBAL atomic of ``width``
+    bytes a lane may be applied by a compiled block, and what to add to a
+    lane's address (``lane_address``) for its element's host address:
+    only while no other process shares the memory (``memory_view``'s
+    ``native_atomics``: a worker's atomics hold cross-process locks the
+    block cannot take) and every active lane's element lies in one
+    writable allocation, aligned to its size, and for FLAT outside the LDS
+    and private apertures. Otherwise the interpreter takes the instruction
+    (its faults, apertures and locks); with no lane active there is nothing
+    to apply."""
+    bases, ends, writable, addresses, apertures, native_atomics = memory
+    if not native_atomics[0]:
+        return False, np.uint64(0)
+    nbytes = np.uint64(width)
+    lowest = np.uint64(0xFFFFFFFFFFFFFFFF)
+    highest = np.uint64(0)
+    bits = np.uint64(0)
+    for w in range(w0, w1):
+        low, high, wave_bits, _, _ = _wave_span(vgpr, sgpr, addr, saddr, offset, w,
+                                                full[w - w0], lanes[w - w0])
+        lowest = min(lowest, low)
+        highest = max(highest, high)
+        bits |= wave_bits
+    if lowest > highest:
+        return True, np.uint64(0)
+    k = np.searchsorted(bases, lowest, side="right") - 1
+    host = addresses[k] - bases[k]
+    if k < 0 or ends[k] - bases[k] < nbytes or highest > ends[k] - nbytes or \
+            not writable[k] or (host | bits) & (nbytes - np.uint64(1)) or \
+            (flat and _spans_aperture(lowest, highest, apertures)):
+        return False, np.uint64(0)
+    return True, host
+
+
+#: A FLAT/GLOBAL lane's address, for the code generator's lane loops.
+lane_address = _lane_address
+
+
 global_move_x1, global_move_x2, global_move_x3, global_move_x4 = (
     _global_mover(dwords) for dwords in (1, 2, 3, 4))
 
@@ -603,7 +659,7 @@ def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg,
     or 1-4 whole dwords): each lane's allocation found (the last lane's tried
     first), unaligned dwords and sub-dword elements byte by byte; a loaded
     sub-dword element zero- or (``signed``) sign-extended to its VGPR."""
-    bases, ends, writable, addresses, apertures = memory
+    bases, ends, writable, addresses, apertures, _ = memory
     size = np.uint64(nbytes)
     k = -1                   # the last lane's allocation: mostly this lane's too
     for w in range(w0, w1):
@@ -678,7 +734,7 @@ def scalar_load(sgpr, w0, w1, base_code, offset, data_code, dwords, memory):
     the interpreter then takes the instruction and its faults. Each wave
     reads its base before it writes its data (a load may overwrite its
     base)."""
-    bases, ends, writable, addresses, apertures = memory
+    bases, ends, writable, addresses, apertures, _ = memory
     nbytes = np.uint64(4 * dwords)
     k = -1
     for w in range(w0, w1):
@@ -757,7 +813,7 @@ def _buffer_mover(dwords):
     @njit(cache=True)
     def buffer_move(vgpr, sgpr, w0, w1, lanes, rsrc, soffset_code, soffset, vaddr, offen,
                     inst_offset, data_reg, write, generation, memory):
-        bases, ends, writable, addresses, apertures = memory
+        bases, ends, writable, addresses, apertures, _ = memory
         host = np.empty((w1 - w0, 64, dwords), np.uint64)
         k = -1
         for w in range(w0, w1):

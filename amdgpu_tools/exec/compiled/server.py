@@ -172,7 +172,7 @@ def _example_memory(module):
         return None
     import numpy as np
     return (np.zeros(0, np.uint64), np.zeros(0, np.uint64), np.zeros(0, np.bool_),
-            np.zeros(0, np.uint64), np.zeros(2, np.uint64))
+            np.zeros(0, np.uint64), np.zeros(2, np.uint64), np.zeros(1, np.bool_))
 
 
 def main():

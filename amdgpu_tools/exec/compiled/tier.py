@@ -711,7 +711,9 @@ def memory_view(state, mapping):
     """The device memory ``mapping`` (``DeviceMemory.mapping``) as a block
     that moves global memory takes it: (allocation bases, ends, writable
     flags, the host addresses of their bytes, the LDS and private
-    apertures' high 32 bits), all uint64/bool arrays. The scheduler keeps it
+    apertures' high 32 bits, whether a block may apply global atomics
+    itself: no other process shares the memory, whose atomics would hold
+    ``atomic_guard``'s locks), all uint64/bool arrays. The scheduler keeps it
     while the mapping stays the same, and with it the allocations, whose
     bytes the native code reaches by address.
 
@@ -721,15 +723,17 @@ def memory_view(state, mapping):
     identity is not reused): launch after launch maps the same memory, and
     laying it out cost ~0.1 ms a launch."""
     shared, private, _ = layout_values(state)
+    alone = getattr(state.memory, "atomic_guard", None) is None
     global _LAST_VIEW
-    if _LAST_VIEW is not None and _LAST_VIEW[0] is mapping and _LAST_VIEW[1] == (shared, private):
+    if _LAST_VIEW is not None and _LAST_VIEW[0] is mapping and \
+            _LAST_VIEW[1] == (shared, private, alone):
         return _LAST_VIEW[2]
-    view = _lay_out(mapping, shared, private)
-    _LAST_VIEW = (mapping, (shared, private), view)
+    view = _lay_out(mapping, shared, private) + (np.array([alone], np.bool_),)
+    _LAST_VIEW = (mapping, (shared, private, alone), view)
     return view
 
 
-#: (mapping, apertures, view) of the last ``memory_view``
+#: (mapping, (apertures, native atomics), view) of the last ``memory_view``
 _LAST_VIEW = None
 
 

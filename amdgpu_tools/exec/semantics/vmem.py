@@ -605,12 +605,15 @@ def store_high_half(name):
 
 def atomic(name, op):
     """An atomic ``op`` (memory.ATOMIC_OPS) on values as wide as the row's data
-    operand (half of it for the compare-swaps, whose data holds two values)."""
+    operand (half of it for the compare-swaps, whose data holds two values).
+    Its facts ``vector_atomic`` (the op) and ``address_family`` let compiled
+    blocks apply the FLAT/GLOBAL integer ones (exec/compiled)."""
     family, widths = _row(name)
     data = _data_dwords(widths, "vdata", "data")
     values = 2 if op in TWO_OPERAND_ATOMICS else 1
     width = 4 * data // values
-    builder(name, data_bytes=width, values=values)(_memory_builder(family, lambda i, p, plan, s, d: _atomic_action(
+    builder(name, data_bytes=width, values=values, vector_atomic=op,
+            address_family=family)(_memory_builder(family, lambda i, p, plan, s, d: _atomic_action(
         plan, s, d, op, width, bool(i.fields.get("glc")))))
 
 
