@@ -1063,37 +1063,55 @@ def _lds_atomic(out, inst, semantic, index):
         # (DATA0 compares, DATA1 is stored: the atomic's data is DATA1)
         sources = [second, data] if op == "cmpswap" else [data, second]
     vdst = int(fields["vdst"]) if facts["returns"] else None
-    if vdst is not None:
-        _vgpr(out, vdst, wide)
-    view = "rt.lane_u64" if wide else "rt.lane_u32"
-    read = [f"{view}({_vgpr(out, reg, wide, lane=True)})" for reg in sources]
-    args = [f"{view}(old)", read[0], str(width)] + read[1:]
+    args = _atomic_arguments(out, sources, width, vdst)
     words, row, at = f"words_{index}", f"row_{index}", f"at_{index}"
     emit = out.lines.append
     emit(f"        if not rt.lds_atomic_in_range(vgpr, sgpr, lds, w0, w1, e, full, {addr}, "
          f"{offset16(inst)}, {width}, {out.generation >= 9}):  # op:{semantic.op}")
     emit(f"            {out.leave(out.relative(index))}")
     emit(f"        {words} = lds.reshape(-1).view({'np.uint64' if wide else 'np.uint32'})")
+    _atomic_lanes(out, f"{row} = np.int64(wave_group[ww]) * (lds.shape[1] // {width})",
+                  f"{at} = {row} + (np.int64(vgpr[{addr}, ww, l]) + {offset16(inst)}) // {width}")
+    _apply_atomic(out, semantic, op, wide, f"{words}[{at}]", f"{words}[{at}] = {{}}", args, vdst)
+
+
+def _atomic_lanes(out, per_wave, address):
+    """The head of an atomic's loops over the waves and their active lanes,
+    in order: ``per_wave`` (a statement, or None) for each wave, ``address``
+    (a statement naming the lane's element) for each active lane."""
+    emit = out.lines.append
     emit("        for w in range(n):")
     emit("            ww = w0 + w")
-    emit(f"            {row} = np.int64(wave_group[ww]) * (lds.shape[1] // {width})")
+    if per_wave is not None:
+        emit(f"            {per_wave}")
     emit("            for l in range(64):")
     emit("                if e[w, l]:")
-    emit(f"                    {at} = {row} + (np.int64(vgpr[{addr}, ww, l]) + "
-         f"{offset16(inst)}) // {width}")
-    _apply_atomic(out, semantic, op, wide, f"{words}[{at}]", args, vdst)
+    emit(f"                    {address}")
 
 
-def _apply_atomic(out, semantic, op, wide, element, args, vdst):
-    """The end of an atomic's lane loop: the old value read from ``element``
-    (an expression), the op's compiled copy (``jitcopy.part``) applied to
-    ``args``, its result's bits written back, the old value returned to
-    ``vdst`` (unless None) after the lane's operands were read."""
+def _atomic_arguments(out, sources, width, vdst):
+    """The arguments of an atomic's op (memory.ATOMIC_OPS) for lane ``l``
+    of wave ``ww``: the old value, the data (VGPRs ``sources``), the width;
+    its registers, ``vdst`` too (unless None), checked against the kernel's."""
+    wide = width == 8
+    for reg in sources + ([] if vdst is None else [vdst]):
+        _vgpr(out, reg, wide)
+    view = "rt.lane_u64" if wide else "rt.lane_u32"
+    read = [f"{view}({_vgpr(out, reg, wide, lane=True)})" for reg in sources]
+    return [f"{view}(old)", read[0], str(width)] + read[1:]
+
+
+def _apply_atomic(out, semantic, op, wide, load, store, args, vdst):
+    """The end of an atomic's lane loop: the old value read (``load``, an
+    expression), the op's compiled copy (``jitcopy.part``) applied to
+    ``args``, its result's bits written back (``store``, a statement whose
+    ``{}`` takes them), the old value returned to ``vdst`` (unless None)
+    after the lane's operands were read."""
     emit = out.lines.append
-    emit(f"                    old = {element}")
+    emit(f"                    old = {load}")
     emit(f"                    new = {out.part_name('atomic', op, lanes=True)}({', '.join(args)})"
          f"  # op:{semantic.op}")
-    emit(f"                    {element} = rt.lane_bits_{'u64' if wide else 'u32'}(new)")
+    emit("                    " + store.format(f"rt.lane_bits_{'u64' if wide else 'u32'}(new)"))
     if vdst is not None:
         emit(f"                    rt.lane_store64(vgpr, {vdst}, ww, l, old)" if wide else
              f"                    vgpr[{vdst}, ww, l] = old")
@@ -1112,39 +1130,27 @@ def _global_atomic(out, inst, semantic, index):
     if op not in NATIVE_ATOMICS or width not in (4, 8) or family not in ("flat", "global"):
         raise NotCompilable(f"the {family} atomic {op} of {width} bytes")
     wide = width == 8
-    addr = int(fields["addr"])
-    saddr = int(fields.get("saddr", 0x7F)) if family == "global" else 0x7F
-    if saddr == 0x7F:
-        _vgpr(out, addr, True)
-        saddr = -1
-    else:
-        _vgpr(out, addr, False)
-        _sgpr(saddr, True)
+    addr, saddr = _address_operands(out, fields, family)
     data, step = int(fields["data"]), width // 4
     sources = [data, data + step] if op == "cmpswap" else [data]    # (source, compare)
-    for reg in sources:
-        _vgpr(out, reg, wide)
     vdst = int(fields["vdst"]) if int(fields.get("glc", 0)) else None
-    if vdst is not None:
-        _vgpr(out, vdst, wide)
+    args = _atomic_arguments(out, sources, width, vdst)
     offset = f"np.uint64({address_offset(family, inst, out.generation)})"
     out.uses_memory = True
-    view = "rt.lane_u64" if wide else "rt.lane_u32"
-    read = [f"{view}({_vgpr(out, reg, wide, lane=True)})" for reg in sources]
-    args = [f"{view}(old)", read[0], str(width)] + read[1:]
     ok, host, cell = f"ok_{index}", f"host_{index}", f"cell_{index}"
     emit = out.lines.append
     emit(f"        {ok}, {host} = rt.global_atomic_host(vgpr, sgpr, w0, w1, e, full, {addr}, "
          f"{saddr}, {offset}, {width}, {family == 'flat'}, memory)  # op:{semantic.op}")
     emit(f"        if not {ok}:")
     emit(f"            {out.leave(out.relative(index))}")
-    emit("        for w in range(n):")
-    emit("            ww = w0 + w")
-    emit("            for l in range(64):")
-    emit("                if e[w, l]:")
-    emit(f"                    {cell} = rt.{'qwords_at' if wide else 'dwords_at'}({host} + "
-         f"rt.lane_address(vgpr, sgpr, {addr}, {saddr}, {offset}, ww, l))")
-    _apply_atomic(out, semantic, op, wide, cell + "[0]", args, vdst)
+    _atomic_lanes(out, None, f"{cell} = {host} + "
+                  f"rt.lane_address(vgpr, sgpr, {addr}, {saddr}, {offset}, ww, l)")
+    if wide:
+        _apply_atomic(out, semantic, op, wide, f"rt.qword_at({cell})",
+                      f"rt.store_qword_at({cell}, {{}})", args, vdst)
+    else:
+        _apply_atomic(out, semantic, op, wide, f"rt.dwords_at({cell})[0]",
+                      f"rt.dwords_at({cell})[0] = {{}}", args, vdst)
 
 
 def _lane_gather(out, inst, semantic):
@@ -1169,6 +1175,19 @@ def _lane_gather(out, inst, semantic):
     out.lines.append("        lanes += active")
 
 
+def _address_operands(out, fields, family):
+    """(ADDR, SADDR or -1) of a FLAT/GLOBAL access, checked: a VGPR pair
+    address, or with an SGPR pair base (GLOBAL's saddr) a VGPR offset."""
+    addr = int(fields["addr"])
+    saddr = int(fields.get("saddr", 0x7F)) if family == "global" else 0x7F
+    if saddr == 0x7F:
+        _vgpr(out, addr, True)
+        return addr, -1
+    _vgpr(out, addr, False)
+    _sgpr(saddr, True)
+    return addr, saddr
+
+
 def _global_move(out, inst, semantic, index):
     """FLAT/GLOBAL loads and stores of whole dwords, bytes and shorts:
     natively when every active lane's access is plain global memory inside
@@ -1183,14 +1202,7 @@ def _global_move(out, inst, semantic, index):
             int(fields.get("lds", 0)) or int(fields.get("tfe", 0)):
         raise NotCompilable("an LDS-bit, tfe or non-global vector memory access")
     dwords = max(1, nbytes // 4)
-    addr = int(fields["addr"])
-    saddr = int(fields.get("saddr", 0x7F)) if family == "global" else 0x7F
-    if saddr == 0x7F:
-        _vgpr(out, addr, True)
-        saddr = -1
-    else:
-        _vgpr(out, addr, False)
-        _sgpr(saddr, True)
+    addr, saddr = _address_operands(out, fields, family)
     store = facts["vector_move"] == "store"
     data = int(fields["data"] if store else fields["vdst"])
     _vgpr(out, data + dwords - 1, False)

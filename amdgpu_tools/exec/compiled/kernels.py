@@ -362,19 +362,24 @@ def _dwords_at(typingctx, address):
     return signature, codegen
 
 
-@intrinsic
-def _qwords_at(typingctx, address):
-    """``_bytes_at`` as a qword pointer, for an 8-aligned ``address``."""
-    signature = types.CPointer(types.uint64)(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.uint64)))
-    return signature, codegen
+#: The dword pointer a compiled global atomic of 32 bits reads and writes
+#: through (``codegen._global_atomic``).
+dwords_at = _dwords_at
 
 
-#: The element pointers a compiled global atomic reads and writes through
-#: (``codegen._global_atomic``).
-dwords_at, qwords_at = _dwords_at, _qwords_at
+@njit(cache=True, inline="always")
+def qword_at(address):
+    """The qword at host ``address`` (8-aligned), from its two dwords."""
+    words = _dwords_at(address)
+    return np.uint64(words[0]) | (np.uint64(words[1]) << np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def store_qword_at(address, bits):
+    """Write the qword ``bits`` at host ``address`` (8-aligned), as two dwords."""
+    words = _dwords_at(address)
+    words[0] = np.uint32(bits & np.uint64(0xFFFFFFFF))
+    words[1] = np.uint32(bits >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
