@@ -1339,10 +1339,10 @@ s_waitcnt vmcnt(0)
 """
 
 
-def _global_atomics(mode, compile_mode, items):
-    """(counters, olds, the DispatchResult) after GLOBAL_ATOMICS ran on ``items`` work-items."""
+def _global_atomics(mode, compile_mode, items, source=GLOBAL_ATOMICS):
+    """(counters, olds, the DispatchResult) after ``source`` ran on ``items`` work-items."""
     compile_mode(mode)
-    kernel = kernel_util.Kernel(GLOBAL_ATOMICS, mcpu="gfx900", vgprs=24)
+    kernel = kernel_util.Kernel(source, mcpu="gfx900", vgprs=24)
     counters = kernel.buffer(np.zeros(64, np.uint32))
     olds = kernel.buffer(np.zeros(12 * items, np.uint32))
     with recorded_dispatches() as results:
@@ -1374,6 +1374,127 @@ def test_global_atomics_run_natively_in_work_item_order(compile_mode, items):
     np.testing.assert_array_equal(reference[0][:8], totals.astype(np.uint32))
     for mode in ("check", "eager"):
         counters, returned, result = _global_atomics(mode, compile_mode, items)
+        np.testing.assert_array_equal(counters, reference[0])
+        np.testing.assert_array_equal(returned, reference[1])
+        assert result.compiled_instructions == result.wave_instructions - 2   # (s_endpgm)
+
+
+#: The LDS atomics with a signed, wrapping or float rule, on eight slots
+#: shared by every eighth lane of both waves of a work-group, then the slots
+#: read back.
+LDS_ORDERED_ATOMICS = """
+v_lshlrev_b32_e32 v8, 2, v10
+v_and_b32_e32 v8, 28, v8
+ds_add_rtn_f32 v4, v8, v1
+ds_min_rtn_i32 v5, v8, v2 offset:32
+ds_max_i32 v8, v2 offset:64
+ds_inc_rtn_u32 v6, v8, v3 offset:96
+ds_dec_rtn_u32 v7, v8, v3 offset:128
+ds_min_f32 v8, v1 offset:160
+ds_max_rtn_f32 v11, v8, v1 offset:192
+ds_cmpst_rtn_f32 v12, v8, v11, v1 offset:224
+v_lshlrev_b32_e32 v9, 3, v10
+v_and_b32_e32 v9, 56, v9
+ds_min_rtn_i64 v[14:15], v9, v[2:3] offset:256
+ds_max_rtn_f64 v[16:17], v9, v[0:1] offset:320
+ds_inc_u64 v9, v[2:3] offset:384
+s_waitcnt lgkmcnt(0)
+ds_read_b32 v18, v8
+ds_read_b32 v19, v8 offset:64
+ds_read_b32 v20, v8 offset:160
+ds_read_b64 v[21:22], v9 offset:320
+ds_read_b64 v[0:1], v9 offset:384
+s_waitcnt lgkmcnt(0)
+"""
+
+
+def _serial(values, slots, step, start):
+    """What each of ``values`` (in order) finds in its slot when every one
+    applies ``step(old, value)`` in turn (slots start at ``start``), and the
+    slots' final values."""
+    found, totals = [], {}
+    for value, slot in zip(values, slots):
+        old = totals.get(slot, start)
+        found.append(old)
+        totals[slot] = step(old, value)
+    return found, totals
+
+
+def test_signed_wrapping_and_float_lds_atomics_run_natively_in_lane_order(
+        compile_mode, monkeypatch):
+    """ds_add_f32 (±0 and signs mixed), ds_min/max_i32/i64, ds_inc/dec,
+    ds_min/max_f32/f64 and ds_cmpst_f32 run natively, each lane after those
+    before it: the float adds return float32 running sums, the signed mins
+    the running minima and the incs the wrapping counts, as Python computes
+    them; every register matches the interpreter's."""
+    rng = np.random.default_rng(5)
+    floats = rng.normal(0, 1e3, 128).astype(np.float32)
+    floats[::9], floats[4::9] = np.float32(0.0), np.float32(-0.0)
+    signed = rng.integers(-2**31, 2**31, 128).astype(np.int32)
+    limits = rng.integers(0, 12, 128).astype(np.uint32)
+    vgpr = {1: floats.view(np.uint32).reshape(2, 64), 2: signed.view(np.uint32).reshape(2, 64),
+            3: limits.reshape(2, 64), 10: np.arange(64)}
+    interpreted, native = _interpreted_and_native(
+        compile_mode, monkeypatch, "lanes", LDS_ORDERED_ATOMICS, 2 * 22, vgpr=vgpr, waves=2,
+        vgprs=24, mcpu="gfx900", lds=1024, workgroup=128)
+    slots = np.arange(128) % 8
+    sums, _ = _serial(floats, slots, lambda old, x: np.float32(old + x), np.float32(0))
+    minima, _ = _serial(signed.tolist(), slots, min, 0)
+    counts, _ = _serial(limits.tolist(), slots, lambda old, x: 0 if old >= x else old + 1, 0)
+    np.testing.assert_array_equal(interpreted.vgpr[4].reshape(-1),
+                                  np.array(sums, np.float32).view(np.uint32))
+    np.testing.assert_array_equal(interpreted.vgpr[5].reshape(-1).view(np.int32), minima)
+    np.testing.assert_array_equal(interpreted.vgpr[6].reshape(-1), counts)
+    _same_registers(interpreted, native)
+
+
+#: Global atomics with a signed or wrapping rule on eight counters each,
+#: shared by every eighth work-item: olds[i] = what work-item i's smin, inc
+#: and 64-bit smax found.
+GLOBAL_ORDERED_ATOMICS = """
+s_load_dwordx4 s[4:7], s[0:1], 0x0
+s_waitcnt lgkmcnt(0)
+v_and_b32_e32 v1, 7, v0
+v_lshlrev_b32_e32 v1, 2, v1
+v_sub_u32_e32 v2, 50, v0
+global_atomic_smin v3, v1, v2, s[4:5] glc
+global_atomic_inc v4, v1, v0, s[4:5] offset:32 glc
+global_atomic_dec v1, v0, s[4:5] offset:64
+v_lshlrev_b32_e32 v5, 1, v1
+v_ashrrev_i32_e32 v7, 31, v2
+v_mov_b32_e32 v6, v2
+global_atomic_smax_x2 v[8:9], v5, v[6:7], s[4:5] offset:96 glc
+v_mul_u32_u24_e32 v10, 48, v0
+global_store_dwordx2 v10, v[3:4], s[6:7]
+global_store_dwordx2 v10, v[8:9], s[6:7] offset:8
+s_waitcnt vmcnt(0)
+"""
+
+
+def test_signed_and_wrapping_global_atomics_run_natively_in_work_item_order(compile_mode):
+    """global_atomic_smin/inc/dec/smax_x2 run natively, each work-item's
+    after those before it: what they return and leave are Python's running
+    minima, wrapping counts and maxima, as the interpreter's and the check
+    mode's are."""
+    items = 100
+    reference = _global_atomics("off", compile_mode, items, GLOBAL_ORDERED_ATOMICS)
+    ids = list(range(items))
+    slots = [i % 8 for i in ids]
+    minima, low = _serial([50 - i for i in ids], slots, min, 0)
+    counts, _ = _serial(ids, slots, lambda old, x: 0 if old >= x else old + 1, 0)
+    _, decremented = _serial(ids, slots, lambda old, x: x if old == 0 or old > x else old - 1, 0)
+    maxima, high = _serial([50 - i for i in ids], slots, max, 0)
+    olds = reference[1].reshape(items, 12)[:, :4]
+    np.testing.assert_array_equal(olds[:, 0].view(np.int32), minima)
+    np.testing.assert_array_equal(olds[:, 1], counts)
+    np.testing.assert_array_equal(olds[:, 2:].copy().view(np.int64)[:, 0], maxima)
+    counters = reference[0]
+    np.testing.assert_array_equal(counters[:8].view(np.int32), [low[k] for k in range(8)])
+    np.testing.assert_array_equal(counters[16:24], [decremented[k] for k in range(8)])
+    np.testing.assert_array_equal(counters[24:40].view(np.int64), [high[k] for k in range(8)])
+    for mode in ("check", "eager"):
+        counters, returned, result = _global_atomics(mode, compile_mode, items,
+                                                     GLOBAL_ORDERED_ATOMICS)
         np.testing.assert_array_equal(counters, reference[0])
         np.testing.assert_array_equal(returned, reference[1])
         assert result.compiled_instructions == result.wave_instructions - 2   # (s_endpgm)

@@ -22,9 +22,8 @@ modifier and MODE flush, exactly as ``exec/core/formats.py`` binds them for
 the interpreter. What this module cannot express ends the block (``why_not``
 says why), and the interpreter runs it: scalar stores, atomics and loads
 with an SGPR offset, indexed, addr64, sub-dword and typed buffer accesses,
-GFX9 scratch_* accesses, MUBUF atomics and the LDS and FLAT/GLOBAL atomics
-outside NATIVE_ATOMICS, s_endpgm and control
-flow other than branches and calls, op_sel, DPP compares, DPP and SDWA ops
+GFX9 scratch_* accesses, MUBUF atomics, the packed f16 atomic add,
+s_endpgm and control flow other than branches and calls, op_sel, DPP compares, DPP and SDWA ops
 with a carry, f16 operands (Numba has no float16), MODE's directed
 rounding. (DPP and SDWA VALU ops compile from the interpreter's own lane
 maps and selections, ``lanes.DppModifiers``, ``lanes.sdwa_selector``/
@@ -70,7 +69,7 @@ from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 9
+CODEGEN_VERSION = 10
 
 #: The longest block written as one function; a longer one is written in
 #: parts (``_block_in_parts``). Measured on MGPUSim's nw: its blocks of ~200
@@ -1033,15 +1032,16 @@ def _lds_move(out, inst, semantic, index):
 
 
 #: The LDS and global atomics a block applies itself (memory.ATOMIC_OPS
-#: names): those whose functions Numba types on one lane's scalars.
-#: smin/smax (a view chosen by the width), inc/dec (``dtype.type``) and the
-#: float ones do not, and stay interpreted.
+#: names): all but the packed f16 add, whose lanes NumPy reshapes.
 NATIVE_ATOMICS = frozenset({"add", "sub", "rsub", "swap", "and", "or", "xor", "umin",
-                                "umax", "cmpswap", "mskor", "wrap"})
+                            "umax", "smin", "smax", "inc", "dec", "fmin", "fmax", "fadd",
+                            "cmpswap", "fcmpswap", "mskor", "wrap"})
+#: The compare-and-swaps among them: their data is (source, compare).
+_COMPARE_AND_SWAPS = frozenset({"cmpswap", "fcmpswap"})
 
 
 def _lds_atomic(out, inst, semantic, index):
-    """ds_add_u32, ds_cmpst_rtn_b64 and the other integer LDS atomics
+    """ds_add_u32, ds_cmpst_rtn_b64, ds_add_f32 and the other LDS atomics
     (NATIVE_ATOMICS) lane by lane, in the interpreter's order (wave by
     wave, lane by lane: each lane sees what the lanes before it left), each
     lane's address aligned down to the element, as there
@@ -1061,7 +1061,7 @@ def _lds_atomic(out, inst, semantic, index):
         second = int(fields["data1"])
         _vgpr(out, second, wide)
         # (DATA0 compares, DATA1 is stored: the atomic's data is DATA1)
-        sources = [second, data] if op == "cmpswap" else [data, second]
+        sources = [second, data] if op in _COMPARE_AND_SWAPS else [data, second]
     vdst = int(fields["vdst"]) if facts["returns"] else None
     args = _atomic_arguments(out, sources, width, vdst)
     words, row, at = f"words_{index}", f"row_{index}", f"at_{index}"
@@ -1119,7 +1119,7 @@ def _apply_atomic(out, semantic, op, wide, load, store, args, vdst):
 
 
 def _global_atomic(out, inst, semantic, index):
-    """FLAT/GLOBAL integer atomics (NATIVE_ATOMICS) lane by lane in the
+    """FLAT/GLOBAL atomics (NATIVE_ATOMICS) lane by lane in the
     interpreter's order (wave by wave, lane by lane), returning the old
     value with glc, as ``vmem._atomic_action`` does: natively when no other
     process shares the memory and every active lane's element is in one
@@ -1132,7 +1132,7 @@ def _global_atomic(out, inst, semantic, index):
     wide = width == 8
     addr, saddr = _address_operands(out, fields, family)
     data, step = int(fields["data"]), width // 4
-    sources = [data, data + step] if op == "cmpswap" else [data]    # (source, compare)
+    sources = [data, data + step] if op in _COMPARE_AND_SWAPS else [data]
     vdst = int(fields["vdst"]) if int(fields.get("glc", 0)) else None
     args = _atomic_arguments(out, sources, width, vdst)
     offset = f"np.uint64({address_offset(family, inst, out.generation)})"

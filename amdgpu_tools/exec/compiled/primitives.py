@@ -11,16 +11,23 @@ read by ``jitcopy.compiled_copy``): one correctly rounded operation, the x86
 FMA instruction where the CPU has one and the C library's ``fma`` where it
 does not. Both are the same correctly rounded function of their operands,
 which the lanewise probe and the check mode hold the compiled form to.
+
+The atomics' helpers ``memory.as_signed`` and ``memory.as_float`` view
+values as the signed or float type of a width they are told: a choice of
+type at run time, which Numba cannot type. Their compiled stand-ins
+(``view_as_width``) let the values' own type, which that width chose,
+choose the view: the same bits, reinterpreted alike.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 from numba import vectorize
 from numba.core import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
-from ..semantics import fused
+from ..semantics import fused, memory
 
 _DOUBLE = ir.DoubleType()
 
@@ -46,5 +53,44 @@ def fused_multiply_add(a, b, c):
     return _llvm_fma(a, b, c)
 
 
+@intrinsic
+def _same_bits(typingctx, value, kind):
+    """``value``'s bits as the scalar type ``kind`` (a NumPy scalar type as
+    wide as ``value``): one LLVM bit cast."""
+    target = getattr(kind, "instance_type", None)
+    if not isinstance(value, (types.Integer, types.Float)) or \
+            not isinstance(target, (types.Integer, types.Float)) or \
+            target.bitwidth != value.bitwidth:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(target))
+    return target(value, kind), codegen
+
+
+def view_as_width(family):
+    """The compiled stand-in of a helper ``(values, width) -> values viewed
+    as the type of ``family`` (bits -> NumPy type) that ``width`` names``:
+    arrays and one lane's scalars alike take the type of ``family`` as wide
+    as the values' own."""
+    def stand_in(values, width):
+        raise NotImplementedError("only compiled code calls it")
+
+    @overload(stand_in)
+    def _choose(values, width):
+        element = values.dtype if isinstance(values, types.Array) else values
+        kind = family.get(getattr(element, "bitwidth", None))
+        if kind is None:
+            return None
+        if isinstance(values, types.Array):
+            return lambda values, width: values.view(kind)
+        return lambda values, width: _same_bits(values, kind)
+    return stand_in
+
+
 #: helper called by semantics -> what their compiled copies call instead
-NATIVE_FORMS = {fused.fma64: fused_multiply_add}
+NATIVE_FORMS = {
+    fused.fma64: fused_multiply_add,
+    memory.as_signed: view_as_width({32: np.int32, 64: np.int64}),
+    memory.as_float: view_as_width({32: np.float32, 64: np.float64}),
+}

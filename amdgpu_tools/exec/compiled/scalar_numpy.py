@@ -1,9 +1,9 @@
 """What a semantic function's scalar form is compiled with (see lanewise.py
 for when a block may use one): the same source, with ``np`` standing for
 a module whose ``asarray`` and ``where`` leave scalars scalars, ``astype``,
-``dtype`` and ``any`` on scalars, ``np.ndim`` (of arrays too: the array form
-imports this module as well), and a Numba pipeline that lets a helper ``view``
-the scalar ``asarray`` gave it."""
+``dtype`` (and its ``type``) and ``any`` on scalars, ``np.ndim`` (of arrays
+too: the array form imports this module as well), and a Numba pipeline
+that lets a helper ``view`` the scalar ``asarray`` gave it."""
 
 from __future__ import annotations
 
@@ -88,6 +88,15 @@ def _scalar_dtype(value):
     in a scalar form: ``x.astype(a.dtype)``)."""
     kind = as_dtype(value).type
     return lambda value: kind
+
+
+@overload_attribute(nbtypes.NumberClass, "type")
+def _scalar_type_type(kind):
+    """``x.dtype.type`` of a scalar: its NumPy scalar type again (``dtype``
+    above is already that type), so that a semantic's ``x.dtype.type(1)``,
+    a constant of its values' type, means the same in both forms."""
+    scalar_type = kind.instance_type
+    return lambda kind: scalar_type
 
 
 @overload_method(nbtypes.Boolean, "astype")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import MemoryFault
+from .valu_float import ieee_max, ieee_min
 
 _U32 = np.uint32
 _U64 = np.uint64
@@ -205,36 +206,43 @@ def split64(values: np.ndarray) -> np.ndarray:
 
 
 # -------------------------------------------------------------------- atomics
-def _as_float(values, width):
+def as_float(values, width):
+    """An atomic's values (uint32/uint64 by ``width``) as the float type as
+    wide (compiled copies: ``primitives.view_as_width``)."""
     return values.view(np.float32 if width == 4 else np.float64)
 
 
-def _as_signed(values, width):
+def as_signed(values, width):
+    """An atomic's values as the signed type as wide (see ``as_float``)."""
     return values.view(np.int32 if width == 4 else np.int64)
 
 
 def _fmin(a, b, width):
-    fa, fb = _as_float(a, width), _as_float(b, width)
-    result = np.where(np.isnan(fa), fb, np.where(np.isnan(fb), fa, np.minimum(fa, fb)))
-    return result.astype(fa.dtype).view(a.dtype)
+    """The float min atomics: memory's value and the data ordered as v_min
+    orders them (``valu_float.ieee_min``: a number beats a NaN, -0 is below
+    +0), so that the result does not hang on how NumPy or Numba orders
+    signed zeros."""
+    fa, fb = as_float(a, width), as_float(b, width)
+    return ieee_min(fa, fb).astype(fa.dtype).view(a.dtype)
 
 
 def _fmax(a, b, width):
-    fa, fb = _as_float(a, width), _as_float(b, width)
-    result = np.where(np.isnan(fa), fb, np.where(np.isnan(fb), fa, np.maximum(fa, fb)))
-    return result.astype(fa.dtype).view(a.dtype)
+    """The float max atomics (see ``_fmin``)."""
+    fa, fb = as_float(a, width), as_float(b, width)
+    return ieee_max(fa, fb).astype(fa.dtype).view(a.dtype)
 
 
 def _fadd(a, b, width):
-    with np.errstate(all="ignore"):
-        return (_as_float(a, width) + _as_float(b, width)).view(a.dtype)
+    """(Its callers ignore floating-point errors: ``_atomic_serial``,
+    ``_atomic_chunked``; so does its compiled copy, which has no errstate.)"""
+    return (as_float(a, width) + as_float(b, width)).view(a.dtype)
 
 
 def _pk_fadd16(a, b, width):
-    """Two packed f16 additions in one dword (global/buffer_atomic_pk_add_f16)."""
-    with np.errstate(all="ignore"):
-        halves = (a.view(np.uint16).reshape(-1, 2).view(np.float16)
-                  + b.view(np.uint16).reshape(-1, 2).view(np.float16))
+    """Two packed f16 additions in one dword (global/buffer_atomic_pk_add_f16),
+    its errors ignored by its callers as ``_fadd``'s."""
+    halves = (a.view(np.uint16).reshape(-1, 2).view(np.float16)
+              + b.view(np.uint16).reshape(-1, 2).view(np.float16))
     return halves.view(np.uint32).reshape(a.shape)
 
 
@@ -252,7 +260,7 @@ def _cmpswap(old, data, width, data2):
 
 
 def _cmpswap_float(old, data, width, data2):
-    return np.where(_as_float(old, width) == _as_float(data2, width), data, old)
+    return np.where(as_float(old, width) == as_float(data2, width), data, old)
 
 
 def _mskor(old, data, width, data2):
@@ -276,8 +284,8 @@ ATOMIC_OPS = {
     "xor": lambda o, d, w: o ^ d,
     "umin": lambda o, d, w: np.minimum(o, d),
     "umax": lambda o, d, w: np.maximum(o, d),
-    "smin": lambda o, d, w: np.minimum(_as_signed(o, w), _as_signed(d, w)).view(o.dtype),
-    "smax": lambda o, d, w: np.maximum(_as_signed(o, w), _as_signed(d, w)).view(o.dtype),
+    "smin": lambda o, d, w: np.minimum(as_signed(o, w), as_signed(d, w)).view(o.dtype),
+    "smax": lambda o, d, w: np.maximum(as_signed(o, w), as_signed(d, w)).view(o.dtype),
     "fmin": _fmin,
     "fmax": _fmax,
     "fadd": _fadd,

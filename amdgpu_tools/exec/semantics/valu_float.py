@@ -184,7 +184,7 @@ def _ieee_form(op, type_):
 def fraction(type_):
     """v_fract of ``type_`` values: x - floor(x), clamped below 1.0 (so tiny
     negatives do not round up to 1); NaN for an infinity. (A function per
-    type: one lane's scalars in a compiled block have no ``dtype.type``.)"""
+    type, its constants made once, not per call.)"""
     ftype = FORMATS[type_].float_type
     below_one, nan = np.nextafter(ftype(1), ftype(0)), ftype(np.nan)
 
