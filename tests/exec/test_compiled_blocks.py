@@ -1372,8 +1372,14 @@ def test_global_atomics_run_natively_in_work_item_order(compile_mode, items):
     np.testing.assert_array_equal(olds[:, 3] | olds[:, 4].astype(np.uint64) << np.uint64(32),
                                   added + (before << np.uint64(32)))
     np.testing.assert_array_equal(reference[0][:8], totals.astype(np.uint32))
+    _native_atomics_match(reference, compile_mode, items, GLOBAL_ATOMICS)
+
+
+def _native_atomics_match(reference, compile_mode, items, source):
+    """``source`` leaves the counters and returns ``reference`` holds in the
+    check mode and eager, every instruction but s_endpgm run natively."""
     for mode in ("check", "eager"):
-        counters, returned, result = _global_atomics(mode, compile_mode, items)
+        counters, returned, result = _global_atomics(mode, compile_mode, items, source)
         np.testing.assert_array_equal(counters, reference[0])
         np.testing.assert_array_equal(returned, reference[1])
         assert result.compiled_instructions == result.wave_instructions - 2   # (s_endpgm)
@@ -1492,12 +1498,7 @@ def test_signed_and_wrapping_global_atomics_run_natively_in_work_item_order(comp
     np.testing.assert_array_equal(counters[:8].view(np.int32), [low[k] for k in range(8)])
     np.testing.assert_array_equal(counters[16:24], [decremented[k] for k in range(8)])
     np.testing.assert_array_equal(counters[24:40].view(np.int64), [high[k] for k in range(8)])
-    for mode in ("check", "eager"):
-        counters, returned, result = _global_atomics(mode, compile_mode, items,
-                                                     GLOBAL_ORDERED_ATOMICS)
-        np.testing.assert_array_equal(counters, reference[0])
-        np.testing.assert_array_equal(returned, reference[1])
-        assert result.compiled_instructions == result.wave_instructions - 2   # (s_endpgm)
+    _native_atomics_match(reference, compile_mode, items, GLOBAL_ORDERED_ATOMICS)
 
 
 #: in[i] and out[i] are dword pairs (work-item i): six rounds of
