@@ -147,3 +147,20 @@ def forked_workers(monkeypatch):
         return calls
     yield make
     workers.close_pool()            # no test inherits another's workers
+
+
+@pytest.fixture
+def own_compiler(monkeypatch):
+    """A background block compiler (exec/compiled/server.py) of the test's
+    own, for a test that waits for it: the process's one may still be
+    working through the blocks earlier tests handed it (the end-to-end
+    tests, from a cold cache, hand it hundreds). (A test that forks workers
+    names it first: its server ends once the workers, which hold its input
+    too, are gone.)"""
+    from amdgpu_tools.exec.compiled import server
+    compiler = server.Compiler()
+    monkeypatch.setattr(server, "_COMPILER", compiler)
+    yield compiler
+    if compiler._process is not None:
+        compiler._process.stdin.close()
+        compiler._process.wait(timeout=60)

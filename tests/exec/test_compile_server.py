@@ -76,23 +76,20 @@ def test_after_its_input_ends_only_the_block_in_hand_is_finished_at_nice_19(tmp_
     server.stdin.flush()
     _wait_for(log.with_name(log.name + ".block_0"))   # (the first block is in hand)
     server.stdin.close()
-    started = time.monotonic()
     assert server.wait(timeout=30) == 0
-    assert time.monotonic() - started < 3       # (not the five queued seconds)
     assert server.stdout.read() == ""           # (nobody is left to answer)
     assert [line.split() for line in log.read_text().splitlines()] == [["block_0", "19"]]
+    assert not any(log.with_name(f"{log.name}.{path.stem}").exists() for path in paths[1:])
 
 
 def test_a_block_in_hand_past_the_orphans_time_is_given_up(tmp_path):
     """A block still compiling ``ORPHAN_SECONDS`` after the input ended is
     abandoned: the process ends then, without noting it compiled."""
-    paths, log = _blocks(tmp_path, 2, 3.0)
+    paths, log = _blocks(tmp_path, 2, 20.0)
     server = _server(orphan_seconds=0.5)
     server.stdin.write("".join(f"{path}\n" for path in paths))
     server.stdin.flush()
     _wait_for(log.with_name(log.name + ".block_0"))
     server.stdin.close()
-    started = time.monotonic()
-    assert server.wait(timeout=30) == 0
-    assert time.monotonic() - started < 2.5
+    assert server.wait(timeout=15) == 0                    # (before the block's 20 s)
     assert not log.exists()

@@ -2077,7 +2077,7 @@ def test_forked_worker_runs_only_blocks_loaded_before_the_fork(monkeypatch, tmp_
     assert counts[0] == 0 and counts[1] > 0 and counts[2] == counts[1]
 
 
-def test_auto_mode_compiles_hot_blocks_only(compile_mode, monkeypatch, tmp_path):
+def test_auto_mode_compiles_hot_blocks_only(compile_mode, monkeypatch, tmp_path, own_compiler):
     """A short run compiles nothing; once a block's interpreted steps reach the
     threshold the background compiler gets it and the interpreter goes on;
     from the cache it is loaded after fewer steps."""
@@ -2092,9 +2092,9 @@ def test_auto_mode_compiles_hot_blocks_only(compile_mode, monkeypatch, tmp_path)
     modules = list(tmp_path.glob("b*.py"))
     assert len(modules) == 1
     deadline = time.monotonic() + 300
-    while server.compiler().status(modules[0]) is None and time.monotonic() < deadline:
+    while own_compiler.status(modules[0]) is None and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert server.compiler().status(modules[0]) == "ok"
+    assert own_compiler.status(modules[0]) == "ok"
     with recorded_dispatches() as results:
         cached = _state(LOOP, "auto", compile_mode)      # loaded after STEPS_BEFORE_LOADING
     assert 0 < results[-1].compiled_instructions <= results[-1].wave_instructions - 100

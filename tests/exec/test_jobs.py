@@ -135,12 +135,13 @@ def test_workers_run_the_blocks_their_host_compiled_before_the_fork(forks, monke
     assert native.compiled_instructions == native.wave_instructions - native.waves
 
 
-def test_auto_mode_compiles_what_ran_hot_in_the_workers(forks, monkeypatch, tmp_path):
+def test_auto_mode_compiles_what_ran_hot_in_the_workers(own_compiler, forks, monkeypatch,
+                                                       tmp_path):
     """In ``auto`` mode the workers count the steps they interpreted; their
     host adds them up, hands the hot blocks to the background compiler, and
     a later dispatch loads them before its workers are forked."""
     pytest.importorskip("numba")
-    from amdgpu_tools.exec.compiled import server, tier
+    from amdgpu_tools.exec.compiled import tier
     monkeypatch.setenv("AMDGPU_TOOLS_BLOCK_CACHE", str(tmp_path))
     monkeypatch.setattr(tier, "STEPS_BEFORE_COMPILING", 20)
     reference, _ = _vector_add_in_workers(1, compile="off")
@@ -149,10 +150,10 @@ def test_auto_mode_compiles_what_ran_hot_in_the_workers(forks, monkeypatch, tmp_
     modules = list(tmp_path.glob("b*.py"))
     assert modules                                   # handed to the compiler after the dispatch
     deadline = time.monotonic() + 300
-    while any(server.compiler().status(m) is None for m in modules) and \
+    while any(own_compiler.status(m) is None for m in modules) and \
             time.monotonic() < deadline:
         time.sleep(0.2)
-    assert all(server.compiler().status(m) == "ok" for m in modules)
+    assert all(own_compiler.status(m) == "ok" for m in modules)
     second, hot = _vector_add_in_workers(2, compile="auto")
     assert second == reference and forks == [2, 2]
     assert hot.compiled_instructions == hot.wave_instructions - hot.waves
