@@ -64,7 +64,7 @@ from ..core.state import EXEC_HI, EXEC_LO, VCC_LO
 from ..semantics.control import branch_offset
 from ..semantics.ds import element_offsets, offset16, swizzle_sources
 from ..semantics.lane import LANE_SELECT_MASK
-from ..semantics.memory import TWO_OPERAND_ATOMICS
+from ..semantics.memory import ATOMIC_OPS, COMPARE_AND_SWAPS, TWO_OPERAND_ATOMICS
 from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
 
@@ -1033,11 +1033,7 @@ def _lds_move(out, inst, semantic, index):
 
 #: The LDS and global atomics a block applies itself (memory.ATOMIC_OPS
 #: names): all but the packed f16 add, whose lanes NumPy reshapes.
-NATIVE_ATOMICS = frozenset({"add", "sub", "rsub", "swap", "and", "or", "xor", "umin",
-                            "umax", "smin", "smax", "inc", "dec", "fmin", "fmax", "fadd",
-                            "cmpswap", "fcmpswap", "mskor", "wrap"})
-#: The compare-and-swaps among them: their data is (source, compare).
-_COMPARE_AND_SWAPS = frozenset({"cmpswap", "fcmpswap"})
+NATIVE_ATOMICS = frozenset(ATOMIC_OPS) - {"pk_fadd16"}
 
 
 def _lds_atomic(out, inst, semantic, index):
@@ -1061,7 +1057,7 @@ def _lds_atomic(out, inst, semantic, index):
         second = int(fields["data1"])
         _vgpr(out, second, wide)
         # (DATA0 compares, DATA1 is stored: the atomic's data is DATA1)
-        sources = [second, data] if op in _COMPARE_AND_SWAPS else [data, second]
+        sources = [second, data] if op in COMPARE_AND_SWAPS else [data, second]
     vdst = int(fields["vdst"]) if facts["returns"] else None
     args = _atomic_arguments(out, sources, width, vdst)
     words, row, at = f"words_{index}", f"row_{index}", f"at_{index}"
@@ -1132,7 +1128,7 @@ def _global_atomic(out, inst, semantic, index):
     wide = width == 8
     addr, saddr = _address_operands(out, fields, family)
     data, step = int(fields["data"]), width // 4
-    sources = [data, data + step] if op in _COMPARE_AND_SWAPS else [data]
+    sources = [data, data + step] if op in COMPARE_AND_SWAPS else [data]
     vdst = int(fields["vdst"]) if int(fields.get("glc", 0)) else None
     args = _atomic_arguments(out, sources, width, vdst)
     offset = f"np.uint64({address_offset(family, inst, out.generation)})"

@@ -353,7 +353,7 @@ def _bytes_at(typingctx, address):
 
 
 @intrinsic
-def _dwords_at(typingctx, address):
+def dwords_at(typingctx, address):
     """``_bytes_at`` as a dword pointer, for a 4-aligned ``address``."""
     signature = types.CPointer(types.uint32)(types.uint64)
 
@@ -362,28 +362,23 @@ def _dwords_at(typingctx, address):
     return signature, codegen
 
 
-#: The dword pointer a compiled global atomic of 32 bits reads and writes
-#: through (``codegen._global_atomic``).
-dwords_at = _dwords_at
-
-
 @njit(cache=True, inline="always")
 def qword_at(address):
     """The qword at host ``address`` (8-aligned), from its two dwords."""
-    words = _dwords_at(address)
+    words = dwords_at(address)
     return np.uint64(words[0]) | (np.uint64(words[1]) << np.uint64(32))
 
 
 @njit(cache=True, inline="always")
 def store_qword_at(address, bits):
     """Write the qword ``bits`` at host ``address`` (8-aligned), as two dwords."""
-    words = _dwords_at(address)
+    words = dwords_at(address)
     words[0] = np.uint32(bits & np.uint64(0xFFFFFFFF))
     words[1] = np.uint32(bits >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
-def _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane):
+def lane_address(vgpr, sgpr, addr, saddr, offset, w, lane):
     """A FLAT/GLOBAL lane's address: the VGPR pair at ``addr``, or with
     ``saddr`` >= 0 the SGPR pair there plus the VGPR at ``addr``; plus
     ``offset`` (64-bit two's complement). Inlined where it is called (Numba
@@ -407,7 +402,7 @@ def _global_mover(dwords):
                     data_reg, write, flat, memory) -> bool
 
     to VGPRs from ``data_reg`` or from them, at each lane's address
-    (``_lane_address``). ``memory`` is the device's address space as
+    (``lane_address``). ``memory`` is the device's address space as
     ``tier.memory_view`` lays it out; ``full`` says which waves have every
     lane active (``read_mask_into``).
 
@@ -456,7 +451,7 @@ def _global_mover(dwords):
             if not shared[w - w0]:
                 for lane in range(64):
                     if every or lanes[w - w0, lane]:
-                        _move_dwords(vgpr, host + _lane_address(vgpr, sgpr, addr, saddr, offset,
+                        _move_dwords(vgpr, host + lane_address(vgpr, sgpr, addr, saddr, offset,
                                                                 w, lane),
                                      w, lane, data_reg, dwords, write)
             elif every and _consecutive(vgpr, addr, w, nbytes):
@@ -509,7 +504,7 @@ def _move_run(vgpr, at, w, data_reg, dwords, write):
     run that LLVM vectorises (~0.2 against ~1 ns a lane, measured for the
     1M vector add's dword loads and stores). The lanes' bytes do not
     overlap, so their order does not matter."""
-    words = _dwords_at(at)
+    words = dwords_at(at)
     if write:
         for lane in range(vgpr.shape[2]):
             for d in range(dwords):
@@ -524,7 +519,7 @@ def _move_run(vgpr, at, w, data_reg, dwords, write):
 def _move_dwords(vgpr, at, w, lane, data_reg, dwords, write):
     """Lane ``lane`` of wave ``w``: ``dwords`` dwords at host address ``at``
     (4-aligned) to its VGPRs from ``data_reg``, or (``write``) from them."""
-    words = _dwords_at(at)
+    words = dwords_at(at)
     if write:
         for d in range(dwords):
             words[d] = vgpr[data_reg + d, w, lane]
@@ -593,7 +588,7 @@ def _wave_span(vgpr, sgpr, addr, saddr, offset, w, every, lanes):
     bits = np.uint64(0)
     for lane in range(64):
         if every or lanes[lane]:
-            address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
+            address = lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
             lowest = min(lowest, address)
             highest = max(highest, address)
             bits |= address
@@ -629,16 +624,14 @@ def global_atomic_host(vgpr, sgpr, w0, w1, lanes, full, addr, saddr, offset, wid
     if lowest > highest:
         return True, np.uint64(0)
     k = np.searchsorted(bases, lowest, side="right") - 1
+    if k < 0:
+        return False, np.uint64(0)
     host = addresses[k] - bases[k]
-    if k < 0 or ends[k] - bases[k] < nbytes or highest > ends[k] - nbytes or \
+    if ends[k] - bases[k] < nbytes or highest > ends[k] - nbytes or \
             not writable[k] or (host | bits) & (nbytes - np.uint64(1)) or \
             (flat and _spans_aperture(lowest, highest, apertures)):
         return False, np.uint64(0)
     return True, host
-
-
-#: A FLAT/GLOBAL lane's address, for the code generator's lane loops.
-lane_address = _lane_address
 
 
 global_move_x1, global_move_x2, global_move_x3, global_move_x4 = (
@@ -671,7 +664,7 @@ def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg,
         for lane in range(64):
             if not lanes[w - w0, lane]:
                 continue
-            address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
+            address = lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
             if flat:
                 high = address >> np.uint64(32)
                 if high == apertures[0] or high == apertures[1]:
@@ -689,12 +682,12 @@ def _global_move_lanes(vgpr, sgpr, w0, w1, lanes, addr, saddr, offset, data_reg,
         for lane in range(64):
             if not lanes[w - w0, lane]:
                 continue
-            address = _lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
+            address = lane_address(vgpr, sgpr, addr, saddr, offset, w, lane)
             if address < bases[k] or address >= ends[k]:
                 k = np.searchsorted(bases, address, side="right") - 1
             at = np.int64(address - bases[k])
             if dwords and (addresses[k] + np.uint64(at)) & np.uint64(3) == 0:
-                words = _dwords_at(addresses[k] + np.uint64(at))
+                words = dwords_at(addresses[k] + np.uint64(at))
                 for d in range(dwords):
                     if write:
                         words[d] = vgpr[data_reg + d, w, lane]
@@ -753,7 +746,7 @@ def scalar_load(sgpr, w0, w1, base_code, offset, data_code, dwords, memory):
         address = (lane_sgpr_pair(sgpr, base_code, w) + offset) & ~np.uint64(3)
         if address < bases[k] or address >= ends[k]:
             k = np.searchsorted(bases, address, side="right") - 1
-        words = _dwords_at(addresses[k] + (address - bases[k]))
+        words = dwords_at(addresses[k] + (address - bases[k]))
         for d in range(dwords):
             sgpr[data_code + d, w] = words[d]
     return True
@@ -855,7 +848,7 @@ def _buffer_mover(dwords):
             for lane in range(64):
                 if lanes[w - w0, lane]:
                     for d in range(dwords):
-                        words = _dwords_at(host[w - w0, lane, d])
+                        words = dwords_at(host[w - w0, lane, d])
                         if write:
                             words[0] = vgpr[data_reg + d, w, lane]
                         else:

@@ -189,7 +189,7 @@ def main():
                      daemon=True).start()
     while True:
         path = requests.get()
-        if path is None or executor_gone.is_set():
+        if executor_gone.is_set():        # (set before the end's None is queued)
             return
         try:
             compile_into_cache(path)

@@ -299,6 +299,9 @@ ATOMIC_OPS = {
 }
 #: Operations taking a second data operand.
 TWO_OPERAND_ATOMICS = frozenset({"cmpswap", "fcmpswap", "mskor", "wrap"})
+#: The compare-and-swaps among them: memory gets the first (the source) where
+#: it equals the second (the compare).
+COMPARE_AND_SWAPS = frozenset({"cmpswap", "fcmpswap"})
 
 
 def _occurrence_rank(addresses: np.ndarray) -> np.ndarray:
@@ -444,7 +447,7 @@ def _atomic_scan(backend, addresses, fn, width, data, dtype):
 #: Atomics that under contention mostly leave memory as it is (a compare-and-swap
 #: loop: every lane compares with the value it read, one of them wins): done by
 #: following the changes, not the lanes.
-_CHAINED = frozenset({"cmpswap", "fcmpswap"})
+_CHAINED = COMPARE_AND_SWAPS
 
 
 def _atomic_chain(backend, addresses, fn, width, data, data2, dtype):

@@ -607,7 +607,7 @@ def atomic(name, op):
     """An atomic ``op`` (memory.ATOMIC_OPS) on values as wide as the row's data
     operand (half of it for the compare-swaps, whose data holds two values).
     Its facts ``vector_atomic`` (the op) and ``address_family`` let compiled
-    blocks apply the FLAT/GLOBAL integer ones (exec/compiled)."""
+    blocks apply the FLAT/GLOBAL ones (exec/compiled)."""
     family, widths = _row(name)
     data = _data_dwords(widths, "vdata", "data")
     values = 2 if op in TWO_OPERAND_ATOMICS else 1
