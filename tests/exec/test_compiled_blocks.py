@@ -1165,6 +1165,76 @@ def test_a_group_split_by_divergence_runs_natively(compile_mode):
     assert (reference.vgpr[4] != 0).any()
 
 
+#: A run of per-wave instructions (compiled.fusion) whose lane ops share lane
+#: loops: carries and a compare's bits forwarded to the ops reading them, a
+#: pair read of halves the group wrote, a compare mask read as a value (it
+#: cuts the group), a DPP op (it starts one), SALU ops between groups
+#: reading what a group wrote and writing what the next reads. EXEC comes
+#: from s[30:31], per wave.
+FUSED_RUN = """
+s_mov_b64 exec, s[30:31]
+v_add_co_u32_e32 v2, vcc, v0, v1
+v_addc_co_u32_e32 v3, vcc, 0, v1, vcc
+v_cmp_gt_u32_e64 s[8:9], v0, v1
+v_cndmask_b32_e64 v4, v2, v3, s[8:9]
+v_mov_b32_e32 v11, s8
+v_lshlrev_b64 v[6:7], 2, v[2:3]
+v_mov_b32_e32 v5, v6
+v_mov_b32_dpp v8, v4 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+v_add_u32_e32 v9, v8, v5
+s_add_u32 s10, s6, s7
+s_and_b64 s[12:13], vcc, s[8:9]
+v_add_u32_e32 v10, s10, v9
+v_cndmask_b32_e32 v12, v11, v4, vcc
+v_add_co_u32_e32 v13, vcc, v12, v2
+v_subb_co_u32_e32 v14, vcc, v13, v3, vcc
+v_cmp_eq_u32_e32 vcc, v14, v13
+v_cndmask_b32_e64 v15, v14, 0, vcc
+"""
+
+
+def test_a_run_of_lane_ops_fuses_with_the_interpreters_registers(compile_mode):
+    """The fused clause of a run (compiled.fusion) is in the block and gives
+    the interpreter's registers, for waves with every lane on (the fused
+    lane loops) beside a wave with lanes off (each op's own loop), natively
+    and in check mode; the forwarded carries agree with NumPy's."""
+    from amdgpu_tools.exec.compiled.fusion import runs, fused_clause
+    from amdgpu_tools.isa import decode
+    from amdgpu_tools.isa.targets import get_target
+    from .kernel_util import assemble
+    code, target = assemble(FUSED_RUN, "gfx900"), get_target("gfx900")
+    insts, pcs = [], [0]
+    while pcs[-1] < len(code):
+        insts.append(decode(code, pcs[-1], target))
+        pcs.append(pcs[-1] + insts[-1].size)
+
+    class _State:
+        float_mode_bits, round_f32, round_f64_f16, denorm_f32, denorm_f64_f16 = 0x2C0, 0, 0, 0, 3
+        ieee_mode, dx10_clamp = True, True
+        vgpr = np.zeros((24, 1, 64), np.uint32)
+    source, _, candidates = codegen.block_source(insts, pcs, 9, codegen.Modes(_State))
+    source, _, _ = codegen.block_source(insts, pcs, 9, codegen.Modes(_State), candidates)
+    fused = [line for line in source.splitlines() if "# fused:" in line]
+    assert len(fused) == 1 and "elif i == 1 and steps + 17 <=" in fused[0]
+    # the carry and the compare's bits are the producers' own, not read back
+    assert "f5(x0, rt.lane_u32(vgpr[1, ww, l]), lane_c1)" not in source
+    assert "lane_c1)" in source and "lane_c3)" in source
+
+    full, partial = 0xFFFFFFFF, [0x0F0F1234, 0xFFFF0001]
+    sgpr = {30: [full, partial[0], full], 31: [full, partial[1], full]}
+    reference = _state(FUSED_RUN, "off", compile_mode, waves=3, sgpr=sgpr)
+    for mode in ("eager", "check"):
+        _same_registers(reference, _state(FUSED_RUN, mode, compile_mode, waves=3, sgpr=sgpr))
+    v = reference.vgpr.astype(np.uint64)
+    total = v[0] + v[1]                 # v[2:3] = v0 + v1, then v1 + the carry
+    expected_high = (v[1] + (total >> np.uint64(32))) & np.uint64(0xFFFFFFFF)
+    np.testing.assert_array_equal(reference.vgpr[2][0], (total & np.uint64(0xFFFFFFFF))[0])
+    np.testing.assert_array_equal(reference.vgpr[3][0], expected_high[0])
+    assert (total[0] >> np.uint64(32)).any() and not (total[0] >> np.uint64(32)).all()
+    swapped = reference.vgpr[4][0].reshape(16, 4)[:, [1, 0, 3, 2]].reshape(64)
+    np.testing.assert_array_equal(reference.vgpr[8][0], swapped)
+
+
 LDS_BLOCK = """
 v_lshlrev_b32_e32 v8, 2, v0
 v_and_b32_e32 v8, 0xfc, v8

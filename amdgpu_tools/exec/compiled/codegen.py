@@ -67,9 +67,10 @@ from ..semantics.lane import LANE_SELECT_MASK
 from ..semantics.memory import ATOMIC_OPS, COMPARE_AND_SWAPS, TWO_OPERAND_ATOMICS
 from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
+from .fusion import MASK_BIT, Body, LaneOp, fused_clause, runs
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 10
+CODEGEN_VERSION = 11
 
 #: The longest block written as one function; a longer one is written in
 #: parts (``_block_in_parts``). Measured on MGPUSim's nw: its blocks of ~200
@@ -155,6 +156,10 @@ class _Emitter:
         #: the per-wave reads of the lane loops being emitted (``per_wave``)
         self.wave_reads = []
         self._wave_values = 0
+        #: the lane op the instruction being emitted is (``fusion.LaneOp``), if one
+        self.lane_op = None
+        #: the indices of the instructions a branch inside the block goes to
+        self.targets = set()
 
     def leave(self, offset, steps="steps"):
         """The statement ending the block's run at the PC ``offset`` bytes
@@ -258,11 +263,11 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     for index, inst in enumerate(insts):
         mark = len(out.lines)
         emit_instruction(out, inst, index)
-        if not out.lines[-1].lstrip().startswith(("i = ", "return ")):
-            out.lines.append(f"        i = {index + 1}")
-        bodies.append([f"        elif i == {index}:    # {inst.op}"] +
-                      ["    " + _TEMPORARY.sub(rf"\g<0>_{index}", line)
-                       for line in out.lines[mark:]])
+
+        def rename(line, index=index):
+            return _TEMPORARY.sub(rf"\g<0>_{index}", line)
+        bodies.append(Body(index, inst.op, [rename(line) for line in out.lines[mark:]],
+                           out.lane_op, rename))
     header = ["import numpy as np", "from numba import njit",
               "from amdgpu_tools.exec.compiled import kernels as rt",
               "from amdgpu_tools.exec.compiled.jitcopy import part, semantic", "",
@@ -273,8 +278,8 @@ def block_source(insts, pcs, generation, modes, lane_ops=frozenset()):
     header += [f"g{i} = part({', '.join(repr(x) for x in (kind,) + facts)}"
                f"{', lanes=True' if lanes else ''})"
                for i, (kind, facts, lanes) in enumerate(out.parts)]
-    functions = _block_in_parts(out.prologue, bodies, out.back_edges) if out.in_parts else \
-        _whole_block(out.prologue, bodies)
+    functions = _block_in_parts(out.prologue, bodies, out.back_edges, out.targets) \
+        if out.in_parts else _whole_block(out.prologue, bodies, out.targets)
     return "\n".join(header + functions), out.uses_memory, frozenset(out.lane_candidates)
 
 
@@ -298,16 +303,24 @@ _MASKS = [
     f"    active = rt.read_mask_into(e, full, sgpr, {EXEC_LO}, w0, w1)"]
 
 
-def _chain(bodies):
-    """The instructions' bodies as one if/elif chain on ``i``."""
-    lines = [line for body in bodies for line in body]
+def _chain(bodies, targets):
+    """The instructions' clauses (``fusion.Body``) as one if/elif chain on
+    ``i``, each run of per-wave instructions preceded by its fused clause
+    (``fusion.fused_clause``; ``targets``: the branch targets, where runs
+    are cut)."""
+    lines = []
+    for run in runs(bodies, targets):
+        if len(run) > 1:
+            lines += fused_clause(run)
+        lines += [line for body in run for line in body.lines]
     lines[0] = lines[0].replace("elif", "if", 1)
     return lines
 
 
-def _whole_block(prologue, bodies):
+def _whole_block(prologue, bodies, targets):
     """The lines of a block function holding every instruction itself."""
-    return _BLOCK_HEADER + _MASKS + prologue + ["    while steps < max_steps:"] + _chain(bodies) + [
+    return _BLOCK_HEADER + _MASKS + prologue + ["    while steps < max_steps:"] + \
+        _chain(bodies, targets) + [
         "        else:",
         "            break",
         "        steps += 1",
@@ -341,7 +354,7 @@ def _part_starts(count, back_edges):
     return starts
 
 
-def _block_in_parts(prologue, bodies, back_edges):
+def _block_in_parts(prologue, bodies, back_edges, targets):
     """The lines of a block function that calls one function per
     PART_INSTRUCTIONS instructions. Each part runs while its instructions
     follow each other and returns ``(steps, lanes, i, pc)``: ``pc``
@@ -355,7 +368,7 @@ def _block_in_parts(prologue, bodies, back_edges):
     calls = _BLOCK_HEADER + ["    while True:"]
     starts = _part_starts(len(bodies), back_edges)
     for number, (first, end) in enumerate(zip(starts, starts[1:] + [len(bodies)])):
-        part = _chain(bodies[first:end])
+        part = _chain(bodies[first:end], targets)
         used = set(re.findall(r"\bk\d+\b", "\n".join(part)))
         constants = [line for line in prologue if line.split("=")[0].strip() in used]
         lines += ["", "", "@njit(error_model=\"numpy\")",
@@ -378,6 +391,7 @@ def _block_in_parts(prologue, bodies, back_edges):
 
 def emit_instruction(out, inst, index):
     out.wave_reads = []
+    out.lane_op = None
     if inst.encoding == "VOP3P":
         raise NotCompilable(f"{inst.encoding} operands")
     semantic = semantic_for(inst, out.generation)
@@ -663,7 +677,7 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, only=None
     the output modifier of the result (``_result_modifier``)."""
     body = [f"r = {call}"]
     if carry_to is not None:
-        body += ["r, carry = r", _MASK_BIT.format("carry")]
+        body += ["r, carry = r", MASK_BIT.format("carry")]
     if modifier is not None:
         body.append(f"r = {modifier}(r)")
     body.append(f"bits = {LANE_RESULTS[dst_type]}(r)")
@@ -686,12 +700,6 @@ def _lane_valu(out, call, dst_type, dst, carry_to, flush, reads_lanes, only=None
     out.lines.append("        lanes += active")
 
 
-#: One lane's bit set in the wave's lane mask where ``{}`` holds (without a
-#: branch: a carry or compare result taken as a branch kept the loop scalar
-#: and cost ~5 ns a lane where it was unpredictable).
-_MASK_BIT = "mask |= (np.uint64(1) if {} else np.uint64(0)) << np.uint64(l)"
-
-
 def _lane_loops(out, body, masks=(), full_lanes="64"):
     """The loops over the active lanes of waves ``ww`` running ``body``
     (lines, indented as a statement), two: one without a test for a wave
@@ -702,27 +710,18 @@ def _lane_loops(out, body, masks=(), full_lanes="64"):
     instructions became one block); ``full_lanes``: the first's lane count as
     written (64, or the array's, which LLVM does not unroll). The operands read once per wave
     (``out.per_wave``) are read before them. With ``masks``, the body sets bits of
-    ``mask`` (``_MASK_BIT``), started per wave and stored after its lanes to
+    ``mask`` (``fusion.MASK_BIT``), started per wave and stored after its lanes to
     the SGPR pair at each code of ``masks``."""
+    op = out.lane_op = LaneOp(out.wave_reads, body, masks)
+    out.wave_reads = []
     emit = out.lines.append
     emit("        for w in range(n):")
     emit("            ww = w0 + w")
-    for read in out.wave_reads:
-        emit("            " + read)
-    out.wave_reads = []
-    if masks:
-        emit("            mask = np.uint64(0)")
-    emit("            if full[w]:")
-    emit(f"                for l in range({full_lanes}):")
-    for line in body:
-        emit(" " * 20 + line)
-    emit("            else:")
-    emit("                for l in range(64):")
-    emit("                    if e[w, l]:")
-    for line in body:
-        emit(" " * 24 + line)
-    for code in masks:
-        emit(f"            rt.lane_sstore64(sgpr, {code}, ww, mask)")
+    lines = op.reads + (["mask = np.uint64(0)"] if masks else []) + \
+        ["if full[w]:"] + ["    " + line for line in op.full_loop(full_lanes)] + \
+        ["else:"] + ["    " + line for line in op.masked_loop()] + op.mask_stores()
+    for line in lines:
+        emit(" " * 12 + line)
 
 
 def _vcmp(out, inst, semantic):
@@ -756,7 +755,7 @@ def _lane_vcmp(out, call, op, dst, exec_write):
     EXEC too for v_cmpx)."""
     emit = out.lines.append
     masks = (EXEC_LO, dst) if exec_write and dst != EXEC_LO else (dst,)
-    _lane_loops(out, [_MASK_BIT.format(call) + f"  # op:{op}"], masks)
+    _lane_loops(out, [MASK_BIT.format(call) + f"  # op:{op}"], masks)
     emit("        lanes += active")
     if exec_write:
         _exec_changed(emit)
@@ -942,6 +941,8 @@ def _branch(out, inst, semantic, index):
         return                           # (why_not: every branch is compilable)
     target = out.pcs[index] + branch_offset(inst)
     inside = target in out.pcs[:-1]
+    if inside:
+        out.targets.add(out.pcs.index(target))
     if inside and out.pcs.index(target) <= index:
         out.back_edges.append((index, out.pcs.index(target)))
     go = f"i = {out.pcs.index(target)}" if inside else \

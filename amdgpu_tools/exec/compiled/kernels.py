@@ -50,7 +50,12 @@ def read_mask_into(lanes, full, sgpr, code, w0, w1):
     count = 0
     for w in range(w0, w1):
         lo, hi = sgpr[code, w], sgpr[code + 1, w]
-        full[w - w0] = lo == np.uint32(0xFFFFFFFF) and hi == np.uint32(0xFFFFFFFF)
+        every = lo == np.uint32(0xFFFFFFFF) and hi == np.uint32(0xFFFFFFFF)
+        full[w - w0] = every
+        if every:                       # (a fill: ~4x faster than the bits one by one)
+            lanes[w - w0, :] = True
+            count += 64
+            continue
         for lane in range(32):
             low = (lo >> np.uint32(lane)) & np.uint32(1) != 0
             high = (hi >> np.uint32(lane)) & np.uint32(1) != 0
@@ -937,6 +942,24 @@ def lane_flush_f32(bits):
     if bits & _EXPONENT_F32 == 0 and bits & _MAGNITUDE_F32 != 0:
         return bits & _SIGN_F32
     return bits
+
+
+@njit(cache=True, inline="always")
+def pair_bits(low, high):
+    """Two dwords (a register pair's, low first) as one uint64."""
+    return np.uint64(low) | (np.uint64(high) << np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def low_dword(bits):
+    """The low dword of uint64 ``bits``."""
+    return np.uint32(np.uint64(bits) & np.uint64(0xFFFFFFFF))
+
+
+@njit(cache=True, inline="always")
+def high_dword(bits):
+    """The high dword of uint64 ``bits``."""
+    return np.uint32(np.uint64(bits) >> np.uint64(32))
 
 
 @njit(cache=True)

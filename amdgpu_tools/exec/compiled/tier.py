@@ -217,7 +217,8 @@ def _code_key(records):
 #: renames), the generator, its helpers and the compiled copies.
 _SHAPING_SOURCES = ("semantics/*.py", "core/formats.py", "core/operands.py",
                     "core/registry.py", "core/state.py", "core/lanes.py",
-                    "compiled/codegen.py", "compiled/kernels.py", "compiled/jitcopy.py",
+                    "compiled/codegen.py", "compiled/fusion.py", "compiled/kernels.py",
+                    "compiled/jitcopy.py",
                     "compiled/lanewise.py", "compiled/scalar_numpy.py",
                     "compiled/primitives.py", "addressing.py")
 
