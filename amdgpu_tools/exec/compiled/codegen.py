@@ -717,9 +717,8 @@ def _lane_loops(out, body, masks=(), full_lanes="64"):
     emit = out.lines.append
     emit("        for w in range(n):")
     emit("            ww = w0 + w")
-    lines = op.reads + (["mask = np.uint64(0)"] if masks else []) + \
-        ["if full[w]:"] + ["    " + line for line in op.full_loop(full_lanes)] + \
-        ["else:"] + ["    " + line for line in op.masked_loop()] + op.mask_stores()
+    lines = op.wave(["if full[w]:"] + ["    " + line for line in op.full_loop(full_lanes)] +
+                    ["else:"] + ["    " + line for line in op.masked_loop()])
     for line in lines:
         emit(" " * 12 + line)
 

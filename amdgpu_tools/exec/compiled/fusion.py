@@ -76,11 +76,16 @@ class LaneOp:
     def mask_stores(self, mask="mask"):
         return [f"rt.lane_sstore64(sgpr, {code}, ww, {mask})" for code in self.masks]
 
-    def wave_lines(self):
-        """The op for wave ``ww`` whose lanes may not all be active, reads
-        included (the fused clause's other waves)."""
+    def wave(self, loops):
+        """The op for wave ``ww``: its per-wave reads, ``loops`` (lines over
+        its lanes) and its mask's stores."""
         start = ["mask = np.uint64(0)"] if self.masks else []
-        return self.reads + start + self.masked_loop() + self.mask_stores()
+        return self.reads + start + loops + self.mask_stores()
+
+    def wave_lines(self):
+        """The op for a wave whose lanes may not all be active (the fused
+        clause's other waves)."""
+        return self.wave(self.masked_loop())
 
     def fusible(self):
         """Whether its lanes touch registers only as a lane's VGPR or pair
@@ -145,9 +150,8 @@ class Body:
 
 
 def runs(bodies, targets):
-    """``bodies`` cut into runs of per-wave instructions (lists of two or
-    more, none starting past a branch target ``targets`` holds) and the
-    others (lists of one)."""
+    """``bodies`` cut into runs of per-wave instructions (lists, cut before
+    each branch target ``targets`` holds) and the others (lists of one)."""
     pieces, run = [], []
     for body in bodies:
         if body.wave_lines is None or (body.index in targets and run):
@@ -160,7 +164,7 @@ def runs(bodies, targets):
         run.append(body)
     if run:
         pieces.append(run)
-    return [piece for run in pieces for piece in ([run] if len(run) > 1 else [[b] for b in run])]
+    return pieces
 
 
 class _Group:
@@ -270,8 +274,7 @@ class _Group:
 
 def _single(op):
     """A lane op that cannot share a loop, alone, for a wave with every lane on."""
-    start = ["mask = np.uint64(0)"] if op.masks else []
-    return op.reads + start + op.full_loop() + op.mask_stores()
+    return op.wave(op.full_loop())
 
 
 def _local(line, index, written, forwards, keeps_mask):

@@ -907,7 +907,7 @@ bits_i16 = _result_bits(np.int16, np.uint16)
 @njit(cache=True)
 def lane_pair(vgpr, reg, w, lane):
     """VGPRs reg, reg+1 of one lane as uint64."""
-    return np.uint64(vgpr[reg, w, lane]) | (np.uint64(vgpr[reg + 1, w, lane]) << np.uint64(32))
+    return pair_bits(vgpr[reg, w, lane], vgpr[reg + 1, w, lane])
 
 
 @njit(cache=True)
@@ -965,8 +965,8 @@ def high_dword(bits):
 @njit(cache=True)
 def lane_store64(vgpr, reg, w, lane, bits):
     """Write uint64 ``bits`` to VGPRs reg, reg+1 of one lane."""
-    vgpr[reg, w, lane] = np.uint32(bits & np.uint64(0xFFFFFFFF))
-    vgpr[reg + 1, w, lane] = np.uint32(bits >> np.uint64(32))
+    vgpr[reg, w, lane] = low_dword(bits)
+    vgpr[reg + 1, w, lane] = high_dword(bits)
 
 
 def _cast_and_view(cast_dtype, view_dtype):
