@@ -1198,7 +1198,7 @@ def test_a_run_of_lane_ops_fuses_with_the_interpreters_registers(compile_mode):
     the interpreter's registers, for waves with every lane on (the fused
     lane loops) beside a wave with lanes off (each op's own loop), natively
     and in check mode; the forwarded carries agree with NumPy's."""
-    from amdgpu_tools.exec.compiled.fusion import runs, fused_clause
+    from amdgpu_tools.exec.compiled import fusion
     from amdgpu_tools.isa import decode
     from amdgpu_tools.isa.targets import get_target
     from .kernel_util import assemble
@@ -1216,6 +1216,9 @@ def test_a_run_of_lane_ops_fuses_with_the_interpreters_registers(compile_mode):
     source, _, _ = codegen.block_source(insts, pcs, 9, codegen.Modes(_State), candidates)
     fused = [line for line in source.splitlines() if "# fused:" in line]
     assert len(fused) == 1 and "elif i == 1 and steps + 17 <=" in fused[0]
+    # its wave loop is a function of its own, which the clause calls
+    assert f"def run1({fusion.WAVE_ARGUMENTS}):" in source
+    assert f"            run1({fusion.WAVE_ARGUMENTS})" in source
     # the carry and the compare's bits are the producers' own, not read back
     assert "f5(x0, rt.lane_u32(vgpr[1, ww, l]), lane_c1)" not in source
     assert "lane_c1)" in source and "lane_c3)" in source

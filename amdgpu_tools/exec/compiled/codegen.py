@@ -67,10 +67,10 @@ from ..semantics.lane import LANE_SELECT_MASK
 from ..semantics.memory import ATOMIC_OPS, COMPARE_AND_SWAPS, TWO_OPERAND_ATOMICS
 from ..semantics.smem import immediate_offset
 from ..semantics.vmem import address_offset
-from .fusion import MASK_BIT, Body, LaneOp, fused_clause, runs
+from .fusion import MASK_BIT, Body, LaneOp, fused_clause, runs, used_constants
 
 #: Changing the generated code changes this, and so every cache key.
-CODEGEN_VERSION = 11
+CODEGEN_VERSION = 12
 
 #: The longest block written as one function; a longer one is written in
 #: parts (``_block_in_parts``). Measured on MGPUSim's nw: its blocks of ~200
@@ -303,24 +303,28 @@ _MASKS = [
     f"    active = rt.read_mask_into(e, full, sgpr, {EXEC_LO}, w0, w1)"]
 
 
-def _chain(bodies, targets):
+def _chain(bodies, targets, prologue):
     """The instructions' clauses (``fusion.Body``) as one if/elif chain on
     ``i``, each run of per-wave instructions preceded by its fused clause
     (``fusion.fused_clause``; ``targets``: the branch targets, where runs
-    are cut)."""
-    lines = []
+    are cut); and the functions of the fused clauses' wave loops."""
+    lines, functions = [], []
     for run in runs(bodies, targets):
         if len(run) > 1:
-            lines += fused_clause(run)
+            clause, function = fused_clause(run, prologue)
+            lines += clause
+            functions += function
         lines += [line for body in run for line in body.lines]
     lines[0] = lines[0].replace("elif", "if", 1)
-    return lines
+    return lines, functions
 
 
 def _whole_block(prologue, bodies, targets):
-    """The lines of a block function holding every instruction itself."""
-    return _BLOCK_HEADER + _MASKS + prologue + ["    while steps < max_steps:"] + \
-        _chain(bodies, targets) + [
+    """The lines of a block function holding every instruction itself
+    (after the functions of its fused clauses)."""
+    chain, functions = _chain(bodies, targets, prologue)
+    return functions + _BLOCK_HEADER + _MASKS + prologue + ["    while steps < max_steps:"] + \
+        chain + [
         "        else:",
         "            break",
         "        steps += 1",
@@ -368,11 +372,10 @@ def _block_in_parts(prologue, bodies, back_edges, targets):
     calls = _BLOCK_HEADER + ["    while True:"]
     starts = _part_starts(len(bodies), back_edges)
     for number, (first, end) in enumerate(zip(starts, starts[1:] + [len(bodies)])):
-        part = _chain(bodies[first:end], targets)
-        used = set(re.findall(r"\bk\d+\b", "\n".join(part)))
-        constants = [line for line in prologue if line.split("=")[0].strip() in used]
-        lines += ["", "", "@njit(error_model=\"numpy\")",
-                  f"def part{number}({_PART_ARGUMENTS}):"] + _MASKS + constants + [
+        part, functions = _chain(bodies[first:end], targets, prologue)
+        lines += functions + ["", "", "@njit(error_model=\"numpy\")",
+                              f"def part{number}({_PART_ARGUMENTS}):"] + \
+            _MASKS + used_constants(prologue, part) + [
             "    while steps < max_steps:"] + part + [
             "        else:",
             "            return steps, lanes, i, -1",
