@@ -4,6 +4,7 @@ what Numba cannot compile, and its checking mode catches a wrong block."""
 
 import contextlib
 import os
+import re
 import subprocess
 import sys
 import time
@@ -1193,16 +1194,13 @@ v_cndmask_b32_e64 v15, v14, 0, vcc
 """
 
 
-def test_a_run_of_lane_ops_fuses_with_the_interpreters_registers(compile_mode):
-    """The fused clause of a run (compiled.fusion) is in the block and gives
-    the interpreter's registers, for waves with every lane on (the fused
-    lane loops) beside a wave with lanes off (each op's own loop), natively
-    and in check mode; the forwarded carries agree with NumPy's."""
-    from amdgpu_tools.exec.compiled import fusion
+def _lane_wise_source(snippet):
+    """The block source of gfx900 ``snippet`` (the whole listing, one block)
+    with every op the code generator could apply lane by lane so applied."""
     from amdgpu_tools.isa import decode
     from amdgpu_tools.isa.targets import get_target
     from .kernel_util import assemble
-    code, target = assemble(FUSED_RUN, "gfx900"), get_target("gfx900")
+    code, target = assemble(snippet, "gfx900"), get_target("gfx900")
     insts, pcs = [], [0]
     while pcs[-1] < len(code):
         insts.append(decode(code, pcs[-1], target))
@@ -1212,22 +1210,33 @@ def test_a_run_of_lane_ops_fuses_with_the_interpreters_registers(compile_mode):
         float_mode_bits, round_f32, round_f64_f16, denorm_f32, denorm_f64_f16 = 0x2C0, 0, 0, 0, 3
         ieee_mode, dx10_clamp = True, True
         vgpr = np.zeros((24, 1, 64), np.uint32)
-    source, _, candidates = codegen.block_source(insts, pcs, 9, codegen.Modes(_State))
-    source, _, _ = codegen.block_source(insts, pcs, 9, codegen.Modes(_State), candidates)
+    _, _, candidates = codegen.block_source(insts, pcs, 9, codegen.Modes(_State))
+    return codegen.block_source(insts, pcs, 9, codegen.Modes(_State), candidates)[0]
+
+
+def test_a_run_of_lane_ops_fuses_with_the_interpreters_registers(compile_mode):
+    """The fused clause of a run (compiled.fusion) is in the block and gives
+    the interpreter's registers for a batch with every lane on (the fused
+    lane loops), as the instructions' own clauses do for a batch with a
+    wave's lanes off, natively and in check mode; the forwarded carries
+    agree with NumPy's."""
+    source = _lane_wise_source(FUSED_RUN)
     fused = [line for line in source.splitlines() if "# fused:" in line]
-    assert len(fused) == 1 and "elif i == 1 and steps + 17 <=" in fused[0]
-    # its wave loop is a function of its own, which the clause calls
-    assert f"def run1({fusion.WAVE_ARGUMENTS}):" in source
-    assert f"            run1({fusion.WAVE_ARGUMENTS})" in source
+    assert len(fused) == 1 and "elif i == 1 and active == 64 * n and steps + 17 <=" in fused[0]
+    # its wave loop is a function of its own, which the clause calls with
+    # what it uses of the block's locals
+    assert "def run1(vgpr, sgpr, scc, e, w0, n):" in source
+    assert "            run1(vgpr, sgpr, scc, e, w0, n)" in source
     # the carry and the compare's bits are the producers' own, not read back
     assert "f5(x0, rt.lane_u32(vgpr[1, ww, l]), lane_c1)" not in source
     assert "lane_c1)" in source and "lane_c3)" in source
 
     full, partial = 0xFFFFFFFF, [0x0F0F1234, 0xFFFF0001]
-    sgpr = {30: [full, partial[0], full], 31: [full, partial[1], full]}
-    reference = _state(FUSED_RUN, "off", compile_mode, waves=3, sgpr=sgpr)
-    for mode in ("eager", "check"):
-        _same_registers(reference, _state(FUSED_RUN, mode, compile_mode, waves=3, sgpr=sgpr))
+    every_lane = {30: [full] * 3, 31: [full] * 3}
+    for sgpr in ({30: [full, partial[0], full], 31: [full, partial[1], full]}, every_lane):
+        reference = _state(FUSED_RUN, "off", compile_mode, waves=3, sgpr=sgpr)
+        for mode in ("eager", "check"):
+            _same_registers(reference, _state(FUSED_RUN, mode, compile_mode, waves=3, sgpr=sgpr))
     v = reference.vgpr.astype(np.uint64)
     total = v[0] + v[1]                 # v[2:3] = v0 + v1, then v1 + the carry
     expected_high = (v[1] + (total >> np.uint64(32))) & np.uint64(0xFFFFFFFF)
@@ -1236,6 +1245,31 @@ def test_a_run_of_lane_ops_fuses_with_the_interpreters_registers(compile_mode):
     assert (total[0] >> np.uint64(32)).any() and not (total[0] >> np.uint64(32)).all()
     swapped = reference.vgpr[4][0].reshape(16, 4)[:, [1, 0, 3, 2]].reshape(64)
     np.testing.assert_array_equal(reference.vgpr[8][0], swapped)
+
+
+#: Eight v_xor_b32 on 24 VGPRs of their own: more than a fused group may touch.
+WIDE_RUN = "\n".join(f"v_xor_b32_e32 v{3 * k}, v{3 * k + 1}, v{3 * k + 2}" for k in range(8))
+
+
+def test_a_fused_group_touches_at_most_max_group_vgprs(compile_mode):
+    """A run whose lane ops touch more VGPRs than MAX_GROUP_VGPRS is fused in
+    several groups, each within the limit (past it LLVM's run-time overlap
+    checks give up and the loop stays scalar), with the interpreter's
+    registers; float ops are not fused at all."""
+    floats = "v_mul_f32_e32 v1, 1.0, v2\nv_max_f32_e32 v1, 0, v1\nv_add_f32_e32 v3, v1, v2"
+    assert "# fused" not in _lane_wise_source(floats)
+    from amdgpu_tools.exec.compiled.fusion import MAX_GROUP_VGPRS
+    source = _lane_wise_source(WIDE_RUN)
+    function = source[source.index("def run0("):source.index("@njit", source.index("def run0("))]
+    groups = function.split("for l in range(64):")[1:]
+    per_group = MAX_GROUP_VGPRS // 3                 # three VGPRs an op
+    assert len(groups) == -(-8 // per_group) and len(groups) > 1
+    for group in groups:
+        touched = {int(reg) for reg in re.findall(r"vgpr\[(\d+), ww, l\]", group)}
+        assert len(touched) <= MAX_GROUP_VGPRS
+    reference = _state(WIDE_RUN, "off", compile_mode)
+    for mode in ("eager", "check"):
+        _same_registers(reference, _state(WIDE_RUN, mode, compile_mode))
 
 
 LDS_BLOCK = """

@@ -19,17 +19,33 @@ the registers of the wave it is at, under an EXEC none of them writes, so
 running a wave's instructions before the next wave's changes nothing. The
 clause is taken when the whole run fits the steps left and the limit from
 its first instruction; ``codegen``'s instruction-by-instruction clauses
-take the other entries. Its loop over the waves is a function of its own
-(``run<first index>``), which the clause calls: in it, a wave whose lanes
-are all active runs the fused lane loops (``_Group``) and its per-wave
-scalar instructions in order; any other wave each op's loop testing EXEC,
-in order.
+take the other entries, and so does a batch with a lane off. Its loop over
+the waves is a function of its own (``run<first index>``), which the
+clause calls: each wave runs the fused lane loops (``_Group``) and its
+per-wave scalar instructions in order.
 """
 
 from __future__ import annotations
 
 import re
 
+#: The most VGPRs the lanes of a fused group may read and write. The loop
+#: reads and writes rows of one array whose strides LLVM does not know, so
+#: it checks at run time that no row written overlaps another it touches,
+#: up to a limit of such checks, past which the loop stays scalar: 16
+#: v_mac_f32 of MGPUSim's matrix multiply (48 VGPRs) took 9.3 us for four
+#: waves fused against 3.6 one by one, 3.5 in groups of at most 6-16
+#: VGPRs and 8.6 in groups of 24; MGPUSim's aes, whose runs of v_xor_b32
+#: write several VGPRs each, took 0.042 s with groups of 12 against 0.025
+#: with groups of 6 and 0.024-0.026 without fusion.
+MAX_GROUP_VGPRS = 6
+#: A lane op reading or writing floats: it runs alone, as fused float ops
+#: measured no faster or slower than one by one (16 v_mul_f32 of MGPUSim's
+#: matrix multiply 2.7 against 2.9 us, its 16 v_mac_f32 3.5 against 3.6;
+#: relu's v_mul_f32 and v_max_f32, 67 against 58 us for 1,024 waves;
+#: nbody's loop of 20, 12.6 against 10.5 us for 16 waves, its run 15%
+#: slower in all), while integer address arithmetic gained (x0.4-0.8).
+_FLOAT = re.compile(r"rt\.lane_(?:f32|f64|flush_f32|flush_f64|bits_f32|bits_f64)\b")
 #: One lane's bit set in the wave's lane mask where ``{}`` holds (without a
 #: branch: a carry or compare result taken as a branch kept the loop scalar
 #: and cost ~5 ns a lane where it was unpredictable).
@@ -90,20 +106,26 @@ class LaneOp:
         start = ["mask = np.uint64(0)"] if self.masks else []
         return self.reads + start + loops + self.mask_stores()
 
-    def wave_lines(self):
-        """The op for a wave whose lanes may not all be active (the fused
-        clause's other waves)."""
-        return self.wave(self.masked_loop())
-
     def fusible(self):
-        """Whether its lanes touch registers only as a lane's VGPR or pair
+        """Whether it gains by sharing a loop: an integer op (``_FLOAT``)
+        whose lanes touch registers only as a lane's VGPR or pair
         (``_LANE_VGPR``...), so that they can be held in locals."""
+        body = "\n".join(self.body)
+        if _FLOAT.search(body):
+            return False
         text = "\n".join(_PAIR_STORE.sub("", _VGPR_STORE.sub("", line.strip()))
                          for line in self.body)
         text = _LANE_VGPR.sub("", _LANE_PAIR.sub("", text))
         stored = [line for line in self.body if line.strip().startswith("rt.lane_store64")]
         return "vgpr" not in text and "sgpr" not in text and \
             all(_PAIR_STORE.match(line.strip()) for line in stored)
+
+    def touched(self):
+        """The VGPRs its lanes read or write."""
+        text = "\n".join(self.body)
+        regs = {int(code) for code in _LANE_VGPR.findall(text)}
+        regs |= {int(code) + k for code in _LANE_PAIR.findall(text) for k in (0, 1)}
+        return regs | self.written()
 
     def written(self):
         """The VGPRs its lanes write."""
@@ -183,6 +205,7 @@ class _Group:
         self.members = []           # (index, LaneOp)
         self.mask_owner = {}        # SGPR pair code -> the member writing it last, whole
         self.mask_codes = set()     # the SGPRs the members' masks go to
+        self.touched = set()        # the VGPRs the members' lanes read or write
 
     def admits(self, op):
         """Whether ``op`` can join: its per-wave reads (made before the
@@ -191,7 +214,7 @@ class _Group:
         and no VGPR row (a DPP source, which must see every lane's value)."""
         if not self.members:
             return True
-        if not op.fusible():
+        if not op.fusible() or len(self.touched | op.touched()) > MAX_GROUP_VGPRS:
             return False
         for read in op.reads:
             name, expression = read.split(" = ", 1)
@@ -215,6 +238,7 @@ class _Group:
 
     def add(self, index, op):
         self.members.append((index, op))
+        self.touched |= op.touched()
         self._own(index, op)
 
     def _own(self, index, op):
@@ -357,16 +381,11 @@ def _full_wave(run):
     return lines, fused
 
 
-def _other_wave(run):
-    """The lines for a wave whose lanes are not all on: each instruction's
-    own, in order."""
-    return [line for body in run
-            for line in (body.lane_op.wave_lines() if body.lane_op else body.wave_lines)]
-
-
-#: What the function of a run's wave loop takes of the block function's
-#: locals (``fused_clause``): the registers, EXEC's masks, the waves.
-WAVE_ARGUMENTS = "vgpr, sgpr, scc, lds, wave_group, e, full, w0, n"
+#: What the function of a run's wave loop may take of the block function's
+#: locals (``fused_clause``): the registers, EXEC's masks, the waves. It
+#: takes those its lines use: nbody's loop calls it for 16 waves a turn, and
+#: each array passed costs the call its fields.
+WAVE_ARGUMENTS = ("vgpr", "sgpr", "scc", "lds", "wave_group", "e", "full", "w0", "n")
 
 
 def used_constants(prologue, lines):
@@ -378,8 +397,12 @@ def used_constants(prologue, lines):
 
 def fused_clause(run, prologue):
     """(the clause of the chain running every instruction of ``run``, a list
-    of ``Body``, from its first; the function its wave loop is), or ([], [])
-    when no two of its lane ops share a loop.
+    of ``Body``, from its first, when every lane of the batch is on; the
+    function its wave loop is), or ([], []) when no two of its lane ops
+    share a loop. A batch with lanes off takes the instructions' own
+    clauses: a second copy of the run for such waves, each op's loop
+    testing EXEC, was a fifth of the generated code of MGPUSim's blocks
+    (15,325 of 76,379 lines), which Numba's compile time follows.
 
     The wave loop is a function of its own, not lines of the block
     function: there, LLVM optimised the loops of relu's block of 26
@@ -394,14 +417,14 @@ def fused_clause(run, prologue):
     vectors = sum(body.counted == "active" for body in run)
     lanes = " + ".join(term for term in (f"{count - vectors} * n" if count > vectors else "",
                                          f"{vectors} * active" if vectors else "") if term)
-    loop = (["for w in range(n):", "    ww = w0 + w", "    if full[w]:"] +
-            [" " * 8 + line for line in full] + ["    else:"] +
-            [" " * 8 + line for line in _other_wave(run)])
-    function = (["", "", "@njit(error_model=\"numpy\")", f"def run{first}({WAVE_ARGUMENTS}):"] +
-                used_constants(prologue, loop) + ["    " + line for line in loop])
-    clause = [f"        elif i == {first} and steps + {count} <= max_steps and "
-              f"base + PCS[{last}] < limit:    # fused: {', '.join(b.op for b in run)}",
-              f"            run{first}({WAVE_ARGUMENTS})",
+    loop = ["for w in range(n):", "    ww = w0 + w"] + ["    " + line for line in full]
+    body = used_constants(prologue, loop) + ["    " + line for line in loop]
+    text = "\n".join(body)
+    arguments = ", ".join(name for name in WAVE_ARGUMENTS if re.search(rf"\b{name}\b", text))
+    function = ["", "", "@njit(error_model=\"numpy\")", f"def run{first}({arguments}):"] + body
+    clause = [f"        elif i == {first} and active == 64 * n and steps + {count} <= max_steps "
+              f"and base + PCS[{last}] < limit:    # fused: {', '.join(b.op for b in run)}",
+              f"            run{first}({arguments})",
               f"            lanes += {lanes}",
               f"            steps += {count - 1}",
               f"            i = {last + 1}"]
