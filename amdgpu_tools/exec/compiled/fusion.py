@@ -40,7 +40,7 @@ import re
 #: with groups of 6 and 0.024-0.026 without fusion.
 MAX_GROUP_VGPRS = 6
 #: A lane op reading or writing floats: it runs alone, as fused float ops
-#: measured no faster or slower than one by one (16 v_mul_f32 of MGPUSim's
+#: measured no faster than one by one, or slower (16 v_mul_f32 of MGPUSim's
 #: matrix multiply 2.7 against 2.9 us, its 16 v_mac_f32 3.5 against 3.6;
 #: relu's v_mul_f32 and v_max_f32, 67 against 58 us for 1,024 waves;
 #: nbody's loop of 20, 12.6 against 10.5 us for 16 waves, its run 15%
