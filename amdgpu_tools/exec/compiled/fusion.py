@@ -70,6 +70,12 @@ _BLOCK_LOCALS = re.compile(r"\b(base|memory|barrier_ok|limit|max_steps|steps|lan
                            r"start|w1|i)\b")
 
 
+def _vgprs_read(text):
+    """The VGPRs ``text`` reads as a lane's VGPR or pair."""
+    codes = {int(code) for code in _LANE_VGPR.findall(text)}
+    return codes | {int(code) + k for code in _LANE_PAIR.findall(text) for k in (0, 1)}
+
+
 def _sgpr_codes(expression):
     """The SGPRs ``expression`` reads of wave ``ww``."""
     codes = {int(code) for code in _SGPR_READ.findall(expression)}
@@ -122,10 +128,7 @@ class LaneOp:
 
     def touched(self):
         """The VGPRs its lanes read or write."""
-        text = "\n".join(self.body)
-        regs = {int(code) for code in _LANE_VGPR.findall(text)}
-        regs |= {int(code) + k for code in _LANE_PAIR.findall(text) for k in (0, 1)}
-        return regs | self.written()
+        return _vgprs_read("\n".join(self.body)) | self.written()
 
     def written(self):
         """The VGPRs its lanes write."""
@@ -293,9 +296,7 @@ class _Group:
                 unconditional = line == statement
                 store = _PAIR_STORE.match(statement) or _VGPR_STORE.match(statement)
                 value = store.group(2) if store else statement
-                read = {int(m.group(1)) + k for m in _LANE_PAIR.finditer(value) for k in (0, 1)}
-                read |= {int(m.group(1)) for m in _LANE_VGPR.finditer(value)}
-                for reg in read:
+                for reg in _vgprs_read(value):
                     first.setdefault(reg, "read")
                 if store:
                     reg = int(store.group(1))
